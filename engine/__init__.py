@@ -1,0 +1,1 @@
+"""Pure planning: the TOFS engine.  No Textual, no SQLite, no domain knowledge."""

@@ -1,0 +1,28 @@
+"""The TOFS engine: model a domain, compile it, plan, and read why.
+
+>>> from engine.tofs import compile_domain, plan, SearchOptions
+"""
+
+from .criteria import ExternalCriterion, Hurwicz, Maximin, MinimaxRegret, WeightedAverage, criterion
+from .domain import Domain, DomainError, KnowledgeProblem, Problem, compile_domain, make_task
+from .expressions import CompiledExpression, ExpressionError, Primitive, compile_expression
+from .model import ConstantDef, DomainSpec, MethodDef, OperatorDef, TaskDef
+from .registry import Registry, RegistryError
+from .results import (
+    AlternativeRecord, ChoicePoint, Failure, PlanStep, PolicyEdge, PolicyNode, Reason, RunResult,
+    Status,
+)
+from .search import CancelToken, EvaluationError, Progress, SearchOptions, plan
+from .source import SourceError, load_domain_file, parse_domain_source
+from .trace import EventKind, Trace, TraceEvent
+
+__all__ = [
+    "AlternativeRecord", "CancelToken", "ChoicePoint", "CompiledExpression", "ConstantDef",
+    "Domain", "DomainError", "DomainSpec", "EvaluationError", "EventKind", "ExpressionError",
+    "ExternalCriterion", "Failure", "Hurwicz", "KnowledgeProblem", "Maximin", "MethodDef",
+    "MinimaxRegret", "OperatorDef", "PlanStep", "PolicyEdge", "PolicyNode", "Primitive",
+    "Problem", "Progress", "Reason", "Registry", "RegistryError", "RunResult", "SearchOptions",
+    "SourceError", "Status", "TaskDef", "Trace", "TraceEvent", "WeightedAverage",
+    "compile_domain", "compile_expression", "criterion", "load_domain_file", "make_task",
+    "parse_domain_source", "plan",
+]

@@ -1,0 +1,285 @@
+"""Compile a :class:`DomainSpec` with its :class:`Registry` into what the search runs.
+
+Compilation checks everything a run would otherwise trip over -- expression syntax, names
+of tasks, operators, primitives, effects and constants, and arity -- and reports *all*
+problems at once, each with where it is (method, field, column).  It happens once per run,
+so a knowledge engineer's edit changes the next run and costs nothing during search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .expressions import CompiledExpression, ExpressionError, compile_expression, parse_binding, parse_call
+from .model import DomainSpec, MethodDef, OperatorDef, TaskDef
+from .registry import Registry, default_state_key
+
+__all__ = ["Domain", "DomainError", "Problem", "compile_domain", "KnowledgeProblem"]
+
+# Names every method expression may read besides its parameters and bound variables.
+IMPLICIT_METHOD_NAMES = ("view", "assumptions")
+
+Task = tuple[str, tuple[Any, ...]]
+"""A ground task: its name and argument values (hashable, so task lists can key tables)."""
+
+
+@dataclass(frozen=True)
+class KnowledgeProblem:
+    """One thing wrong with a domain, said where it is."""
+
+    where: str
+    field: str
+    message: str
+    column: int | None = None
+
+    def __str__(self) -> str:
+        col = f", column {self.column}" if self.column else ""
+        return f"{self.where} [{self.field}{col}]: {self.message}"
+
+
+class DomainError(ValueError):
+    """A domain did not compile; ``problems`` lists every reason."""
+
+    def __init__(self, domain: str, problems: list[KnowledgeProblem]) -> None:
+        self.domain = domain
+        self.problems = problems
+        lines = "\n".join(f"  - {p}" for p in problems)
+        super().__init__(f"domain '{domain}' has {len(problems)} problem(s):\n{lines}")
+
+
+@dataclass(slots=True)
+class Call:
+    """A compiled task or operator call inside a method."""
+
+    name: str
+    is_operator: bool
+    args: tuple[CompiledExpression, ...]
+    source: str
+
+
+@dataclass(slots=True, eq=False)
+class Method:
+    spec: MethodDef
+    name: str
+    index: int
+    bindings: tuple[tuple[str, CompiledExpression], ...]
+    precondition: CompiledExpression | None
+    subtasks: tuple[Call, ...] | None
+    operator: Call | None
+    weight: CompiledExpression | None
+
+
+@dataclass(slots=True, eq=False)
+class Operator:
+    spec: OperatorDef
+    name: str
+    params: tuple[str, ...]
+    precondition: CompiledExpression | None
+    effect: Callable[..., Any] | None
+    costs: tuple[tuple[str, CompiledExpression], ...]
+
+
+@dataclass(slots=True, eq=False)
+class TaskInfo:
+    spec: TaskDef
+    name: str
+    params: tuple[str, ...]
+    agent_index: int | None
+    methods: list[Method] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class Domain:
+    """A compiled domain: what the search needs, looked up by name."""
+
+    spec: DomainSpec
+    registry: Registry
+    constants: Mapping[str, Any]
+    tasks: dict[str, TaskInfo]
+    operators: dict[str, Operator]
+
+    def hook(self, kind: str, default: Callable[..., Any] | None = None) -> Callable[..., Any] | None:
+        return self.registry.hooks.get(kind, default)
+
+    @property
+    def state_key(self) -> Callable[[Any], Any]:
+        return self.registry.hooks.get("state_key", default_state_key)
+
+    def constant(self, name: str, default: Any = None) -> Any:
+        return self.constants.get(name, default)
+
+    def task_label(self, task: Task) -> str:
+        """The task as a user reads it: its label template filled in, or Name(args)."""
+        name, args = task
+        info = self.tasks.get(name)
+        fmt = self.registry.hooks.get("format_value", _fmt)
+        if info is not None and info.spec.label:
+            try:
+                return info.spec.label.format(**{p: fmt(a) for p, a in zip(info.params, args)})
+            except (KeyError, IndexError, ValueError):
+                pass
+        return call_text(name, args, fmt)
+
+    def operator_description(self, name: str, args: tuple[Any, ...]) -> str:
+        op = self.operators[name]
+        fmt = self.registry.hooks.get("format_value", _fmt)
+        if op.spec.description:
+            try:
+                return op.spec.description.format(**{p: fmt(a) for p, a in zip(op.params, args)})
+            except (KeyError, IndexError, ValueError):
+                pass
+        return call_text(name, args, fmt)
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def call_text(name: str, args: tuple[Any, ...], fmt: Callable[[Any], str] = _fmt) -> str:
+    return f"{name}({', '.join(fmt(a) for a in args)})"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What to plan: a starting state and a task list, for one domain."""
+
+    name: str
+    state: Any
+    tasks: tuple[Task, ...]
+    mode: str = "optimise"
+    description: str = ""
+
+
+def compile_domain(spec: DomainSpec, registry: Registry) -> Domain:
+    """Compile and cross-check a domain; raise :class:`DomainError` listing every problem."""
+    problems: list[KnowledgeProblem] = []
+    constants = spec.constant_values()
+    prims = registry.primitives
+
+    def expr(source: str, variables: tuple[str, ...] | list[str], where: str, fld: str
+             ) -> CompiledExpression | None:
+        try:
+            return compile_expression(source, variables=variables, constants=constants,
+                                      primitives=prims)
+        except ExpressionError as exc:
+            problems.append(KnowledgeProblem(where, fld, f"{exc.message}: {exc.source}",
+                                             exc.column))
+            return None
+
+    def maybe_true(c: CompiledExpression | None, source: str) -> CompiledExpression | None:
+        return None if source.strip() == "True" else c
+
+    for c in spec.constants:
+        if c.name in prims:
+            problems.append(KnowledgeProblem(f"constant {c.name}", "name",
+                                             "the name is also a registered primitive"))
+
+    operators: dict[str, Operator] = {}
+    for o in spec.operators:
+        where = f"operator {o.name}"
+        pre = expr(o.precondition, o.params, where, "precondition")
+        costs = []
+        for comp, src in o.costs.items():
+            ce = expr(src, o.params, where, f"costs.{comp}")
+            if ce is not None:
+                costs.append((comp, ce))
+        effect = None
+        if o.effect is not None:
+            effect = registry.effects.get(o.effect)
+            if effect is None:
+                problems.append(KnowledgeProblem(
+                    where, "effect", f"no effect function '{o.effect}' is registered in "
+                    f"'{registry.name}'"))
+        operators[o.name] = Operator(o, o.name, tuple(o.params), maybe_true(pre, o.precondition),
+                                     effect, tuple(costs))
+
+    tasks: dict[str, TaskInfo] = {}
+    for t in spec.tasks:
+        agent_index = t.params.index(t.agent) if t.agent else None
+        tasks[t.name] = TaskInfo(t, t.name, tuple(t.params), agent_index)
+
+    def call(source: str, scope: list[str], where: str, fld: str) -> Call | None:
+        try:
+            name, arg_srcs = parse_call(source)
+        except ExpressionError as exc:
+            problems.append(KnowledgeProblem(where, fld, f"{exc.message}: {exc.source}",
+                                             exc.column))
+            return None
+        if name in tasks:
+            arity, is_op = len(tasks[name].params), False
+        elif name in operators:
+            arity, is_op = len(operators[name].params), True
+        else:
+            problems.append(KnowledgeProblem(where, fld, f"'{name}' is neither a task nor an "
+                                             f"operator: {source}"))
+            return None
+        if len(arg_srcs) != arity:
+            problems.append(KnowledgeProblem(
+                where, fld, f"'{name}' takes {arity} argument(s), {len(arg_srcs)} given: "
+                f"{source}"))
+            return None
+        args = [expr(a, scope, where, fld) for a in arg_srcs]
+        if any(a is None for a in args):
+            return None
+        return Call(name, is_op, tuple(a for a in args if a is not None), source)
+
+    for index, m in enumerate(spec.methods):
+        where = f"method {m.task}.{m.name}"
+        info = tasks.get(m.task)
+        if info is None:
+            problems.append(KnowledgeProblem(where, "task", f"no task named '{m.task}'"))
+            continue
+        scope = [*info.params, *IMPLICIT_METHOD_NAMES]
+        bindings = []
+        for i, b in enumerate(m.bindings):
+            try:
+                var, gen_src = parse_binding(b)
+            except ExpressionError as exc:
+                problems.append(KnowledgeProblem(where, f"bindings[{i}]",
+                                                 f"{exc.message}: {exc.source}", exc.column))
+                continue
+            if var in scope:
+                problems.append(KnowledgeProblem(where, f"bindings[{i}]",
+                                                 f"'{var}' is already bound"))
+                continue
+            gen = expr(gen_src, scope, where, f"bindings[{i}]")
+            scope.append(var)
+            if gen is not None:
+                bindings.append((var, gen))
+        pre = expr(m.precondition, scope, where, "precondition")
+        weight = expr(m.weight, scope, where, "weight") if m.weight is not None else None
+        subtasks = None
+        operator = None
+        if m.subtasks is not None:
+            calls = [call(s, scope, where, f"subtasks[{i}]") for i, s in enumerate(m.subtasks)]
+            subtasks = tuple(c for c in calls if c is not None)
+        else:
+            assert m.operator is not None
+            operator = call(m.operator, scope, where, "operator")
+            if operator is not None and not operator.is_operator:
+                problems.append(KnowledgeProblem(
+                    where, "operator", f"'{operator.name}' is a task, not an operator; list it "
+                    "under 'subtasks'"))
+        info.methods.append(Method(m, m.name, index, tuple(bindings), maybe_true(pre, m.precondition),
+                                   subtasks, operator, weight))
+
+    if problems:
+        raise DomainError(spec.name, problems)
+    return Domain(spec, registry, constants, tasks, operators)
+
+
+def make_task(domain: Domain, name: str, *args: Any) -> Task:
+    """A ground task for ``domain``, checked for arity (for problems built in Python)."""
+    if name in domain.tasks:
+        arity = len(domain.tasks[name].params)
+    elif name in domain.operators:
+        arity = len(domain.operators[name].params)
+    else:
+        raise KeyError(f"no task or operator named '{name}' in domain '{domain.spec.name}'")
+    if len(args) != arity:
+        raise TypeError(f"'{name}' takes {arity} argument(s), {len(args)} given")
+    return (name, tuple(args))

@@ -1,0 +1,251 @@
+"""What a run returns: the plan, its choice points with every alternative and its reason,
+the policy (game mode), counts, and diagnostics.
+
+"No plan" is a result, not an exception: ``status`` says why and ``failure`` holds the
+deepest failure found, which is what a user needs to fix a design or a knowledge base.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from .expressions import SubexpressionValue
+
+__all__ = [
+    "AlternativeRecord", "ChoicePoint", "Failure", "PlanStep", "PolicyEdge", "PolicyNode",
+    "Reason", "RunResult", "Status",
+]
+
+
+class Reason(StrEnum):
+    """Why an alternative at a choice point was taken or not: DESIGN §4's taxonomy."""
+
+    CHOSEN = "chosen"
+    LOWER_VALUE = "lower value"
+    TIE = "tie"
+    PRECONDITION_FAILED = "precondition failed"
+    NO_BINDING = "no binding"
+    PARTIAL_PLAN_PRUNED = "partial-plan pruned"
+    BOUND_PRUNED = "bound pruned"
+    TRANSPOSED = "transposed"
+    LIKELIHOOD_PRUNED = "likelihood pruned"
+    NOT_EXPANDED = "not expanded"
+    DEAD_END = "dead end"
+    # An opponent's (uncontrolled agent's) move that was planned for and averaged in with
+    # its probability; opponents' moves are not chosen by the planner.
+    WEIGHTED = "weighted"
+
+
+class Status(StrEnum):
+    OK = "ok"
+    NO_PLAN = "no plan"
+    NODE_BUDGET = "node budget"
+    TIME_BUDGET = "time budget"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Why something could not be done, with the failing part and the values it saw."""
+
+    task: str
+    method: str | None
+    field: str
+    expression: str
+    failing: str
+    values: tuple[SubexpressionValue, ...]
+    depth: int
+    node: int
+
+    @property
+    def message(self) -> str:
+        where = f"{self.task}" + (f" by {self.method}" if self.method else "")
+        if self.field == "no method":
+            return f"{where}: no method applies"
+        seen = ", ".join(f"{v.text} = {v.value!r}" for v in self.values)
+        return f"{where}: {self.field} `{self.failing}` is false" + (f" ({seen})" if seen else "")
+
+
+@dataclass(frozen=True)
+class PlanStep:
+    """One operator application in a plan."""
+
+    operator: str
+    args: tuple[Any, ...]
+    costs: dict[str, float]
+    description: str
+    group: str
+    node: int
+
+    @property
+    def cost(self) -> float:
+        return float(sum(self.costs.values()))
+
+
+@dataclass(frozen=True)
+class AlternativeRecord:
+    """One alternative at a choice point and the single reason it was or was not taken.
+
+    ``value`` is the value of the best complete plan through this alternative (total cost
+    in optimise mode, utility in game mode).  When ``value_is_bound`` it is a bound only:
+    the search proved the alternative cannot be better than this and stopped looking.
+    """
+
+    label: str
+    method: str
+    reason: Reason
+    chosen: bool = False
+    bindings: tuple[tuple[str, Any], ...] = ()
+    value: float | None = None
+    value_is_bound: bool = False
+    probability: float | None = None
+    assumption: str | None = None
+    critic: str | None = None
+    failure: Failure | None = None
+    compared_with: float | None = None
+    detail: str = ""
+    node: int | None = None
+
+
+@dataclass(frozen=True)
+class ChoicePoint:
+    """A node on the returned plan where more than one alternative was considered."""
+
+    node: int
+    depth: int
+    task: str
+    task_name: str
+    kind: str  # "decision" or "external"
+    agent: Any
+    value: float | None
+    alternatives: tuple[AlternativeRecord, ...]
+
+    @property
+    def chosen(self) -> AlternativeRecord | None:
+        return next((a for a in self.alternatives if a.chosen), None)
+
+
+@dataclass
+class PolicyEdge:
+    label: str
+    method: str
+    probability: float | None
+    node: PolicyNode
+    step: PlanStep | None = None
+
+
+@dataclass
+class PolicyNode:
+    """A node of a game-mode policy (decision tree).
+
+    At a decision node ``chosen`` is the index of the planned alternative; at an external-
+    agent node ``planned`` is the index of the most likely move and ``critic`` names the
+    function that decides whether an actual move is equivalent to the planned one.
+    """
+
+    node: int
+    kind: str  # "decision", "external" or "leaf"
+    task: str
+    agent: Any
+    value: float
+    children: list[PolicyEdge] = field(default_factory=list)
+    chosen: int | None = None
+    planned: int | None = None
+    critic: str | None = None
+    note: str = ""
+
+    def walk(self) -> Any:
+        yield self
+        for edge in self.children:
+            yield from edge.node.walk()
+
+    def size(self) -> int:
+        return sum(1 for _ in self.walk())
+
+
+@dataclass
+class RunResult:
+    """Everything a run produced."""
+
+    domain: str
+    problem: str
+    mode: str
+    status: Status
+    value: float | None
+    plan: list[PlanStep]
+    choice_points: list[ChoicePoint]
+    nodes: int
+    tree_nodes: int
+    seconds: float
+    policy: PolicyNode | None = None
+    failure: Failure | None = None
+    diagnostics: list[str] = field(default_factory=list)
+    stats: dict[str, int] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def complete(self) -> bool:
+        """The search finished: the value is the true optimum (or no plan exists)."""
+        return self.status in (Status.OK, Status.NO_PLAN)
+
+    @property
+    def found(self) -> bool:
+        return self.value is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form (values that JSON cannot hold are shown as text)."""
+        return _jsonable({
+            "domain": self.domain, "problem": self.problem, "mode": self.mode,
+            "status": str(self.status), "complete": self.complete, "value": self.value,
+            "plan": [asdict(s) | {"cost": s.cost} for s in self.plan],
+            "choice_points": [_choice_dict(c) for c in self.choice_points],
+            "nodes": self.nodes, "tree_nodes": self.tree_nodes, "seconds": self.seconds,
+            "failure": _failure_dict(self.failure),
+            "policy": _policy_dict(self.policy) if self.policy else None,
+            "diagnostics": self.diagnostics, "stats": self.stats, "options": self.options,
+        })
+
+
+def _failure_dict(f: Failure | None) -> dict[str, Any] | None:
+    if f is None:
+        return None
+    return asdict(f) | {"message": f.message,
+                        "values": [{"text": v.text, "value": v.value} for v in f.values]}
+
+
+def _choice_dict(c: ChoicePoint) -> dict[str, Any]:
+    return {
+        "node": c.node, "depth": c.depth, "task": c.task, "task_name": c.task_name,
+        "kind": c.kind, "agent": c.agent, "value": c.value,
+        "alternatives": [
+            {k: v for k, v in asdict(a).items() if k != "failure"}
+            | {"reason": str(a.reason), "failure": _failure_dict(a.failure)}
+            for a in c.alternatives
+        ],
+    }
+
+
+def _policy_dict(p: PolicyNode) -> dict[str, Any]:
+    return {
+        "node": p.node, "kind": p.kind, "task": p.task, "agent": p.agent, "value": p.value,
+        "chosen": p.chosen, "planned": p.planned, "critic": p.critic, "note": p.note,
+        "children": [
+            {"label": e.label, "method": e.method, "probability": e.probability,
+             "step": asdict(e.step) if e.step else None, "node": _policy_dict(e.node)}
+            for e in p.children
+        ],
+    }
+
+
+def _jsonable(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {str(k): _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_jsonable(v) for v in obj]
+    if isinstance(obj, float) and obj != obj:  # NaN
+        return None
+    if obj is None or isinstance(obj, (bool, int, float, str)):
+        return obj
+    return str(obj)

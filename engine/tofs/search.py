@@ -1,0 +1,889 @@
+"""Total-Order Forward Search: one search core, three modes.
+
+A node holds a state and a totally ordered task list; expansion always takes the *first*
+task (Smith 1997, Ch. 3-4).  A compound task is replaced by the subtasks of each applicable
+method instance; an operator is applied.  Every method instance -- applicable or not -- is
+an *alternative* of the node, and every alternative ends the run with exactly one reason
+(:class:`~engine.tofs.results.Reason`).
+
+* ``optimise`` minimises the summed operator costs by depth-first branch and bound, with a
+  transposition table keyed on (remaining tasks, cost-relevant state) and the
+  dissertation's partial plan pruner on flagged tasks.  ``full_tree`` switches branch and
+  bound and transpositions off and reproduces the dissertation's exhaustive search.
+* ``game`` builds a decision tree: decision nodes take the max, external-agent nodes an
+  external-agent criterion over move probabilities, leaves the domain's evaluation.
+* ``first`` returns the first complete plan found depth-first (SHOP style).
+
+The three share expansion, node accounting, budgets, tracing and the explanation records;
+they differ only in how values are backed up.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .criteria import ExternalCriterion, WeightedAverage
+from .domain import Domain, Method, Operator, Problem, Task, call_text
+from .expressions import CompiledExpression
+from .results import (
+    AlternativeRecord, ChoicePoint, Failure, PlanStep, PolicyEdge, PolicyNode, Reason,
+    RunResult, Status,
+)
+from .trace import EventKind, Trace
+
+__all__ = ["CancelToken", "EvaluationError", "Progress", "SearchOptions", "plan"]
+
+Mode = Literal["optimise", "game", "first"]
+_INF = math.inf
+
+
+class EvaluationError(ValueError):
+    """An expression raised while the planner evaluated it: says which one and where."""
+
+    def __init__(self, where: str, field: str, source: str, error: BaseException) -> None:
+        self.where, self.field, self.source, self.error = where, field, source, error
+        super().__init__(f"{where} [{field}]: `{source}` raised {type(error).__name__}: {error}")
+
+
+class CancelToken:
+    """Thread-safe cancellation: the workbench sets it, the search polls it."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def cancel(self) -> None:
+        self._event.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+
+@dataclass(frozen=True)
+class Progress:
+    nodes: int
+    depth: int
+    best: float | None
+    elapsed: float
+
+
+@dataclass
+class SearchOptions:
+    """How to search.  Every switch is an argument, never a global."""
+
+    mode: Mode = "optimise"
+    full_tree: bool = False
+    partial_plan_prune: bool = True
+    transpositions: bool = True
+    node_budget: int | None = None
+    time_budget: float | None = None
+    cancel: CancelToken | None = None
+    progress: Callable[[Progress], None] | None = None
+    progress_every: int = 2000
+    trace: Trace | None = None
+    criterion: ExternalCriterion = field(default_factory=WeightedAverage)
+    likelihood_cutoff: float | None = None
+    force: Mapping[str, str] | None = None
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "mode": self.mode, "full_tree": self.full_tree,
+            "partial_plan_prune": self.partial_plan_prune,
+            "transpositions": self.transpositions and not self.full_tree,
+            "node_budget": self.node_budget, "time_budget": self.time_budget,
+            "criterion": self.criterion.name, "likelihood_cutoff": self.likelihood_cutoff,
+            "force": dict(self.force) if self.force else None,
+        }
+
+
+# --------------------------------------------------------------------------- internals
+
+@dataclass(slots=True, eq=False)
+class _Pending:
+    """A failure remembered cheaply (references only); explained only if it is reported."""
+
+    task: Task
+    method: str | None
+    field: str
+    expr: CompiledExpression | None
+    state: Any
+    env: Mapping[str, Any]
+    depth: int
+    node: int
+
+
+@dataclass(slots=True, eq=False)
+class _Alt:
+    label: str
+    method: Method | None
+    bindings: tuple[tuple[str, Any], ...]
+    ok: bool
+    reason: Reason | None = None
+    failure: _Pending | None = None
+    state: Any = None
+    tasks: tuple[Task, ...] = ()
+    step: tuple[str, tuple[Any, ...], dict[str, float]] | None = None
+    cost: float = 0.0
+    weight: float | None = None
+
+
+@dataclass(slots=True, eq=False)
+class _Entry:
+    """What happened to one alternative at a node, kept until the node's record is built."""
+
+    alt: _Alt
+    reason: Reason | None = None
+    value: float | None = None
+    bound: bool = False
+    node: int | None = None
+    detail: str = ""
+    compared: float | None = None
+    failure: _Pending | None = None
+
+
+@dataclass(slots=True, eq=False)
+class _PendingChoice:
+    node: int
+    depth: int
+    task: Task
+    kind: str
+    agent: Any
+    value: float | None
+    entries: list[_Entry]
+
+
+# A cons list: (item, rest) or None.  Prepending is O(1); flattened once at the end.
+Cons = tuple[Any, "Cons"] | None
+
+
+def _flatten(c: Cons) -> list[Any]:
+    out = []
+    while c is not None:
+        out.append(c[0])
+        c = c[1]
+    return out
+
+
+@dataclass(slots=True, eq=False)
+class _Out:
+    value: float | None = None  # optimise/first: cost-to-go; game: utility
+    steps: Cons = None
+    choices: Cons = None
+    failure: _Pending | None = None
+    bounded: bool = False
+    incomplete: bool = False
+    policy: PolicyNode | None = None
+    profile: dict[str, float] = field(default_factory=dict)
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+class _Search:
+    def __init__(self, domain: Domain, problem: Problem, options: SearchOptions) -> None:
+        self.d = domain
+        self.p = problem
+        self.o = options
+        self.mode = options.mode
+        self.tr = options.trace
+        self.full = options.full_tree
+        self.bnb = self.mode == "optimise" and not self.full
+        self.use_tt = self.bnb and options.transpositions
+        self.pruner = options.partial_plan_prune and self.mode != "game"
+        self.tt: dict[Any, float] = {}
+        self.state_key = domain.state_key
+        lb = domain.hook("lower_bound")
+        self.lower_bound: Callable[[Any, tuple[Task, ...]], float] | None = lb
+        self.controlled = domain.hook("controlled")
+        self.evaluate = domain.hook("evaluate", lambda s: 0.0)
+        self.horizon = domain.hook("stop_planning")
+        cutoff = options.likelihood_cutoff
+        if cutoff is None:
+            cutoff = float(domain.constant("likelihood_cutoff", 0.0))
+        self.cutoff = cutoff
+        self.force = dict(options.force or {})
+        self.incumbent = _INF
+        self.nodes = 0
+        self.discarded = 0
+        self.stop: Status | None = None
+        self.stats = {"bound_pruned": 0, "transposed": 0, "partial_plan_pruned": 0,
+                      "likelihood_pruned": 0, "not_expanded": 0, "dead_ends": 0}
+        self.diagnostics: list[str] = []
+        self._chosen_idx: dict[int, int] = {}
+        self.max_depth = 0
+        self.t0 = time.perf_counter()
+        self.deadline = self.t0 + options.time_budget if options.time_budget else None
+        self.next_check = 256
+        self.next_progress = options.progress_every
+
+    # ------------------------------------------------------------------ accounting
+    def _new_node(self, depth: int) -> int:
+        self.nodes += 1
+        if depth > self.max_depth:
+            self.max_depth = depth
+        if self.nodes >= self.next_check:
+            self.next_check = self.nodes + 256
+            if self.o.cancel is not None and self.o.cancel.cancelled:
+                self.stop = Status.CANCELLED
+            elif self.deadline is not None and time.perf_counter() > self.deadline:
+                self.stop = Status.TIME_BUDGET
+        if self.o.node_budget is not None and self.nodes >= self.o.node_budget:
+            self.stop = self.stop or Status.NODE_BUDGET
+        if self.o.progress is not None and self.nodes >= self.next_progress:
+            self.next_progress = self.nodes + self.o.progress_every
+            best = None if self.incumbent == _INF else self.incumbent
+            self.o.progress(Progress(self.nodes, depth, best, time.perf_counter() - self.t0))
+        return self.nodes - 1
+
+    # ------------------------------------------------------------------ expansion
+    def _bindings(self, m: Method, state: Any, env: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        if not m.bindings:
+            yield env
+            return
+        yield from self._bind_from(m, 0, state, env)
+
+    def _bind_from(self, m: Method, i: int, state: Any, env: dict[str, Any]
+                   ) -> Iterator[dict[str, Any]]:
+        var, gen = m.bindings[i]
+        try:
+            values = gen.evaluate(state, env)
+            if isinstance(values, (set, frozenset)):
+                values = sorted(values)  # determinism: never iterate a set in hash order
+            values = list(values)
+        except Exception as exc:  # noqa: BLE001 - reported with its place
+            raise EvaluationError(f"method {m.spec.task}.{m.name}", f"bindings[{i}]",
+                                  gen.source, exc) from exc
+        last = i + 1 == len(m.bindings)
+        for v in values:
+            e = dict(env)
+            e[var] = v
+            if last:
+                yield e
+            else:
+                yield from self._bind_from(m, i + 1, state, e)
+
+    def _apply(self, op: Operator, args: tuple[Any, ...], state: Any, rest: tuple[Task, ...],
+               alt: _Alt, depth: int, node: int) -> _Alt:
+        env = dict(zip(op.params, args))
+        fld = "precondition"
+        try:
+            if op.precondition is not None and not op.precondition.evaluate(state, env):
+                alt.ok = False
+                alt.reason = Reason.PRECONDITION_FAILED
+                alt.failure = _Pending((op.name, args), alt.method.name if alt.method else None,
+                                       "operator precondition", op.precondition, state, env,
+                                       depth, node)
+                return alt
+            costs = {}
+            for comp, ce in op.costs:
+                fld = f"costs.{comp}"
+                costs[comp] = float(ce.evaluate(state, env))
+            fld = "effect"
+            new_state = op.effect(state, *args) if op.effect is not None else state
+        except EvaluationError:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            src = op.spec.effect or "" if fld == "effect" else (
+                op.spec.precondition if fld == "precondition" else op.spec.costs[fld[6:]])
+            raise EvaluationError(f"operator {call_text(op.name, args)}", fld, src, exc) from exc
+        cost = sum(costs.values())
+        if cost < 0 and self.mode == "optimise":
+            raise EvaluationError(f"operator {call_text(op.name, args)}", "costs", repr(costs),
+                                  ValueError("costs must not be negative in optimise mode"))
+        alt.state = new_state
+        alt.tasks = rest
+        alt.step = (op.name, args, costs)
+        alt.cost = cost
+        return alt
+
+    def _expand(self, state: Any, tasks: tuple[Task, ...], depth: int, node: int,
+                assumptions: tuple[str, ...]) -> list[_Alt]:
+        task = tasks[0]
+        name, args = task
+        rest = tasks[1:]
+        tr = self.tr
+        op = self.d.operators.get(name)
+        if op is not None:
+            return [self._apply(op, args, state, rest, _Alt(name, None, (), True), depth, node)]
+        info = self.d.tasks[name]
+        base = dict(zip(info.params, args))
+        base["assumptions"] = assumptions
+        alts: list[_Alt] = []
+        for m in info.methods:
+            if tr is not None:
+                tr.emit(EventKind.METHOD_TRIED, node, task=task, method=m.name)
+            base["view"] = m.spec.belief_view
+            produced = False
+            for env in self._bindings(m, state, base):
+                produced = True
+                bnd = tuple((v, env[v]) for v, _ in m.bindings)
+                label = m.name if not bnd else call_text(
+                    m.name, tuple(f"{k}={self._fmt(v)}" for k, v in bnd))
+                if tr is not None and bnd:
+                    tr.emit(EventKind.BINDING, node, method=m.name, bindings=bnd)
+                alt = _Alt(label, m, bnd, True)
+                fld, src = "precondition", m.spec.precondition
+                try:
+                    ok = m.precondition is None or bool(m.precondition.evaluate(state, env))
+                    if tr is not None:
+                        tr.emit(EventKind.PRECONDITION, node, method=label, result=ok)
+                    if not ok:
+                        alt.ok = False
+                        alt.reason = Reason.PRECONDITION_FAILED
+                        alt.failure = _Pending(task, label, "precondition", m.precondition,
+                                               state, env, depth, node)
+                        alts.append(alt)
+                        continue
+                    if m.weight is not None:
+                        fld, src = "weight", m.spec.weight or ""
+                        alt.weight = float(m.weight.evaluate(state, env))
+                    if m.subtasks is not None:
+                        fld = "subtasks"
+                        sub = tuple((c.name, tuple(a.evaluate(state, env) for a in c.args))
+                                    for c in m.subtasks)
+                        alt.state, alt.tasks = state, sub + rest
+                    else:
+                        c = m.operator
+                        assert c is not None
+                        fld, src = "operator", c.source
+                        opargs = tuple(a.evaluate(state, env) for a in c.args)
+                        self._apply(self.d.operators[c.name], opargs, state, rest, alt, depth,
+                                    node)
+                except EvaluationError:
+                    raise
+                except Exception as exc:  # noqa: BLE001
+                    raise EvaluationError(f"method {m.spec.task}.{label}", fld, src, exc) from exc
+                alts.append(alt)
+            if not produced:
+                alts.append(_Alt(m.name, m, (), False, Reason.NO_BINDING,
+                                 _Pending(task, m.name, "bindings", m.bindings[0][1], state,
+                                          base | {}, depth, node)))
+        return alts
+
+    def _fmt(self, v: Any) -> str:
+        fmt = self.d.registry.hooks.get("format_value")
+        return fmt(v) if fmt else (f"{v:g}" if isinstance(v, float) else str(v))
+
+    def _forced(self, task: Task, alts: list[_Alt]) -> int | None:
+        """Index of the alternative ``force`` fixes at this node, if any (used once)."""
+        if not self.force:
+            return None
+        for key in (task[0], self.d.task_label(task), call_text(*task)):
+            if key in self.force:
+                want = self.force[key]
+                for i, a in enumerate(alts):
+                    if a.label == want or (a.method is not None and a.method.name == want):
+                        del self.force[key]
+                        return i
+        return None
+
+    # ------------------------------------------------------------------ cost modes
+    def visit(self, state: Any, tasks: tuple[Task, ...], g: float, depth: int, node: int,
+              assumptions: tuple[str, ...]) -> _Out:
+        tr = self.tr
+        if not tasks:
+            if g < self.incumbent:
+                self.incumbent = g
+            if tr is not None:
+                tr.emit(EventKind.LEAF_VALUED, node, value=g, complete=True)
+            return _Out(value=0.0)
+        if tr is not None:
+            tr.emit(EventKind.NODE_EXPANDED, node, task=tasks[0], depth=depth, g=g,
+                    tasks=len(tasks))
+        alts = self._expand(state, tasks, depth, node, assumptions)
+        if not alts:
+            self.stats["dead_ends"] += 1
+            return _Out(failure=_Pending(tasks[0], None, "no method", None, state, {}, depth,
+                                         node))
+        forced = self._forced(tasks[0], alts)
+        info = self.d.tasks.get(tasks[0][0])
+        if (self.pruner and info is not None and info.spec.partial_plan_prune
+                and forced is None and len(alts) > 1):
+            return self._visit_pruned(state, tasks, g, depth, node, assumptions, alts)
+        entries = [_Entry(a) for a in alts]
+        best_i = -1
+        best_total = _INF
+        deepest: _Pending | None = None
+        bounded = incomplete = False
+        for i, (alt, ent) in enumerate(zip(alts, entries)):
+            if not alt.ok:
+                ent.reason, ent.failure = alt.reason, alt.failure
+                if deepest is None or (alt.failure and alt.failure.depth > deepest.depth):
+                    deepest = alt.failure
+                continue
+            if forced is not None and i != forced:
+                ent.reason, ent.detail = Reason.NOT_EXPANDED, "another alternative was forced"
+                continue
+            if self.stop is not None:
+                ent.reason, ent.detail = Reason.NOT_EXPANDED, f"search stopped ({self.stop})"
+                self.stats["not_expanded"] += 1
+                incomplete = True
+                continue
+            if self.mode == "first" and best_i >= 0:
+                ent.reason, ent.detail = Reason.NOT_EXPANDED, "a plan was already found"
+                continue
+            child_g = g + alt.cost
+            if self.bnb:
+                lb = child_g
+                if self.lower_bound is not None and alt.tasks:
+                    lb += self.lower_bound(alt.state, alt.tasks)
+                limit = self.incumbent - 1e-9 * max(1.0, abs(self.incumbent))
+                if lb >= limit:
+                    ent.reason, ent.value, ent.bound = Reason.BOUND_PRUNED, lb, True
+                    ent.compared = self.incumbent
+                    self.stats["bound_pruned"] += 1
+                    bounded = True
+                    if tr is not None:
+                        tr.emit(EventKind.NODE_PRUNED, node, alternative=alt.label,
+                                reason=str(Reason.BOUND_PRUNED), bound=lb, best=self.incumbent)
+                    continue
+                if self.use_tt:
+                    key = (alt.tasks, self.state_key(alt.state))
+                    seen = self.tt.get(key)
+                    if seen is not None and seen <= child_g + 1e-9 * max(1.0, abs(child_g)):
+                        ent.reason, ent.value, ent.bound = Reason.TRANSPOSED, child_g, True
+                        ent.compared = seen
+                        self.stats["transposed"] += 1
+                        bounded = True
+                        if tr is not None:
+                            tr.emit(EventKind.NODE_PRUNED, node, alternative=alt.label,
+                                    reason=str(Reason.TRANSPOSED), g=child_g, seen=seen)
+                        continue
+                    self.tt[key] = child_g
+            entry_bound = self.incumbent
+            child = self._new_node(depth + 1)
+            ent.node = child
+            if tr is not None:
+                tr.emit(EventKind.NODE_CREATED, child, parent=node, alternative=alt.label,
+                        cost=alt.cost)
+            out = self.visit(alt.state, alt.tasks, child_g, depth + 1, child,
+                             self._assume(assumptions, alt))
+            if alt.step is not None:
+                out.steps = ((alt.step, child), out.steps)
+            ent.failure = out.failure
+            incomplete = incomplete or out.incomplete
+            bounded = bounded or out.bounded
+            if out.value is None:
+                if out.incomplete:
+                    ent.reason, ent.detail = Reason.NOT_EXPANDED, f"search stopped ({self.stop})"
+                elif out.bounded:
+                    ent.reason, ent.value, ent.bound = Reason.BOUND_PRUNED, entry_bound, True
+                    ent.compared = self.incumbent
+                else:
+                    ent.reason = Reason.DEAD_END
+                    self.stats["dead_ends"] += 1
+                if out.failure is not None and (deepest is None or out.failure.depth > deepest.depth):
+                    deepest = out.failure
+                continue
+            total = child_g + out.value + 0.0
+            ent.value = total
+            entries[i] = ent
+            if best_i < 0 or total < best_total - 1e-9 * max(1.0, abs(best_total)):
+                best_i, best_total = i, total
+                best_out = out
+        if best_i < 0:
+            return _Out(failure=deepest, bounded=bounded, incomplete=incomplete)
+        for i, ent in enumerate(entries):
+            if ent.reason is None and ent.value is not None:
+                if i == best_i:
+                    ent.reason = Reason.CHOSEN
+                elif _close(ent.value, best_total):
+                    ent.reason = Reason.TIE
+                else:
+                    ent.reason = Reason.LOWER_VALUE
+                ent.compared = best_total
+        result = _Out(value=best_total - g, steps=best_out.steps, choices=best_out.choices,
+                      failure=deepest, bounded=bounded, incomplete=incomplete)
+        if tr is not None:
+            tr.emit(EventKind.CHOICE_MADE, node, alternative=alts[best_i].label,
+                    value=best_total)
+        if len(alts) > 1:
+            result.choices = (self._pending_choice(node, depth, tasks[0], "decision", None,
+                                                   best_total, entries), result.choices)
+        return result
+
+    def _visit_pruned(self, state: Any, tasks: tuple[Task, ...], g: float, depth: int,
+                      node: int, assumptions: tuple[str, ...], alts: list[_Alt]) -> _Out:
+        """The partial plan pruner: finish the flagged task every way, keep the cheapest.
+
+        Valid because the knowledge engineer flagged the task as one whose alternatives do
+        not affect any later choice; a run that finds alternatives ending in different
+        cost-relevant states says so in its diagnostics.
+        """
+        tr = self.tr
+        rest = tasks[1:]
+        entries = [_Entry(a) for a in alts]
+        segments: list[tuple[int, float, Any, Cons, int, int]] = []
+        deepest: _Pending | None = None
+        for i, alt in enumerate(alts):
+            ent = entries[i]
+            if not alt.ok:
+                ent.reason, ent.failure = alt.reason, alt.failure
+                if deepest is None or (alt.failure and alt.failure.depth > deepest.depth):
+                    deepest = alt.failure
+                continue
+            if self.stop is not None:
+                ent.reason, ent.detail = Reason.NOT_EXPANDED, f"search stopped ({self.stop})"
+                continue
+            before = self.nodes
+            child = self._new_node(depth + 1)
+            ent.node = child
+            if tr is not None:
+                tr.emit(EventKind.NODE_CREATED, child, parent=node, alternative=alt.label,
+                        cost=alt.cost)
+            steps0: Cons = ((alt.step, child), None) if alt.step is not None else None
+            best = self._segment(alt.state, alt.tasks, len(rest), alt.cost, steps0, depth + 1,
+                                 child)
+            used = self.nodes - before
+            if best is None:
+                ent.reason = Reason.DEAD_END
+                continue
+            cost, end_state, seg_steps, end_depth = best
+            ent.value = cost
+            segments.append((i, cost, end_state, seg_steps, used, end_depth))
+        if not segments:
+            if self.stop is not None:
+                return _Out(failure=deepest, incomplete=True)
+            return _Out(failure=deepest)
+        cheapest = min(s[1] for s in segments)
+        keep = next(s for s in segments if _close(s[1], cheapest))  # ties: method order
+        ki, kcost, kstate, ksteps, _, kdepth = keep
+        keys = {self.state_key(s[2]) for s in segments}
+        if len(keys) > 1:
+            msg = (f"partial plan pruning at {self.d.task_label(tasks[0])}: alternatives end in "
+                   "different cost-relevant states, so keeping only the cheapest may lose the "
+                   "optimum")
+            if msg not in self.diagnostics:
+                self.diagnostics.append(msg)
+        for i, cost, _, _, used, _ in segments:
+            ent = entries[i]
+            if i == ki:
+                continue
+            ent.reason, ent.compared = Reason.PARTIAL_PLAN_PRUNED, kcost
+            self.discarded += used
+            self.stats["partial_plan_pruned"] += 1
+            if tr is not None:
+                tr.emit(EventKind.NODE_PRUNED, node, alternative=alts[i].label,
+                        reason=str(Reason.PARTIAL_PLAN_PRUNED), cost=cost, kept=kcost)
+        last_node = ksteps[0][1] if ksteps is not None else (entries[ki].node or node)
+        if self.bnb and g + kcost >= self.incumbent - 1e-9 * max(1.0, abs(self.incumbent)):
+            entries[ki].reason, entries[ki].value, entries[ki].bound = (
+                Reason.BOUND_PRUNED, g + kcost, True)
+            self.stats["bound_pruned"] += 1
+            return _Out(failure=deepest, bounded=True)
+        out = self.visit(kstate, rest, g + kcost, kdepth, last_node, assumptions)
+        steps = out.steps
+        for item in _flatten(ksteps):  # ksteps holds the segment's last step first
+            steps = (item, steps)
+        if out.value is None:
+            entries[ki].reason = (Reason.NOT_EXPANDED if out.incomplete else
+                                  Reason.BOUND_PRUNED if out.bounded else Reason.DEAD_END)
+            entries[ki].failure = out.failure
+            fail = out.failure if out.failure is not None else deepest
+            return _Out(failure=fail, bounded=out.bounded, incomplete=out.incomplete)
+        total = g + kcost + out.value
+        entries[ki].reason, entries[ki].value = Reason.CHOSEN, total
+        for i, cost, *_ in segments:
+            if i != ki:
+                entries[i].value = g + cost + out.value
+                entries[i].detail = (f"finishing this task costs {cost:g} against "
+                                     f"{kcost:g}; the task's alternatives do not affect later "
+                                     "choices, so the rest of the plan is the same")
+        choice = self._pending_choice(node, depth, tasks[0], "decision", None, total, entries)
+        return _Out(value=kcost + out.value, steps=steps, choices=(choice, out.choices),
+                    failure=deepest, bounded=out.bounded, incomplete=out.incomplete)
+
+    def _segment(self, state: Any, tasks: tuple[Task, ...], rest_len: int, cost: float,
+                 steps: Cons, depth: int, node: int
+                 ) -> tuple[float, Any, Cons, int] | None:
+        """Cheapest way to work down ``tasks`` to its last ``rest_len`` tasks.
+
+        Returns (cost, end state, steps in reverse order, depth) or None.  Used by the
+        partial plan pruner; every node it creates is counted, and the discarded ones are
+        subtracted from the tree size afterwards.
+        """
+        if len(tasks) <= rest_len:
+            return cost, state, steps, depth
+        alts = self._expand(state, tasks, depth, node, ())
+        best: tuple[float, Any, Cons, int] | None = None
+        for alt in alts:
+            if not alt.ok or self.stop is not None:
+                continue
+            child = self._new_node(depth + 1)
+            if self.tr is not None:
+                self.tr.emit(EventKind.NODE_CREATED, child, parent=node, alternative=alt.label,
+                             cost=alt.cost)
+            s = ((alt.step, child), steps) if alt.step is not None else steps
+            r = self._segment(alt.state, alt.tasks, rest_len, cost + alt.cost, s, depth + 1,
+                              child)
+            if r is not None and (best is None or r[0] < best[0] - 1e-12):
+                best = r
+        return best
+
+    def _assume(self, assumptions: tuple[str, ...], alt: _Alt) -> tuple[str, ...]:
+        a = alt.method.spec.assumption if alt.method is not None else None
+        return assumptions + (a,) if a else assumptions
+
+    def _pending_choice(self, node: int, depth: int, task: Task, kind: str, agent: Any,
+                        value: float | None, entries: list[_Entry]) -> _PendingChoice:
+        return _PendingChoice(node, depth, task, kind, agent, value, entries)
+
+    # ------------------------------------------------------------------ game mode
+    def visit_game(self, state: Any, tasks: tuple[Task, ...], depth: int, node: int,
+                   assumptions: tuple[str, ...], pending: dict[int, _PendingChoice]) -> _Out:
+        tr = self.tr
+        label = self.d.task_label(tasks[0]) if tasks else "(end)"
+        if not tasks:
+            return self._leaf(state, node, label, "all tasks done")
+        if depth > 0 and self.horizon is not None and self.horizon(state, tasks, depth):
+            self.stats["not_expanded"] += 1
+            return self._leaf(state, node, label, "not expanded because planning stops",
+                              horizon=True)
+        if tr is not None:
+            tr.emit(EventKind.NODE_EXPANDED, node, task=tasks[0], depth=depth, tasks=len(tasks))
+        alts = self._expand(state, tasks, depth, node, assumptions)
+        info = self.d.tasks.get(tasks[0][0])
+        agent = None
+        if info is not None and info.agent_index is not None:
+            agent = tasks[0][1][info.agent_index]
+        external = (agent is not None and self.controlled is not None
+                    and not self.controlled(state, agent))
+        kind = "external" if external else "decision"
+        forced = self._forced(tasks[0], alts)
+        entries = [_Entry(a) for a in alts]
+        usable = [i for i, a in enumerate(alts) if a.ok]
+        if external and usable:
+            unweighted = [i for i in usable if alts[i].weight is None]
+            for i in unweighted:  # no weight given: equally likely among the moves
+                alts[i].weight = 1.0 / len(usable)
+        if not usable:
+            out = self._leaf(state, node, label, "no method applies")
+            for ent in entries:
+                ent.reason, ent.failure = ent.alt.reason, ent.alt.failure
+            if len(entries) > 1:
+                pending[node] = self._pending_choice(node, depth, tasks[0], kind, agent,
+                                                     out.value, entries)
+            return out
+        values: list[float] = []
+        weights: list[float] = []
+        visited: list[int] = []
+        children: list[PolicyEdge] = []
+        profiles: list[dict[str, float]] = []
+        incomplete = False
+        for i, (alt, ent) in enumerate(zip(alts, entries)):
+            if not alt.ok:
+                ent.reason, ent.failure = alt.reason, alt.failure
+                continue
+            if forced is not None and i != forced:
+                ent.reason, ent.detail = Reason.NOT_EXPANDED, "another alternative was forced"
+                continue
+            if external and alt.weight is not None and (alt.weight < self.cutoff or alt.weight <= 0):
+                ent.reason, ent.detail = Reason.LIKELIHOOD_PRUNED, f"p = {alt.weight:.3g}"
+                ent.compared = self.cutoff
+                self.stats["likelihood_pruned"] += 1
+                if tr is not None:
+                    tr.emit(EventKind.NODE_PRUNED, node, alternative=alt.label,
+                            reason=str(Reason.LIKELIHOOD_PRUNED), probability=alt.weight,
+                            cutoff=self.cutoff)
+                continue
+            if self.stop is not None:
+                ent.reason, ent.detail = Reason.NOT_EXPANDED, f"search stopped ({self.stop})"
+                self.stats["not_expanded"] += 1
+                incomplete = True
+                continue
+            child = self._new_node(depth + 1)
+            ent.node = child
+            if tr is not None:
+                tr.emit(EventKind.NODE_CREATED, child, parent=node, alternative=alt.label,
+                        probability=alt.weight if external else None)
+            out = self.visit_game(alt.state, alt.tasks, depth + 1, child,
+                                  self._assume(assumptions, alt), pending)
+            incomplete = incomplete or out.incomplete
+            assert out.value is not None and out.policy is not None
+            ent.value = out.value
+            values.append(out.value)
+            weights.append(alt.weight if alt.weight is not None else 1.0)
+            visited.append(i)
+            profiles.append(out.profile)
+            step = None
+            if alt.step is not None:
+                step = self._make_step(alt.step, child)
+            children.append(PolicyEdge(alt.label, alt.method.name if alt.method else alt.label,
+                                       alt.weight if external else None, out.policy, step))
+        if not visited:
+            out = self._leaf(state, node, label, "every move was pruned or not expanded")
+            out.incomplete = incomplete
+            return out
+        pnode = PolicyNode(node, kind, label, agent, 0.0, children)
+        if external:
+            value = self.o.criterion.value(values, weights)
+            planned = max(range(len(visited)), key=lambda j: (weights[j], -j))
+            pnode.planned = planned
+            m = alts[visited[planned]].method
+            pnode.critic = m.spec.critic if m is not None else None
+            for j, i in enumerate(visited):
+                entries[i].reason = Reason.WEIGHTED
+                entries[i].compared = value
+            profile = {alts[i].label: values[j] for j, i in enumerate(visited)}
+            chosen_entry = visited[planned]
+        else:
+            j = self.o.criterion.choose(values, profiles)
+            value = values[j]
+            pnode.chosen = j
+            profile = profiles[j]
+            chosen_entry = visited[j]
+            for jj, i in enumerate(visited):
+                ent = entries[i]
+                if jj == j:
+                    ent.reason = Reason.CHOSEN
+                elif _close(values[jj], value):
+                    ent.reason = Reason.TIE
+                else:
+                    ent.reason = Reason.LOWER_VALUE
+                ent.compared = value
+        pnode.value = value
+        if tr is not None:
+            tr.emit(EventKind.VALUE_BACKED_UP, node, value=value, kind=kind)
+            if not external:
+                tr.emit(EventKind.CHOICE_MADE, node, alternative=alts[chosen_entry].label,
+                        value=value)
+        if len(alts) > 1:
+            pending[node] = self._pending_choice(node, depth, tasks[0], kind, agent, value,
+                                                 entries)
+            self._chosen_idx[node] = chosen_entry
+        return _Out(value=value, policy=pnode, incomplete=incomplete, profile=profile)
+
+    def _leaf(self, state: Any, node: int, label: str, note: str, horizon: bool = False) -> _Out:
+        value = float(self.evaluate(state))
+        if self.tr is not None:
+            self.tr.emit(EventKind.LEAF_VALUED, node, value=value, note=note)
+        return _Out(value=value, policy=PolicyNode(node, "leaf", label, None, value, note=note))
+
+    # ------------------------------------------------------------------ results
+    def _make_step(self, raw: tuple[str, tuple[Any, ...], dict[str, float]], node: int) -> PlanStep:
+        name, args, costs = raw
+        op = self.d.operators[name]
+        return PlanStep(name, args, costs, self.d.operator_description(name, args),
+                        op.spec.group, node)
+
+    def failure(self, p: _Pending | None) -> Failure | None:
+        if p is None:
+            return None
+        label = self.d.task_label(p.task)
+        if p.expr is None:
+            return Failure(label, p.method, p.field, "", "", (), p.depth, p.node)
+        if p.field == "bindings":
+            return Failure(label, p.method, "binding", p.expr.source, p.expr.source, (),
+                           p.depth, p.node)
+        try:
+            failing, values = p.expr.explain_false(p.state, p.env)
+        except Exception:  # noqa: BLE001 - an explanation must never break a run
+            failing, values = p.expr.source, []
+        return Failure(label, p.method, p.field, p.expr.source, failing, tuple(values), p.depth,
+                       p.node)
+
+    def choice_point(self, pc: _PendingChoice, chosen: int | None = None) -> ChoicePoint:
+        recs = []
+        for i, e in enumerate(pc.entries):
+            a = e.alt
+            m = a.method
+            reason = e.reason or Reason.NOT_EXPANDED
+            recs.append(AlternativeRecord(
+                label=a.label, method=m.name if m else a.label, reason=reason,
+                chosen=(reason is Reason.CHOSEN) if chosen is None else (i == chosen),
+                bindings=a.bindings, value=e.value, value_is_bound=e.bound,
+                probability=a.weight if pc.kind == "external" else None,
+                assumption=m.spec.assumption if m else None,
+                critic=m.spec.critic if m else None,
+                failure=self.failure(e.failure), compared_with=e.compared, detail=e.detail,
+                node=e.node,
+            ))
+        agent = pc.agent
+        return ChoicePoint(pc.node, pc.depth, self.d.task_label(pc.task), pc.task[0], pc.kind,
+                           agent, pc.value, tuple(recs))
+
+    def run(self) -> RunResult:
+        p = self.p
+        root = self._new_node(0)
+        if self.tr is not None:
+            self.tr.emit(EventKind.NODE_CREATED, root, parent=None, alternative=None, cost=0.0)
+        old_limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old_limit, 200_000))
+        try:
+            if self.mode == "game":
+                return self._run_game(root)
+            out = self.visit(p.state, p.tasks, 0.0, 0, root, ())
+        finally:
+            sys.setrecursionlimit(old_limit)
+        steps = [self._make_step(raw, node) for raw, node in _flatten(out.steps)]
+        choices = [self.choice_point(pc) for pc in _flatten(out.choices)]
+        if self.stop is not None:
+            status = self.stop
+        else:
+            status = Status.OK if out.value is not None else Status.NO_PLAN
+        return self._result(status, out.value, steps, choices, None,
+                            self.failure(out.failure) if out.value is None else None)
+
+    def _run_game(self, root: int) -> RunResult:
+        pending: dict[int, _PendingChoice] = {}
+        if not self.p.tasks:
+            out = self._leaf(self.p.state, root, "(end)", "no tasks")
+        else:
+            out = self.visit_game(self.p.state, self.p.tasks, 0, root, (), pending)
+        policy = out.policy
+        assert policy is not None
+        choices: list[ChoicePoint] = []
+        # The plan is the policy: our chosen move at decision nodes, every planned-for move
+        # at external-agent nodes; each of those choice points is explained.
+        stack = [policy]
+        while stack:
+            pn = stack.pop()
+            if pn.node in pending:
+                choices.append(self.choice_point(pending[pn.node], self._chosen_idx.get(pn.node)))
+            if pn.kind == "decision" and pn.chosen is not None:
+                stack.append(pn.children[pn.chosen].node)
+            else:
+                stack.extend(edge.node for edge in pn.children)
+        # The linear plan is the principal variation: chosen moves, and the opponents'
+        # planned (most likely) moves.
+        steps: list[PlanStep] = []
+        pn = policy
+        while pn.children:
+            index = pn.chosen if pn.kind == "decision" else pn.planned
+            edge = pn.children[index if index is not None else 0]
+            if edge.step is not None:
+                steps.append(edge.step)
+            pn = edge.node
+        choices.sort(key=lambda c: c.node)
+        status = self.stop if self.stop is not None else Status.OK
+        return self._result(status, out.value, steps, choices, policy, None)
+
+    def _result(self, status: Status, value: float | None, steps: list[PlanStep],
+                choices: list[ChoicePoint], policy: PolicyNode | None,
+                failure: Failure | None) -> RunResult:
+        return RunResult(
+            domain=self.d.spec.name, problem=self.p.name, mode=self.mode, status=status,
+            value=value, plan=steps, choice_points=choices, nodes=self.nodes,
+            tree_nodes=self.nodes - self.discarded, seconds=time.perf_counter() - self.t0,
+            policy=policy, failure=failure, diagnostics=self.diagnostics,
+            stats=dict(self.stats, max_depth=self.max_depth, transposition_entries=len(self.tt)),
+            options=self.o.summary(),
+        )
+
+
+def plan(domain: Domain, problem: Problem, options: SearchOptions | None = None) -> RunResult:
+    """Run TOFS on ``problem`` and return the plan with its explanation records."""
+    options = options or SearchOptions(mode=problem.mode)  # type: ignore[arg-type]
+    if options.mode not in ("optimise", "game", "first"):
+        raise ValueError(f"unknown mode '{options.mode}'; use optimise, game or first")
+    for name, _ in problem.tasks:
+        if name not in domain.tasks and name not in domain.operators:
+            raise ValueError(f"problem '{problem.name}' names unknown task '{name}'")
+    return _Search(domain, problem, options).run()

@@ -1,0 +1,1 @@
+"""The TOFS Workbench application: the Textual interface and the headless CLI."""
