@@ -270,10 +270,14 @@ def _parse(source: str) -> ast.Expression:
     try:
         return ast.parse(source, mode="eval")
     except SyntaxError as exc:
-        col = exc.offset or 1
+        col = exc.offset or 0
         detail = exc.msg
         if "invalid syntax" in detail:
             detail = "invalid syntax"
+        if col <= 0 or col > len(source):
+            # CPython reports offset 0 when the text stops mid-expression ("x > ").
+            col = len(source.rstrip()) + 1
+            detail = "the expression ends too early" if detail == "invalid syntax" else detail
         raise ExpressionError(
             f"syntax error: {detail}", source=source, column=max(col, 1), construct="syntax"
         ) from None
