@@ -217,6 +217,8 @@ class _Search:
                       "likelihood_pruned": 0, "not_expanded": 0, "dead_ends": 0}
         self.diagnostics: list[str] = []
         self._chosen_idx: dict[int, int] = {}
+        self._labels: dict[Task, str] = {}
+        self._descriptions: dict[Task, str] = {}
         self.max_depth = 0
         self.t0 = time.perf_counter()
         self.deadline = self.t0 + options.time_budget if options.time_budget else None
@@ -639,7 +641,7 @@ class _Search:
     def visit_game(self, state: Any, tasks: tuple[Task, ...], depth: int, node: int,
                    assumptions: tuple[str, ...], pending: dict[int, _PendingChoice]) -> _Out:
         tr = self.tr
-        label = self.d.task_label(tasks[0]) if tasks else "(end)"
+        label = self._label(tasks[0]) if tasks else "(end)"
         if not tasks:
             return self._leaf(state, node, label, "all tasks done")
         if depth > 0 and self.horizon is not None and self.horizon(state, tasks, depth):
@@ -760,6 +762,13 @@ class _Search:
             self._chosen_idx[node] = chosen_entry
         return _Out(value=value, policy=pnode, incomplete=incomplete, profile=profile)
 
+    def _label(self, task: Task) -> str:
+        """Task labels repeat across a tree; format each ground task once."""
+        label = self._labels.get(task)
+        if label is None:
+            label = self._labels[task] = self.d.task_label(task)
+        return label
+
     def _leaf(self, state: Any, node: int, label: str, note: str, horizon: bool = False) -> _Out:
         value = float(self.evaluate(state))
         if self.tr is not None:
@@ -769,9 +778,10 @@ class _Search:
     # ------------------------------------------------------------------ results
     def _make_step(self, raw: tuple[str, tuple[Any, ...], dict[str, float]], node: int) -> PlanStep:
         name, args, costs = raw
-        op = self.d.operators[name]
-        return PlanStep(name, args, costs, self.d.operator_description(name, args),
-                        op.spec.group, node)
+        desc = self._descriptions.get((name, args))
+        if desc is None:
+            desc = self._descriptions[(name, args)] = self.d.operator_description(name, args)
+        return PlanStep(name, args, costs, desc, self.d.operators[name].spec.group, node)
 
     def failure(self, p: _Pending | None) -> Failure | None:
         if p is None:
