@@ -49,6 +49,73 @@ class DomainError(ValueError):
         super().__init__(f"domain '{domain}' has {len(problems)} problem(s):\n{lines}")
 
 
+class Template:
+    """A description template: text with ``{expression}`` or ``{expression:format}`` fields.
+
+    Fields are expressions of the knowledge language (parameters, constants, registered
+    primitives), so an operator can say "Rough drill at ({x(H)}, {y(H)})" without any
+    Python in the knowledge file.  ``{{`` and ``}}`` stand for literal braces.
+    """
+
+    def __init__(self, text: str, parts: list[tuple[str, CompiledExpression | None, str]],
+                 uses_state: bool) -> None:
+        self.text = text
+        self.parts = parts  # (literal text before, field or None, format spec)
+        self.uses_state = uses_state  # False: the text depends on the arguments alone
+
+    @classmethod
+    def compile(cls, text: str, variables: tuple[str, ...] | list[str],
+                constants: Mapping[str, Any], primitives: Mapping[str, Any]) -> Template:
+        parts: list[tuple[str, CompiledExpression | None, str]] = []
+        literal: list[str] = []
+        i = 0
+        while i < len(text):
+            ch = text[i]
+            if ch in "{}" and text[i:i + 2] in ("{{", "}}"):
+                literal.append(ch)
+                i += 2
+                continue
+            if ch == "}":
+                raise ExpressionError("single '}' in a template; write '}}' for a brace",
+                                      source=text, column=i + 1, construct="template")
+            if ch != "{":
+                literal.append(ch)
+                i += 1
+                continue
+            end = text.find("}", i)
+            if end < 0:
+                raise ExpressionError("'{' without a closing '}'", source=text, column=i + 1,
+                                      construct="template")
+            field_text = text[i + 1:end]
+            expr_text, _, spec = field_text.partition(":")
+            try:
+                expr = compile_expression(expr_text.strip(), variables=variables,
+                                          constants=constants, primitives=primitives)
+            except ExpressionError as exc:
+                raise ExpressionError(f"in template field {{{field_text}}}: {exc.message}",
+                                      source=text, column=i + 1 + exc.column,
+                                      construct=exc.construct) from None
+            parts.append(("".join(literal), expr, spec))
+            literal = []
+            i = end + 1
+        parts.append(("".join(literal), None, ""))
+        uses_state = any(
+            primitives[name[3:]].uses_state
+            for _, expr, _ in parts if expr is not None
+            for name in expr.namespace if name.startswith("_p_")
+        )
+        return cls(text, parts, uses_state)
+
+    def render(self, state: Any, env: Mapping[str, Any], fmt: Callable[[Any], str]) -> str:
+        out = []
+        for literal, expr, spec in self.parts:
+            out.append(literal)
+            if expr is not None:
+                value = expr.evaluate(state, env)
+                out.append(format(value, spec) if spec else fmt(value))
+        return "".join(out)
+
+
 @dataclass(slots=True)
 class Call:
     """A compiled task or operator call inside a method."""
@@ -79,6 +146,7 @@ class Operator:
     precondition: CompiledExpression | None
     effect: Callable[..., Any] | None
     costs: tuple[tuple[str, CompiledExpression], ...]
+    description: Template | None = None
 
 
 @dataclass(slots=True, eq=False)
@@ -88,6 +156,7 @@ class TaskInfo:
     params: tuple[str, ...]
     agent_index: int | None
     methods: list[Method] = field(default_factory=list)
+    label: Template | None = None
 
 
 @dataclass(eq=False)
@@ -110,25 +179,26 @@ class Domain:
     def constant(self, name: str, default: Any = None) -> Any:
         return self.constants.get(name, default)
 
-    def task_label(self, task: Task) -> str:
+    def task_label(self, task: Task, state: Any = None) -> str:
         """The task as a user reads it: its label template filled in, or Name(args)."""
         name, args = task
         info = self.tasks.get(name)
         fmt = self.registry.hooks.get("format_value", _fmt)
-        if info is not None and info.spec.label:
+        if info is not None and info.label is not None:
             try:
-                return info.spec.label.format(**{p: fmt(a) for p, a in zip(info.params, args)})
-            except (KeyError, IndexError, ValueError):
+                return info.label.render(state, dict(zip(info.params, args)), fmt)
+            except Exception:  # noqa: BLE001 - a label must never break a run
                 pass
         return call_text(name, args, fmt)
 
-    def operator_description(self, name: str, args: tuple[Any, ...]) -> str:
+    def operator_description(self, name: str, args: tuple[Any, ...], state: Any = None) -> str:
+        """The operator's description template filled in for these arguments and state."""
         op = self.operators[name]
         fmt = self.registry.hooks.get("format_value", _fmt)
-        if op.spec.description:
+        if op.description is not None:
             try:
-                return op.spec.description.format(**{p: fmt(a) for p, a in zip(op.params, args)})
-            except (KeyError, IndexError, ValueError):
+                return op.description.render(state, dict(zip(op.params, args)), fmt)
+            except Exception:  # noqa: BLE001
                 pass
         return call_text(name, args, fmt)
 
@@ -170,6 +240,16 @@ def compile_domain(spec: DomainSpec, registry: Registry) -> Domain:
                                              exc.column))
             return None
 
+    def template(text: str, variables: list[str], where: str, fld: str) -> Template | None:
+        if not text:
+            return None
+        try:
+            return Template.compile(text, variables, constants, prims)
+        except ExpressionError as exc:
+            problems.append(KnowledgeProblem(where, fld, f"{exc.message}: {exc.source}",
+                                             exc.column))
+            return None
+
     def maybe_true(c: CompiledExpression | None, source: str) -> CompiledExpression | None:
         return None if source.strip() == "True" else c
 
@@ -195,12 +275,14 @@ def compile_domain(spec: DomainSpec, registry: Registry) -> Domain:
                     where, "effect", f"no effect function '{o.effect}' is registered in "
                     f"'{registry.name}'"))
         operators[o.name] = Operator(o, o.name, tuple(o.params), maybe_true(pre, o.precondition),
-                                     effect, tuple(costs))
+                                     effect, tuple(costs),
+                                     template(o.description, o.params, where, "description"))
 
     tasks: dict[str, TaskInfo] = {}
     for t in spec.tasks:
         agent_index = t.params.index(t.agent) if t.agent else None
-        tasks[t.name] = TaskInfo(t, t.name, tuple(t.params), agent_index)
+        tasks[t.name] = TaskInfo(t, t.name, tuple(t.params), agent_index,
+                                 label=template(t.label, t.params, f"task {t.name}", "label"))
 
     def call(source: str, scope: list[str], where: str, fld: str) -> Call | None:
         try:

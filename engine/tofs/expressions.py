@@ -196,9 +196,11 @@ class CompiledExpression:
             if isinstance(node, ast.BoolOp):
                 want_false = isinstance(node.op, ast.And) != negated
                 if want_false:
-                    # "a and b" is false: the first false conjunct is the reason.
+                    # "a and b" is false: the first false conjunct is the reason;
+                    # "not (a or b)" is false: the first true disjunct is.
                     culprit = next(
-                        (v for v in node.values if not self._eval_node(v, state, env)), None
+                        (v for v in node.values
+                         if bool(self._eval_node(v, state, env)) == negated), None
                     )
                     if culprit is not None:
                         node = culprit
@@ -248,8 +250,10 @@ def _interesting_operands(node: ast.expr) -> Iterator[ast.expr]:
         yield node
 
 
-def _column(node: ast.AST) -> int:
-    return getattr(node, "col_offset", 0) + 1
+def _column(node: ast.AST, source: str) -> int:
+    """1-based column in characters (ast's col_offset counts UTF-8 bytes)."""
+    offset = getattr(node, "col_offset", 0)
+    return len(source.encode("utf-8")[:offset].decode("utf-8", errors="replace")) + 1
 
 
 def _parse(source: str) -> ast.Expression:
@@ -292,7 +296,7 @@ class _Checker(ast.NodeVisitor):
     def reject(self, node: ast.AST, construct: str, message: str | None = None) -> None:
         raise ExpressionError(
             message or f"{construct} is not allowed in an expression",
-            source=self.source, column=_column(node), construct=construct,
+            source=self.source, column=_column(node, self.source), construct=construct,
         )
 
     def generic_visit(self, node: ast.AST) -> None:
@@ -403,11 +407,11 @@ class _Resolver(ast.NodeTransformer):
         if name in self.primitives:
             raise ExpressionError(
                 f"primitive '{name}' must be called: write {name}(...)",
-                source=self.source, column=_column(node), construct="bare primitive",
+                source=self.source, column=_column(node, self.source), construct="bare primitive",
             )
         raise ExpressionError(
             f"unknown name '{name}': not a parameter, bound variable or constant",
-            source=self.source, column=_column(node), construct="unknown name",
+            source=self.source, column=_column(node, self.source), construct="unknown name",
         )
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
@@ -418,7 +422,8 @@ class _Resolver(ast.NodeTransformer):
             what = "a variable" if name in self.variables else (
                 "a constant" if name in self.constants else "not a registered primitive")
             raise ExpressionError(
-                f"cannot call '{name}': {what}", source=self.source, column=_column(node),
+                f"cannot call '{name}': {what}", source=self.source,
+                column=_column(node, self.source),
                 construct="call of unregistered function",
             )
         self.used_prims[name] = prim
@@ -496,19 +501,20 @@ def parse_call(source: str, *, where: str = "") -> tuple[str, list[str]]:
         if not isinstance(body, ast.Call) or not isinstance(body.func, ast.Name):
             raise ExpressionError(
                 "expected a task or operator call such as Name(arg, ...)", source=source,
-                column=_column(body), construct="not a call",
+                column=_column(body, source), construct="not a call",
             )
         if body.keywords:
             raise ExpressionError(
                 "keyword arguments are not allowed in a task call", source=source,
-                column=_column(body.keywords[0]), construct="keyword argument",
+                column=_column(body.keywords[0], source), construct="keyword argument",
             )
         args = []
         for arg in body.args:
             text = ast.get_source_segment(source, arg)
             if isinstance(arg, ast.Starred) or text is None:
                 raise ExpressionError("starred argument is not allowed", source=source,
-                                      column=_column(arg), construct="starred argument")
+                                      column=_column(arg, source),
+                                      construct="starred argument")
             args.append(text)
         return body.func.id, args
     except ExpressionError as exc:
@@ -528,12 +534,12 @@ def parse_binding(source: str, *, where: str = "") -> tuple[str, str]:
         ):
             raise ExpressionError(
                 "expected a binding of the form VAR in expression", source=source,
-                column=_column(body), construct="not a binding",
+                column=_column(body, source), construct="not a binding",
             )
         if body.left.id.startswith("_"):
             raise ExpressionError(
                 f"variable name '{body.left.id}' may not start with '_'", source=source,
-                column=_column(body.left), construct="name starting with '_'",
+                column=_column(body.left, source), construct="name starting with '_'",
             )
         gen = ast.get_source_segment(source, body.comparators[0])
         assert gen is not None

@@ -90,6 +90,9 @@ class SearchOptions:
     criterion: ExternalCriterion = field(default_factory=WeightedAverage)
     likelihood_cutoff: float | None = None
     force: Mapping[str, str] | None = None
+    # Stop the whole run at the first task that no method can accomplish (EDAPS: the
+    # design is unmanufacturable; the dissertation stops there too).
+    abort_on_dead_end: bool = False
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -99,6 +102,7 @@ class SearchOptions:
             "node_budget": self.node_budget, "time_budget": self.time_budget,
             "criterion": self.criterion.name, "likelihood_cutoff": self.likelihood_cutoff,
             "force": dict(self.force) if self.force else None,
+            "abort_on_dead_end": self.abort_on_dead_end,
         }
 
 
@@ -128,7 +132,7 @@ class _Alt:
     failure: _Pending | None = None
     state: Any = None
     tasks: tuple[Task, ...] = ()
-    step: tuple[str, tuple[Any, ...], dict[str, float]] | None = None
+    step: tuple[str, tuple[Any, ...], dict[str, float], Any] | None = None
     cost: float = 0.0
     weight: float | None = None
 
@@ -151,6 +155,7 @@ class _Entry:
 class _PendingChoice:
     node: int
     depth: int
+    state: Any
     task: Task
     kind: str
     agent: Any
@@ -213,6 +218,7 @@ class _Search:
         self.nodes = 0
         self.discarded = 0
         self.stop: Status | None = None
+        self.aborted: _Pending | None = None
         self.stats = {"bound_pruned": 0, "transposed": 0, "partial_plan_pruned": 0,
                       "likelihood_pruned": 0, "not_expanded": 0, "dead_ends": 0}
         self.diagnostics: list[str] = []
@@ -301,7 +307,7 @@ class _Search:
                                   ValueError("costs must not be negative in optimise mode"))
         alt.state = new_state
         alt.tasks = rest
-        alt.step = (op.name, args, costs)
+        alt.step = (op.name, args, costs, state)
         alt.cost = cost
         return alt
 
@@ -400,10 +406,17 @@ class _Search:
             tr.emit(EventKind.NODE_EXPANDED, node, task=tasks[0], depth=depth, g=g,
                     tasks=len(tasks))
         alts = self._expand(state, tasks, depth, node, assumptions)
-        if not alts:
+        if not any(a.ok for a in alts):
             self.stats["dead_ends"] += 1
-            return _Out(failure=_Pending(tasks[0], None, "no method", None, state, {}, depth,
-                                         node))
+            if alts:
+                failure = max((a.failure for a in alts if a.failure is not None),
+                              key=lambda f: f.depth, default=None)
+            else:
+                failure = _Pending(tasks[0], None, "no method", None, state, {}, depth, node)
+            if self.o.abort_on_dead_end:
+                self.aborted = failure
+                self.stop = Status.NO_PLAN
+            return _Out(failure=failure)
         forced = self._forced(tasks[0], alts)
         info = self.d.tasks.get(tasks[0][0])
         if (self.pruner and info is not None and info.spec.partial_plan_prune
@@ -507,8 +520,8 @@ class _Search:
             tr.emit(EventKind.CHOICE_MADE, node, alternative=alts[best_i].label,
                     value=best_total)
         if len(alts) > 1:
-            result.choices = (self._pending_choice(node, depth, tasks[0], "decision", None,
-                                                   best_total, entries), result.choices)
+            result.choices = (self._pending_choice(node, depth, state, tasks[0], "decision",
+                                                   None, best_total, entries), result.choices)
         return result
 
     def _visit_pruned(self, state: Any, tasks: tuple[Task, ...], g: float, depth: int,
@@ -598,7 +611,8 @@ class _Search:
                 entries[i].detail = (f"finishing this task costs {cost:g} against "
                                      f"{kcost:g}; the task's alternatives do not affect later "
                                      "choices, so the rest of the plan is the same")
-        choice = self._pending_choice(node, depth, tasks[0], "decision", None, total, entries)
+        choice = self._pending_choice(node, depth, state, tasks[0], "decision", None, total,
+                                      entries)
         return _Out(value=kcost + out.value, steps=steps, choices=(choice, out.choices),
                     failure=deepest, bounded=out.bounded, incomplete=out.incomplete)
 
@@ -633,9 +647,9 @@ class _Search:
         a = alt.method.spec.assumption if alt.method is not None else None
         return assumptions + (a,) if a else assumptions
 
-    def _pending_choice(self, node: int, depth: int, task: Task, kind: str, agent: Any,
-                        value: float | None, entries: list[_Entry]) -> _PendingChoice:
-        return _PendingChoice(node, depth, task, kind, agent, value, entries)
+    def _pending_choice(self, node: int, depth: int, state: Any, task: Task, kind: str,
+                        agent: Any, value: float | None, entries: list[_Entry]) -> _PendingChoice:
+        return _PendingChoice(node, depth, state, task, kind, agent, value, entries)
 
     # ------------------------------------------------------------------ game mode
     def visit_game(self, state: Any, tasks: tuple[Task, ...], depth: int, node: int,
@@ -670,7 +684,7 @@ class _Search:
             for ent in entries:
                 ent.reason, ent.failure = ent.alt.reason, ent.alt.failure
             if len(entries) > 1:
-                pending[node] = self._pending_choice(node, depth, tasks[0], kind, agent,
+                pending[node] = self._pending_choice(node, depth, state, tasks[0], kind, agent,
                                                      out.value, entries)
             return out
         values: list[float] = []
@@ -757,8 +771,8 @@ class _Search:
                 tr.emit(EventKind.CHOICE_MADE, node, alternative=alts[chosen_entry].label,
                         value=value)
         if len(alts) > 1:
-            pending[node] = self._pending_choice(node, depth, tasks[0], kind, agent, value,
-                                                 entries)
+            pending[node] = self._pending_choice(node, depth, state, tasks[0], kind, agent,
+                                                 value, entries)
             self._chosen_idx[node] = chosen_entry
         return _Out(value=value, policy=pnode, incomplete=incomplete, profile=profile)
 
@@ -776,17 +790,21 @@ class _Search:
         return _Out(value=value, policy=PolicyNode(node, "leaf", label, None, value, note=note))
 
     # ------------------------------------------------------------------ results
-    def _make_step(self, raw: tuple[str, tuple[Any, ...], dict[str, float]], node: int) -> PlanStep:
-        name, args, costs = raw
+    def _make_step(self, raw: tuple[str, tuple[Any, ...], dict[str, float], Any], node: int
+                   ) -> PlanStep:
+        name, args, costs, state = raw
         desc = self._descriptions.get((name, args))
         if desc is None:
-            desc = self._descriptions[(name, args)] = self.d.operator_description(name, args)
+            desc = self.d.operator_description(name, args, state)
+            template = self.d.operators[name].description
+            if template is None or not template.uses_state:  # same text every time
+                self._descriptions[(name, args)] = desc
         return PlanStep(name, args, costs, desc, self.d.operators[name].spec.group, node)
 
     def failure(self, p: _Pending | None) -> Failure | None:
         if p is None:
             return None
-        label = self.d.task_label(p.task)
+        label = self.d.task_label(p.task, p.state)
         if p.expr is None:
             return Failure(label, p.method, p.field, "", "", (), p.depth, p.node)
         if p.field == "bindings":
@@ -816,7 +834,7 @@ class _Search:
                 node=e.node,
             ))
         agent = pc.agent
-        return ChoicePoint(pc.node, pc.depth, self.d.task_label(pc.task), pc.task[0], pc.kind,
+        return ChoicePoint(pc.node, pc.depth, self.d.task_label(pc.task, pc.state), pc.task[0], pc.kind,
                            agent, pc.value, tuple(recs))
 
     def run(self) -> RunResult:
@@ -832,6 +850,8 @@ class _Search:
             out = self.visit(p.state, p.tasks, 0.0, 0, root, ())
         finally:
             sys.setrecursionlimit(old_limit)
+        if self.aborted is not None:
+            return self._result(Status.NO_PLAN, None, [], [], None, self.failure(self.aborted))
         steps = [self._make_step(raw, node) for raw, node in _flatten(out.steps)]
         choices = [self.choice_point(pc) for pc in _flatten(out.choices)]
         if self.stop is not None:
