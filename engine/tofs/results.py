@@ -48,7 +48,11 @@ class Status(StrEnum):
 
 @dataclass(frozen=True)
 class Failure:
-    """Why something could not be done, with the failing part and the values it saw."""
+    """Why something could not be done, with the failing part and the values it saw.
+
+    A task that no method can accomplish is a failure with ``field == "no method"`` whose
+    ``causes`` say why each method failed.
+    """
 
     task: str
     method: str | None
@@ -58,14 +62,33 @@ class Failure:
     values: tuple[SubexpressionValue, ...]
     depth: int
     node: int
+    causes: tuple[Failure, ...] = ()
 
     @property
     def message(self) -> str:
         where = f"{self.task}" + (f" by {self.method}" if self.method else "")
         if self.field == "no method":
-            return f"{where}: no method applies"
-        seen = ", ".join(f"{v.text} = {v.value!r}" for v in self.values)
-        return f"{where}: {self.field} `{self.failing}` is false" + (f" ({seen})" if seen else "")
+            if not self.causes:
+                return f"{where}: the task has no methods"
+            why = "; ".join(c.reason for c in self.causes)
+            return f"{where}: no method applies ({why})"
+        return f"{where}: {self.reason}"
+
+    @property
+    def reason(self) -> str:
+        """The failing condition and its values, without the task."""
+        who = f"{self.method} needs " if self.method else ""
+        if self.field == "binding":
+            return f"{who}a value from `{self.expression}`, which gave none"
+        seen = ", ".join(f"{v.text} = {_show(v.value)}" for v in self.values)
+        kind = "" if self.field == "precondition" else f"{self.field} "
+        return f"{who}{kind}`{self.failing}`" + (f" ({seen})" if seen else "")
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    return repr(v)
 
 
 @dataclass(frozen=True)

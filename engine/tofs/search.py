@@ -120,6 +120,7 @@ class _Pending:
     env: Mapping[str, Any]
     depth: int
     node: int
+    causes: tuple[_Pending, ...] = ()
 
 
 @dataclass(slots=True, eq=False)
@@ -408,11 +409,9 @@ class _Search:
         alts = self._expand(state, tasks, depth, node, assumptions)
         if not any(a.ok for a in alts):
             self.stats["dead_ends"] += 1
-            if alts:
-                failure = max((a.failure for a in alts if a.failure is not None),
-                              key=lambda f: f.depth, default=None)
-            else:
-                failure = _Pending(tasks[0], None, "no method", None, state, {}, depth, node)
+            causes = tuple(a.failure for a in alts if a.failure is not None)
+            failure = _Pending(tasks[0], None, "no method", None, state, {}, depth, node,
+                               causes)
             if self.o.abort_on_dead_end:
                 self.aborted = failure
                 self.stop = Status.NO_PLAN
@@ -806,7 +805,8 @@ class _Search:
             return None
         label = self.d.task_label(p.task, p.state)
         if p.expr is None:
-            return Failure(label, p.method, p.field, "", "", (), p.depth, p.node)
+            causes = tuple(f for f in map(self.failure, p.causes) if f is not None)
+            return Failure(label, p.method, p.field, "", "", (), p.depth, p.node, causes)
         if p.field == "bindings":
             return Failure(label, p.method, "binding", p.expr.source, p.expr.source, (),
                            p.depth, p.node)
