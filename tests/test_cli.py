@@ -13,7 +13,7 @@ def test_plan_dinner_explain_prints_plan_and_backtracking(capsys) -> None:
     assert "1. Have dinner at the Mongolian Barbecue" in out
     assert "Choice points:" in out
     assert "MovieThenDinner: dead end" in out
-    assert "`now() <= last_seating(R)` is false" in out
+    assert "HaveDinner(the Mongolian Barbecue) needs `now() <= last_seating(R)`" in out
     assert "* DinnerThenMovie: chosen" in out
 
 

@@ -49,6 +49,7 @@ def test_dinner_explains_why_movie_first_failed(examples) -> None:
     assert seen["last_seating(R)"] == 21 * 60 + 30
     text = render_text(r)
     assert "MovieThenDinner: dead end" in text and "now() = 1447" in text
+    assert "needs `now() <= last_seating(R)`" in text
 
 
 def test_dinner_in_optimise_mode_gives_the_same_plan(examples) -> None:

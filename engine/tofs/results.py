@@ -66,23 +66,21 @@ class Failure:
 
     @property
     def message(self) -> str:
-        where = f"{self.task}" + (f" by {self.method}" if self.method else "")
         if self.field == "no method":
             if not self.causes:
-                return f"{where}: the task has no methods"
+                return f"{self.task}: the task has no methods"
             why = "; ".join(c.reason for c in self.causes)
-            return f"{where}: no method applies ({why})"
-        return f"{where}: {self.reason}"
+            return f"{self.task}: no method applies ({why})"
+        return f"{self.task}: {self.reason}" if self.method else f"{self.task} {self.reason}"
 
     @property
     def reason(self) -> str:
         """The failing condition and its values, without the task."""
-        who = f"{self.method} needs " if self.method else ""
+        who = f"{self.method} " if self.method else ""
         if self.field == "binding":
-            return f"{who}a value from `{self.expression}`, which gave none"
+            return f"{who}needs a value from `{self.expression}`, which gave none"
         seen = ", ".join(f"{v.text} = {_show(v.value)}" for v in self.values)
-        kind = "" if self.field == "precondition" else f"{self.field} "
-        return f"{who}{kind}`{self.failing}`" + (f" ({seen})" if seen else "")
+        return f"{who}needs `{self.failing}`" + (f" ({seen})" if seen else "")
 
 
 def _show(v: Any) -> str:

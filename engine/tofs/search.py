@@ -409,9 +409,12 @@ class _Search:
         alts = self._expand(state, tasks, depth, node, assumptions)
         if not any(a.ok for a in alts):
             self.stats["dead_ends"] += 1
-            causes = tuple(a.failure for a in alts if a.failure is not None)
-            failure = _Pending(tasks[0], None, "no method", None, state, {}, depth, node,
-                               causes)
+            if len(alts) == 1 and alts[0].method is None:  # an operator that cannot apply
+                failure = alts[0].failure
+            else:
+                causes = tuple(a.failure for a in alts if a.failure is not None)
+                failure = _Pending(tasks[0], None, "no method", None, state, {}, depth, node,
+                                   causes)
             if self.o.abort_on_dead_end:
                 self.aborted = failure
                 self.stop = Status.NO_PLAN
