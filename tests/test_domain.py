@@ -91,9 +91,11 @@ def test_no_plan_is_a_result_with_the_deepest_failure() -> None:
     d = compile_domain(spec, reg)
     r = plan(d, Problem("p", None, (make_task(d, "T"),)), SearchOptions())
     assert r.value is None and r.status.value == "no plan"
-    assert r.failure is not None
-    assert r.failure.failing == "k > 2"
-    assert [(v.text, v.value) for v in r.failure.values] == [("k", 1)]
+    assert r.failure is not None and r.failure.field == "no method"
+    (cause,) = r.failure.causes
+    assert cause.method == "Small" and cause.failing == "k > 2"
+    assert [(v.text, v.value) for v in cause.values] == [("k", 1)]
+    assert r.failure.message == "U(1): no method applies (Small needs `k > 2` (k = 1))"
 
 
 def test_engine_imports_no_textual_sqlite_or_domain_code() -> None:
