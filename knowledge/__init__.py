@@ -14,14 +14,48 @@ from typing import Any
 
 from engine.tofs import Domain, DomainSpec, Problem, Registry, compile_domain, load_domain_file
 
-__all__ = ["KnowledgePackage", "PackageError", "get_package", "package_names"]
+__all__ = [
+    "KnowledgePackage", "PackageError", "PlanReport", "PlanRequest", "get_package",
+    "package_names",
+]
 
 # Name -> module; a package is imported only when asked for.
-_PACKAGES = {"examples": "knowledge.examples"}
+_PACKAGES = {"examples": "knowledge.examples", "edaps": "knowledge.edaps"}
+
+# Exit statuses of a planning command, shared by every package.
+EXIT_PLAN = 0
+EXIT_BAD_INPUT = 1
+EXIT_NO_PLAN = 2
 
 
 class PackageError(LookupError):
     """An unknown package or problem name; the message lists what exists."""
+
+
+@dataclass(frozen=True)
+class PlanRequest:
+    """What the user asked to plan, independent of how they asked (CLI or workbench)."""
+
+    problem: str
+    mode: str | None = None
+    full_tree: bool = False
+    prune: bool = True
+    node_budget: int | None = None
+    time_budget: float | None = None
+    criterion: str = "weighted-average"
+    alpha: float = 0.5
+    force: dict[str, str] | None = None
+    explain: bool = False
+    json: bool = False
+
+
+@dataclass(frozen=True)
+class PlanReport:
+    """What to show and the exit status (0 plan, 1 unreadable input, 2 no plan)."""
+
+    text: str
+    status: int
+    data: dict[str, Any] | None = None
 
 
 @dataclass
@@ -33,6 +67,9 @@ class KnowledgePackage:
     problems: dict[str, Callable[[Domain], Problem]]
     problem_domain: dict[str, str]
     problem_descriptions: dict[str, str] = field(default_factory=dict)
+    # A package with its own input files and output format plans through this instead of
+    # the generic report below.
+    planner: Callable[[KnowledgePackage, PlanRequest], PlanReport] | None = None
     _compiled: dict[str, Domain] = field(default_factory=dict)
 
     def spec(self, domain: str) -> DomainSpec:
@@ -52,6 +89,49 @@ class KnowledgePackage:
                                f"problems: {', '.join(sorted(self.problems))}")
         domain = self.domain(self.problem_domain[name], spec)
         return domain, self.problems[name](domain)
+
+
+    def plan(self, request: PlanRequest) -> PlanReport:
+        """Plan ``request`` and render it; bad input is a report, never a traceback."""
+        if self.planner is not None:
+            return self.planner(self, request)
+        return generic_plan(self, request)
+
+
+def search_options(request: PlanRequest, default_mode: str) -> Any:
+    from engine.tofs import SearchOptions, criterion
+
+    return SearchOptions(
+        mode=request.mode or default_mode,  # type: ignore[arg-type]
+        full_tree=request.full_tree, partial_plan_prune=request.prune,
+        node_budget=request.node_budget, time_budget=request.time_budget,
+        criterion=criterion(request.criterion, request.alpha), force=request.force or None,
+    )
+
+
+def generic_plan(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
+    """Plan a named problem and render the plan with the engine's plain-text explainer."""
+    import json
+
+    from engine.tofs import DomainError, EvaluationError, SourceError, plan
+    from engine.tofs.explain import render_text
+
+    try:
+        domain, problem = pkg.problem(request.problem)
+        result = plan(domain, problem, search_options(request, problem.mode))
+    except (PackageError, SourceError, DomainError, EvaluationError, ValueError) as exc:
+        return PlanReport(f"error: {exc}", EXIT_BAD_INPUT)
+    status = EXIT_PLAN if result.found else EXIT_NO_PLAN
+    if request.json:
+        data: dict[str, Any] = result.to_dict()
+        if not request.explain:
+            data["choice_points"] = [
+                {"task": c["task"], "alternatives": [
+                    {k: a[k] for k in ("label", "value", "reason", "chosen")}
+                    for a in c["alternatives"]]}
+                for c in data["choice_points"]]
+        return PlanReport(json.dumps(data, indent=2, ensure_ascii=False), status, data)
+    return PlanReport(render_text(result, explain=request.explain), status)
 
 
 def package_names() -> list[str]:

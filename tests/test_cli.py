@@ -41,11 +41,11 @@ def test_why_not_forces_an_alternative(capsys) -> None:
 
 
 def test_bad_input_gives_a_message_not_a_traceback(capsys) -> None:
-    assert main(["plan", "examples", "nope"]) == 2
+    assert main(["plan", "examples", "nope"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("workbench: error: package 'examples' has no problem 'nope'")
     assert "Traceback" not in err
-    assert main(["plan", "nowhere", "x"]) == 2
+    assert main(["plan", "nowhere", "x"]) == 1
     assert "no knowledge package 'nowhere'" in capsys.readouterr().err
 
 

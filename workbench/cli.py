@@ -2,8 +2,9 @@
 
 ``workbench`` with no command opens the Textual workbench; ``workbench plan PACKAGE
 PROBLEM`` plans headless and prints the plan, with ``--explain`` every alternative at every
-choice point and its reason, and with ``--json`` the same as JSON.  Errors are one clear
-message on stderr and exit status 2 -- never a traceback.
+choice point and its reason, and with ``--json`` the same as JSON.  Exit status: 0 for a
+plan, 2 when there is none (an unmanufacturable design), 1 for unreadable input -- which
+is one clear message on stderr, never a traceback.
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ def _force(pairs: Sequence[str]) -> dict[str, str]:
     return out
 
 
-def _fail(message: str) -> int:
+def _fail(message: str, status: int = 1) -> int:
     print(f"workbench: error: {message}", file=sys.stderr)
-    return 2
+    return status
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -41,7 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("plan", help="plan a problem headless and print the plan")
     p.add_argument("package", help="knowledge package, e.g. examples")
-    p.add_argument("problem", help="problem name within the package, e.g. dinner")
+    p.add_argument("problem", help="problem name within the package (e.g. dinner, RM1) or "
+                   "a problem file (e.g. an EDAPS design)")
     p.add_argument("--mode", choices=["optimise", "game", "first"],
                    help="search mode (default: the problem's own)")
     p.add_argument("--full-tree", action="store_true",
@@ -66,36 +68,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _cmd_plan(args: argparse.Namespace) -> int:
-    from engine.tofs import (
-        DomainError, EvaluationError, SearchOptions, SourceError, criterion, plan,
-    )
-    from engine.tofs.explain import render_text
-    from knowledge import PackageError, get_package
+    from knowledge import EXIT_BAD_INPUT, PackageError, PlanRequest, get_package
 
     try:
         pkg = get_package(args.package)
-        domain, problem = pkg.problem(args.problem)
-        options = SearchOptions(
-            mode=args.mode or problem.mode, full_tree=args.full_tree,
-            partial_plan_prune=not args.no_prune, node_budget=args.node_budget,
-            time_budget=args.time_budget, criterion=criterion(args.criterion, args.alpha),
-            force=_force(args.why_not) or None,
-        )
-        result = plan(domain, problem, options)
-    except (PackageError, SourceError, DomainError, EvaluationError, ValueError) as exc:
-        return _fail(str(exc))
-    if args.json:
-        data: dict[str, Any] = result.to_dict()
-        if not args.explain:
-            data["choice_points"] = [
-                {"task": c["task"], "alternatives": [
-                    {k: a[k] for k in ("label", "value", "reason", "chosen")}
-                    for a in c["alternatives"]]}
-                for c in data["choice_points"]]
-        print(json.dumps(data, indent=2, ensure_ascii=False))
-    else:
-        print(render_text(result, explain=args.explain))
-    return 0 if result.found else 1
+    except PackageError as exc:
+        return _fail(str(exc), EXIT_BAD_INPUT)
+    request = PlanRequest(
+        problem=args.problem, mode=args.mode, full_tree=args.full_tree,
+        prune=not args.no_prune, node_budget=args.node_budget, time_budget=args.time_budget,
+        criterion=args.criterion, alpha=args.alpha, force=_force(args.why_not) or None,
+        explain=args.explain, json=args.json,
+    )
+    report = pkg.plan(request)
+    if report.status == EXIT_BAD_INPUT:
+        message = report.text.removeprefix("error: ")
+        return _fail(message, EXIT_BAD_INPUT)
+    print(report.text)
+    return report.status
 
 
 def _cmd_list() -> int:

@@ -42,15 +42,18 @@ def describe_alternative(a: AlternativeRecord, cp: ChoicePoint, mode: str,
         return (f"tie at {_num(a.value, fmt)}: an earlier method in priority order was "
                 "taken")
     if r in (Reason.PRECONDITION_FAILED, Reason.NO_BINDING) and a.failure is not None:
-        return f"{r}: {failure_text(a.failure)}"
+        return f"{r}: {a.failure.reason}"
     if r is Reason.NO_BINDING:
         return "no binding: the generator produced nothing"
     if r is Reason.PARTIAL_PLAN_PRUNED:
         return (f"partial-plan pruned: {a.detail}" if a.detail else
                 f"partial-plan pruned (cost {_num(a.value, fmt)} vs {_num(a.compared_with, fmt)})")
     if r is Reason.BOUND_PRUNED:
-        return (f"bound pruned: costs at least {_num(a.value, fmt)}, which cannot beat the best "
-                f"plan found ({_num(a.compared_with, fmt)})")
+        if a.value is not None and a.compared_with is not None and a.value > a.compared_with:
+            return (f"bound pruned: costs at least {_num(a.value, fmt)}, more than the best plan "
+                    f"already found ({_num(a.compared_with, fmt)}), so it was not finished")
+        return (f"bound pruned: cannot cost less than {_num(a.value, fmt)}, the cost of the best "
+                "plan already found, so it was not finished")
     if r is Reason.TRANSPOSED:
         return (f"transposed: reaches a state already reached more cheaply "
                 f"({_num(a.compared_with, fmt)} <= {_num(a.value, fmt)}), so it cannot do better")

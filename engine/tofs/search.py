@@ -521,7 +521,7 @@ class _Search:
         if tr is not None:
             tr.emit(EventKind.CHOICE_MADE, node, alternative=alts[best_i].label,
                     value=best_total)
-        if len(alts) > 1:
+        if sum(a.ok for a in alts) > 1:  # a real choice: two or more alternatives applied
             result.choices = (self._pending_choice(node, depth, state, tasks[0], "decision",
                                                    None, best_total, entries), result.choices)
         return result
@@ -682,13 +682,7 @@ class _Search:
             for i in unweighted:  # no weight given: equally likely among the moves
                 alts[i].weight = 1.0 / len(usable)
         if not usable:
-            out = self._leaf(state, node, label, "no method applies")
-            for ent in entries:
-                ent.reason, ent.failure = ent.alt.reason, ent.alt.failure
-            if len(entries) > 1:
-                pending[node] = self._pending_choice(node, depth, state, tasks[0], kind, agent,
-                                                     out.value, entries)
-            return out
+            return self._leaf(state, node, label, "no method applies")
         values: list[float] = []
         weights: list[float] = []
         visited: list[int] = []
@@ -772,7 +766,7 @@ class _Search:
             if not external:
                 tr.emit(EventKind.CHOICE_MADE, node, alternative=alts[chosen_entry].label,
                         value=value)
-        if len(alts) > 1:
+        if len(usable) > 1:  # a real choice: two or more moves applied
             pending[node] = self._pending_choice(node, depth, state, tasks[0], kind, agent,
                                                  value, entries)
             self._chosen_idx[node] = chosen_entry

@@ -1,0 +1,34 @@
+"""EDAPS: process planning for microwave modules (Smith 1997, Chapters 6-7).
+
+``workbench plan edaps DESIGN`` reads a design in the planner input language (a name from
+``designs/`` or a path), plans it with the knowledge in ``edaps.toml`` and prints the plan
+in the shop floor's format -- or, for an unmanufacturable design, every feature that
+cannot be made and why.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from knowledge import KnowledgePackage
+
+from .report import plan_request, problem_from_name
+from .shop import registry
+
+HERE = Path(__file__).parent
+DESIGNS = HERE / "designs"
+
+
+def package() -> KnowledgePackage:
+    names = sorted(p.stem for p in DESIGNS.glob("*.txt"))
+    pkg = KnowledgePackage(
+        name="edaps",
+        description="Process plans for microwave modules: EDAPS (Smith 1997, Ch. 6-7).",
+        sources={"edaps": HERE / "edaps.toml"},
+        registries={"edaps": registry},
+        problems={n: problem_from_name(n) for n in names},
+        problem_domain={n: "edaps" for n in names},
+        problem_descriptions={n: f"design file designs/{n}.txt" for n in names},
+        planner=plan_request,
+    )
+    return pkg

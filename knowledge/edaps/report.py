@@ -1,0 +1,165 @@
+"""Plan a design and report it: the shop-floor plan, the error, JSON, explanations.
+
+Nodes are reported as the dissertation counted them: the nodes of the final tree plus one
+(convention 13), so that ``--full-tree`` reproduces Figure 7.2.  Every mode stops at the
+first task no method can do (the design is unmanufacturable), as the dissertation did; the
+critique then names every such feature.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.tofs import Domain, Problem, RunResult, SearchOptions, plan
+from engine.tofs.explain import describe_alternative
+from knowledge import (
+    EXIT_BAD_INPUT, EXIT_NO_PLAN, EXIT_PLAN, KnowledgePackage, PlanReport, PlanRequest,
+)
+
+from .critique import Diagnostic, critique, error_text
+from .design import Design
+from .echo import echo_text
+from .output import render_plan, steps_of
+from .parser import DesignError, load_design
+from .shop import edaps_problem
+
+__all__ = ["EdapsRun", "plan_design", "plan_request", "problem_from_name", "resolve_design"]
+
+DESIGNS = Path(__file__).parent / "designs"
+
+
+def resolve_design(name_or_path: str) -> Design:
+    """A design by name (``RM1``, case-insensitive) from ``designs/``, or from a path."""
+    path = Path(name_or_path)
+    if not path.exists():
+        by_name = {p.stem.lower(): p for p in DESIGNS.glob("*.txt")}
+        key = path.stem.lower() if path.suffix == ".txt" else name_or_path.lower()
+        if key in by_name and path.parent == Path("."):
+            path = by_name[key]
+    return load_design(path)
+
+
+def problem_from_name(name: str) -> Callable[[Domain], Problem]:
+    def build(domain: Domain) -> Problem:
+        return edaps_problem(domain, resolve_design(name))
+
+    return build
+
+
+@dataclass
+class EdapsRun:
+    """A planned design: the engine's result, the critique, and the published counts."""
+
+    design: Design
+    result: RunResult
+    diagnostics: list[Diagnostic]
+    seconds: float
+
+    @property
+    def manufacturable(self) -> bool:
+        return self.result.found
+
+    @property
+    def nodes(self) -> int:
+        """Nodes as the dissertation counted them (convention 13)."""
+        return self.result.tree_nodes + 1
+
+    @property
+    def setup_time(self) -> float:
+        return sum(s.costs.get("setup", 0.0) for s in self.result.plan)
+
+    @property
+    def run_time(self) -> float:
+        return sum(s.costs.get("run", 0.0) for s in self.result.plan)
+
+    def text(self, explain: bool = False) -> str:
+        parts = []
+        if self.design.echo:
+            parts.append(echo_text(self.design))
+        if self.manufacturable:
+            parts.append(render_plan(self.result, self.nodes, self.seconds))
+        else:
+            parts.append(error_text(self.diagnostics))
+            parts.append(f"Total planning time: {self.seconds:.3f} seconds.")
+            parts.append(f"Total nodes: {self.nodes}.")
+        if explain:
+            parts.append(explanation_text(self.result))
+        return "\n".join(parts)
+
+    def to_dict(self, explain: bool = False) -> dict[str, Any]:
+        lead = self.setup_time + self.run_time if self.manufacturable else None
+        data: dict[str, Any] = {
+            "design": self.design.name,
+            "manufacturable": self.manufacturable,
+            "lead_time": round(lead, 6) if lead is not None else None,
+            "setup_time": round(self.setup_time, 6) if self.manufacturable else None,
+            "run_time": round(self.run_time, 6) if self.manufacturable else None,
+            "operations": [
+                {"operator": s.operator, "args": list(s.args), "setup": s.setup, "run": s.run,
+                 "work_center": s.work_center, "description": s.description}
+                for s in steps_of(self.result)
+            ],
+            "diagnostics": [d.to_dict() for d in self.diagnostics],
+            "nodes": self.nodes,
+            "seconds": self.seconds,
+            "status": str(self.result.status),
+        }
+        full = self.result.to_dict()["choice_points"]
+        data["choice_points"] = full if explain else [
+            {"task": c["task"], "alternatives": [
+                {k: a[k] for k in ("label", "value", "reason", "chosen")}
+                for a in c["alternatives"]]} for c in full]
+        return data
+
+
+def explanation_text(result: RunResult) -> str:
+    lines = ["", "Choice points:"]
+    for cp in result.choice_points:
+        lines.append(f"  {cp.task}")
+        for a in cp.alternatives:
+            mark = "*" if a.chosen else "-"
+            lines.append(f"    {mark} {a.label}: "
+                         f"{describe_alternative(a, cp, result.mode, lambda v: f'{v:.2f} min')}")
+    return "\n".join(lines)
+
+
+def plan_design(domain: Domain, design: Design, *, full_tree: bool = False,
+                prune: bool = True, transpositions: bool = True,
+                node_budget: int | None = None, time_budget: float | None = None,
+                force: dict[str, str] | None = None) -> EdapsRun:
+    """Plan one design.  ``prune`` and the design's own ``N`` command must both allow the
+    partial plan pruner."""
+    problem = edaps_problem(domain, design)
+    options = SearchOptions(
+        mode="optimise", full_tree=full_tree, partial_plan_prune=prune and design.prune,
+        transpositions=transpositions, node_budget=node_budget, time_budget=time_budget,
+        force=force, abort_on_dead_end=True,
+    )
+    t0 = time.perf_counter()
+    result = plan(domain, problem, options)
+    seconds = time.perf_counter() - t0
+    diagnostics = [] if result.found else critique(domain, problem)
+    return EdapsRun(design, result, diagnostics, seconds)
+
+
+def plan_request(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
+    from engine.tofs import DomainError, EvaluationError, SourceError
+
+    try:
+        design = resolve_design(request.problem)
+        domain = pkg.domain("edaps")
+        run = plan_design(domain, design, full_tree=request.full_tree, prune=request.prune,
+                          node_budget=request.node_budget, time_budget=request.time_budget,
+                          force=request.force)
+    except (DesignError, SourceError, DomainError, EvaluationError) as exc:
+        return PlanReport(f"error: {exc}", EXIT_BAD_INPUT)
+    status = EXIT_PLAN if run.manufacturable else EXIT_NO_PLAN
+    if request.json:
+        data = run.to_dict(explain=request.explain)
+        return PlanReport(json.dumps(data, indent=2), status, data)
+    return PlanReport(run.text(explain=request.explain), status)
