@@ -1,0 +1,311 @@
+"""Pilot tests of the Textual workbench: picker, planner worker, plan tree, explanations.
+
+Each test drives the real app headless at a fixed size.  The planner runs in a thread
+worker, so tests wait for it with ``app.workers.wait_for_complete()`` and then
+``pilot.pause()`` so the messages it posted are handled before asserting.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from textual.message import Message
+from textual.notifications import Notify
+from textual.pilot import Pilot
+from textual.widgets.tree import TreeNode
+
+from engine.tofs import Progress, RunResult, SearchOptions, Status
+from engine.tofs.explain import describe_alternative
+from workbench import runner
+from workbench.app import WorkbenchApp
+from workbench.messages import PlanFailed, PlanFinished, PlanProgress
+from workbench.runner import PlanRequest
+from workbench.screens import HelpScreen, PlanScreen
+from workbench.widgets import ExplanationPane, PlanTree, ProblemPicker, StatusLine
+from workbench.widgets.explain_md import md
+from workbench.widgets.plan_items import AlternativeItem, PolicyItem
+
+SIZE = (120, 40)
+DINNER = PlanRequest("examples", "dinner")
+FINESSE = PlanRequest("examples", "finesse")
+
+
+def walk(node: TreeNode[Any]) -> Iterator[TreeNode[Any]]:
+    yield node
+    for child in node.children:
+        yield from walk(child)
+
+
+def labels(tree: PlanTree) -> list[str]:
+    return [str(n.label) for n in walk(tree.root)]
+
+
+def screen_of(app: WorkbenchApp) -> PlanScreen:
+    screen = app.screen
+    assert isinstance(screen, PlanScreen)
+    return screen
+
+
+async def run_problem(app: WorkbenchApp, pilot: Pilot[None], request: PlanRequest) -> None:
+    """Highlight ``request`` in the picker and press the Run binding, as a user would."""
+    await pilot.pause()
+    picker = screen_of(app).query_one(ProblemPicker)
+    picker.focus()
+    assert picker.select(request)
+    await pilot.pause()
+    assert picker.current is not None and picker.current.request == request
+    assert picker.cursor_node is not None and picker.cursor_node.data == picker.current
+    await pilot.press("r")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def find(tree: PlanTree, name: str) -> TreeNode[Any]:
+    """The first node for the alternative (or policy move) called ``name``."""
+    def name_of(item: object) -> str | None:
+        if isinstance(item, AlternativeItem):
+            return item.alternative.label
+        if isinstance(item, PolicyItem) and item.edge is not None:
+            return item.edge.label
+        return None
+
+    return next(n for n in walk(tree.root) if name_of(n.data) == name)
+
+
+def once(messages: list[Message], kind: type[Message]) -> list[Any]:
+    """Messages of ``kind``, each counted once (the hook sees a message at every node it
+    bubbles through)."""
+    unique: dict[int, Message] = {}
+    for m in messages:
+        if isinstance(m, kind):
+            unique.setdefault(id(m), m)
+    return list(unique.values())
+
+
+async def test_picker_lists_examples_and_problems() -> None:
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        picker = screen_of(app).query_one(ProblemPicker)
+        packages = {str(n.label): [str(c.label) for c in n.children]
+                    for n in picker.root.children}
+        assert "examples" in packages
+        assert {"dinner", "finesse"} <= set(packages["examples"])
+        # The cursor starts on the first problem listed, and the pane describes it.
+        first = picker.entries()[0]
+        assert picker.current == first
+        assert picker.cursor_node is not None and picker.cursor_node.data == first
+        assert first.request.problem in screen_of(app).query_one(ExplanationPane).source
+        # Highlighting dinner shows its description.
+        assert picker.select(DINNER)
+        await pilot.pause()
+        assert "backtrack" in screen_of(app).query_one(ExplanationPane).source
+
+
+async def test_run_dinner_shows_chosen_and_dead_end() -> None:
+    messages: list[Message] = []
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
+        await run_problem(app, pilot, DINNER)
+        screen = screen_of(app)
+        tree = screen.query_one(PlanTree)
+        text = labels(tree)
+        chosen = find(tree, "DinnerThenMovie")
+        assert str(chosen.label).startswith("✓ DinnerThenMovie")
+        assert isinstance(chosen.data, AlternativeItem) and chosen.data.alternative.chosen
+        dead = find(tree, "MovieThenDinner")
+        assert str(dead.label).startswith("✗ MovieThenDinner")
+        assert "dead end" in str(dead.label)
+        assert any("Watch Grosse Pointe Blank" in t for t in text)
+        assert "value 367" in text[0]
+
+        finished = once(messages, PlanFinished)
+        assert len(finished) == 1
+        assert finished[0].request == DINNER
+        assert finished[0].run_id == screen.run_id
+        assert finished[0].result.value == 367
+        assert not screen.running
+        status = screen.query_one(StatusLine)
+        assert status.has_class("-ok")
+        assert "value 367" in str(status.render())
+
+
+async def test_highlighting_an_alternative_explains_it() -> None:
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await run_problem(app, pilot, DINNER)
+        screen = screen_of(app)
+        tree = screen.query_one(PlanTree)
+        assert app.focused is tree and tree.cursor_node is tree.root
+        await pilot.press("down", "down")  # root -> choice point -> MovieThenDinner
+        await pilot.pause()
+        node = tree.cursor_node
+        assert node is not None and isinstance(node.data, AlternativeItem)
+        item = node.data
+        assert item.alternative.label == "MovieThenDinner"
+        source = screen.query_one(ExplanationPane).source
+        sentence = describe_alternative(item.alternative, item.choice, "first")
+        assert md(sentence) in source
+        assert "dead end: no complete plan below" in source
+        assert "now() <= last_seating(R)" in source  # the failing condition
+        assert "1447" in source and "1290" in source  # and the values it saw
+
+        await pilot.press("down")  # DinnerThenMovie, the chosen one
+        await pilot.pause()
+        assert "chosen: value 367" in screen.query_one(ExplanationPane).source
+
+
+async def test_run_finesse_shows_policy_with_probabilities() -> None:
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await run_problem(app, pilot, FINESSE)
+        screen = screen_of(app)
+        tree = screen.query_one(PlanTree)
+        assert isinstance(tree.root.data, PolicyItem)
+        duck = find(tree, "Duck")
+        assert str(duck.label).startswith("▸ Duck")  # East's planned (most likely) move
+        assert "p=0.9" in str(duck.label)
+        rise = find(tree, "Rise")
+        assert "p=0.1" in str(rise.label) and "620" in str(rise.label)
+        cash_ace = find(tree, "CashAce")
+        assert str(cash_ace.label).startswith("✗ CashAce")
+        assert "lower value" in str(cash_ace.label)
+        # Alternatives that never applied are listed too, dimmed with their reason.
+        assert any("precondition failed" in t for t in labels(tree))
+
+        tree.move_cursor(duck)
+        await pilot.pause()
+        source = screen.query_one(ExplanationPane).source
+        assert "opponent move (planned move), p = 0.9" in source
+        assert "East plays low" in source
+
+
+async def test_expand_all_builds_the_whole_policy() -> None:
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await run_problem(app, pilot, FINESSE)
+        tree = screen_of(app).query_one(PlanTree)
+        assert not any("KingGuarded" in t for t in labels(tree))  # built lazily
+        await pilot.press("e")
+        await pilot.pause()
+        text = labels(tree)
+        assert any("KingGuarded" in t and "p=0.96" in t for t in text)
+        assert any("KingStands" in t and "p=0.74" in t for t in text)
+
+
+async def test_engine_error_is_reported_not_fatal(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_: Any) -> RunResult:
+        raise ValueError("problem 'dinner' names unknown task 'Nap'")
+
+    monkeypatch.setattr(runner, "plan", broken)
+    messages: list[Message] = []
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
+        await run_problem(app, pilot, DINNER)
+        screen = screen_of(app)
+        failed = once(messages, PlanFailed)
+        assert len(failed) == 1 and failed[0].error_type == "ValueError"
+        assert not any(isinstance(m, PlanFinished) for m in messages)
+        status = screen.query_one(StatusLine)
+        assert status.has_class("-error")
+        assert "unknown task 'Nap'" in str(status.render())
+        assert "unknown task 'Nap'" in screen.query_one(ExplanationPane).source
+        notes = [m.notification for m in once(messages, Notify)]
+        assert any("unknown task" in n.message and n.severity == "error" for n in notes)
+        assert app.is_running and not screen.running
+
+
+async def test_cancel_stops_a_running_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    started = threading.Event()
+
+    def slow(domain: Any, problem: Any, options: SearchOptions) -> RunResult:
+        """Stands in for a long search: reports progress until the token is set."""
+        assert options.cancel is not None and options.progress is not None
+        t0, nodes = time.perf_counter(), 0
+        while not options.cancel.cancelled and time.perf_counter() - t0 < 20:
+            nodes += 1000
+            options.progress(Progress(nodes, 3, None, time.perf_counter() - t0))
+            started.set()
+            time.sleep(0.01)
+        return RunResult(problem.name, problem.name, options.mode, Status.CANCELLED, None,
+                         [], [], nodes, nodes, time.perf_counter() - t0)
+
+    monkeypatch.setattr(runner, "plan", slow)
+    messages: list[Message] = []
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
+        screen = screen_of(app)
+        await pilot.pause()
+        assert screen.query_one(ProblemPicker).select(DINNER)
+        await pilot.pause()
+        await pilot.press("r")
+        assert started.wait(5)
+        for _ in range(100):  # let a progress message reach the status line
+            await pilot.pause(0.02)
+            if "nodes" in str(screen.query_one(StatusLine).render()):
+                break
+        assert screen.running
+        assert "Planning examples/dinner" in str(screen.query_one(StatusLine).render())
+        await pilot.press("escape")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert any(isinstance(m, PlanProgress) for m in messages)
+        [finished] = once(messages, PlanFinished)
+        assert finished.result.status is Status.CANCELLED
+        assert not screen.running
+        status = screen.query_one(StatusLine)
+        assert status.has_class("-warning") and "cancelled" in str(status.render())
+
+
+async def test_messages_from_a_superseded_run_are_ignored() -> None:
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await run_problem(app, pilot, DINNER)
+        screen = screen_of(app)
+        tree = screen.query_one(PlanTree)
+        before = labels(tree)
+        screen.post_message(PlanFailed(screen.run_id - 1, FINESSE, "stale", "ValueError"))
+        await pilot.pause()
+        assert labels(tree) == before
+        assert screen.query_one(StatusLine).has_class("-ok")
+
+
+async def test_help_screen_lists_bindings_and_closes() -> None:
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        text = app.screen.markdown()
+        for expected in ("**r**  Run", "Cancel", "Expand all", "Quit", "Help", "Cursor Up"):
+            assert expected in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, PlanScreen)
+
+
+async def test_command_palette_offers_run_commands() -> None:
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Run" in titles and "Help" in titles
+        assert "Run examples/finesse" in titles
+        command = next(c for c in app.get_system_commands(app.screen)
+                       if c.title == "Run examples/finesse")
+        command.callback()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(screen_of(app).query_one(PlanTree).root.data, PolicyItem)
+
+
+async def test_q_quits() -> None:
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running

@@ -1,0 +1,72 @@
+"""The Textual application: what ``workbench`` (and ``./run``) opens with no command.
+
+The app is deliberately thin: global keys (help, quit), the stylesheet, command-palette
+entries, and the default screen.  The planning screen owns the run and its state, so
+later screens (knowledge editor, step-through) can be added beside it without growing
+this class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import partial
+from typing import Any
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Tree
+
+from workbench.screens import HelpScreen, PlanScreen
+from workbench.screens.help import binding_rows
+from workbench.widgets import ProblemPicker
+
+__all__ = ["WorkbenchApp", "run_app"]
+
+
+class WorkbenchApp(App[None]):
+    """TOFS Workbench: run the planner on a problem and read why it chose what it did."""
+
+    TITLE = "TOFS Workbench"
+    SUB_TITLE = "pick a problem"
+    CSS_PATH = "app.tcss"
+    BINDINGS = [
+        Binding("f1", "help", "Help", id="app.help", tooltip="List every key binding"),
+        Binding("q", "quit", "Quit", id="app.quit"),
+    ]
+
+    def get_default_screen(self) -> Screen[Any]:
+        return PlanScreen()
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        show = self.get_key_display
+        self.push_screen(HelpScreen([
+            ("Everywhere", binding_rows(show, [*self.BINDINGS, *App.BINDINGS])),
+            ("Planning", binding_rows(show, PlanScreen.BINDINGS)),
+            ("Trees (problems and plan)", binding_rows(show, Tree.BINDINGS)),
+        ]))
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Help", "List every key binding", self.action_help)
+        if not isinstance(screen, PlanScreen):
+            return
+        yield SystemCommand("Run", "Plan the highlighted problem", screen.action_run)
+        if screen.running:
+            yield SystemCommand("Cancel", "Stop the running planner", screen.action_cancel)
+        if screen.view is not None:
+            yield SystemCommand("Expand all", "Open every node of the plan tree",
+                                screen.action_expand_all)
+        for entry in screen.query_one(ProblemPicker).entries():
+            yield SystemCommand(f"Run {entry.request.title}",
+                                entry.description or "Plan this problem",
+                                partial(screen.start_run, entry.request), discover=False)
+
+
+def run_app() -> int:
+    """Run the workbench until the user quits; the process exit status."""
+    app = WorkbenchApp()
+    app.run()
+    return app.return_code or 0

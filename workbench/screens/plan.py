@@ -1,0 +1,203 @@
+"""The planning screen: pick a problem, run the planner, browse the plan and read why.
+
+This screen owns the run's state.  The planner runs in a thread worker that never touches
+a widget: it posts :mod:`workbench.messages` and the handlers here update the picker, tree,
+explanation pane and status line.  Each run gets an id, so messages from a run that was
+superseded (or cancelled and replaced) are ignored rather than shown over the new one.
+"""
+
+from __future__ import annotations
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.reactive import var
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Tree
+from textual.worker import Worker, WorkerState
+
+from engine.tofs import CancelToken, Progress, Status
+from workbench import runner
+from workbench.messages import PlanFailed, PlanFinished, PlanProgress
+from workbench.runner import PlanRequest
+from workbench.widgets import (
+    ExplanationPane, PackageEntry, PlanTree, ProblemEntry, ProblemPicker, StatusLine,
+)
+from workbench.widgets.explain_md import explain, explain_error, explain_package, explain_problem
+from workbench.widgets.plan_items import PlanItem, RunView
+from workbench.widgets.status_line import progress_text
+
+__all__ = ["PlanScreen"]
+
+PLANNER_GROUP = "planner"
+
+
+class PlanScreen(Screen[None]):
+    """Problem picker | plan tree | explanation, with a status line and the footer."""
+
+    BINDINGS = [
+        Binding("r", "run", "Run", id="plan.run", tooltip="Plan the highlighted problem"),
+        Binding("escape,c", "cancel", "Cancel", id="plan.cancel",
+                tooltip="Stop the running planner"),
+        Binding("e", "expand_all", "Expand all", id="plan.expand_all",
+                tooltip="Open every node of the plan tree"),
+    ]
+
+    running: var[bool] = var(False, bindings=True)
+    """A planner run is in progress (enables the cancel binding)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.run_id = 0
+        self.view: RunView | None = None
+        self._token: CancelToken | None = None
+        self._request: PlanRequest | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="panes"):
+            picker = ProblemPicker(id="problems")
+            picker.border_title = "Problems"
+            yield picker
+            tree = PlanTree(id="plan-tree")
+            tree.border_title = "Plan"
+            yield tree
+            pane = ExplanationPane(id="explanation")
+            pane.border_title = "Explanation"
+            yield pane
+        yield StatusLine("Ready.", id="status")
+        yield Footer()
+
+    # ------------------------------------------------------------------ actions
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel":
+            return True if self.running else None  # shown, but dimmed when idle
+        if action == "expand_all":
+            return True if self.view is not None else None
+        return True
+
+    def action_run(self) -> None:
+        entry = self.query_one(ProblemPicker).current
+        if entry is None:
+            self.notify("Highlight a problem on the left first.", severity="warning")
+            return
+        self.start_run(entry.request)
+
+    def action_cancel(self) -> None:
+        if self._token is not None and self.running:
+            self._token.cancel()
+            self.query_one(StatusLine).set_status("Cancelling…", "running")
+
+    def action_expand_all(self) -> None:
+        if not self.query_one(PlanTree).expand_everything():
+            self.notify(f"Stopped after {PlanTree.EXPAND_LIMIT} nodes; open the rest by hand.",
+                        severity="warning")
+
+    def start_run(self, request: PlanRequest) -> Worker[None]:
+        """Start planning ``request``, superseding (and cancelling) any run in progress."""
+        if self._token is not None:
+            self._token.cancel()
+        self.run_id += 1
+        self._token = CancelToken()
+        self._request = request
+        self.running = True
+        self.app.sub_title = request.title
+        self.query_one(StatusLine).set_status(f"Planning {request.title}…", "running")
+        return self._plan(request, self._token, self.run_id)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group=PLANNER_GROUP,
+          description="TOFS planner")
+    def _plan(self, request: PlanRequest, token: CancelToken, run_id: int) -> None:
+        """Thread body: plan, then post the outcome.  Touches no widget."""
+
+        def progress(p: Progress) -> None:
+            self.post_message(PlanProgress(run_id, request, p))
+
+        try:
+            result = runner.execute(request, token, progress)
+        except Exception as exc:  # noqa: BLE001 - knowledge code is user code; never crash
+            self.post_message(PlanFailed(run_id, request, runner.error_message(exc),
+                                         type(exc).__name__))
+            return
+        self.post_message(PlanFinished(run_id, request, result))
+
+    def cancel_run(self) -> None:
+        """Stop the search thread (used when the screen goes away)."""
+        if self._token is not None:
+            self._token.cancel()
+
+    def on_unmount(self) -> None:
+        self.cancel_run()
+
+    # ------------------------------------------------------------------ worker messages
+
+    @on(PlanProgress)
+    def _progress(self, message: PlanProgress) -> None:
+        if message.run_id == self.run_id and self.running:
+            self.query_one(StatusLine).set_status(
+                progress_text(message.request, message.progress), "running")
+
+    @on(PlanFinished)
+    def _finished(self, message: PlanFinished) -> None:
+        if message.run_id != self.run_id:
+            return
+        self.running = False
+        result = message.result
+        self.view = RunView.of(result)
+        tree = self.query_one(PlanTree)
+        tree.show_result(self.view)
+        self.query_one(ExplanationPane).show(explain(tree.root.data))
+        self.query_one(StatusLine).show_result(message.request, result)
+        if result.status is Status.CANCELLED:
+            self.notify(f"{message.request.title}: cancelled after {result.nodes:,} nodes.",
+                        severity="warning")
+        elif result.status is not Status.OK:
+            self.notify(f"{message.request.title}: {result.status}.", severity="warning")
+        tree.focus()
+
+    @on(PlanFailed)
+    def _failed(self, message: PlanFailed) -> None:
+        if message.run_id != self.run_id:
+            return
+        self._show_failure(message.request, message.message)
+
+    @on(Worker.StateChanged)
+    def _worker_changed(self, event: Worker.StateChanged) -> None:
+        # The worker reports its own errors as PlanFailed; this catches a bug in that path.
+        worker = event.worker
+        if worker.group == PLANNER_GROUP and event.state is WorkerState.ERROR:
+            request = self._request or PlanRequest("?", "?")
+            self._show_failure(request, runner.error_message(worker.error or RuntimeError()))
+
+    def _show_failure(self, request: PlanRequest, text: str) -> None:
+        self.running = False
+        self.view = None
+        self.query_one(PlanTree).show_message(f"✗ {request.title}: run failed")
+        self.query_one(ExplanationPane).show(explain_error(request, text))
+        self.query_one(StatusLine).set_status(f"{request.title} failed: {text}", "error")
+        self.notify(text, title=f"{request.title} failed", severity="error", timeout=8)
+
+    # ------------------------------------------------------------------ tree events
+
+    @on(Tree.NodeHighlighted, "#plan-tree")
+    def _plan_node_highlighted(self, event: Tree.NodeHighlighted[object]) -> None:
+        data = event.node.data
+        if isinstance(data, PlanItem):
+            self.query_one(ExplanationPane).show(explain(data))
+
+    @on(Tree.NodeHighlighted, "#problems")
+    def _problem_highlighted(self, event: Tree.NodeHighlighted[object]) -> None:
+        data = event.node.data
+        pane = self.query_one(ExplanationPane)
+        if isinstance(data, ProblemEntry):
+            pane.show(explain_problem(data.request, data.description))
+        elif isinstance(data, PackageEntry):
+            text = data.error or data.description
+            pane.show(explain_package(data.name, text, [p for p, _ in data.problems]))
+
+    @on(Tree.NodeSelected, "#problems")
+    def _problem_selected(self, event: Tree.NodeSelected[object]) -> None:
+        if isinstance(event.node.data, ProblemEntry):
+            self.start_run(event.node.data.request)

@@ -1,0 +1,212 @@
+"""Markdown for the explanation pane: why the highlighted thing is what it is.
+
+Plain functions over plan items and engine records, no Textual: the sentences come from
+``engine.tofs.explain.describe_alternative`` (one wording for CLI and UI), and this module
+adds the numbers behind them -- values, probabilities, the failing sub-expression and the
+values it saw -- which the one-line tree labels have no room for.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from engine.tofs import AlternativeRecord, ChoicePoint, Failure, PlanStep, RunResult
+from engine.tofs.explain import describe_alternative
+from workbench.runner import PlanRequest
+from workbench.widgets.plan_items import (
+    AlternativeItem, ChoiceItem, FailureItem, PlanItem, PolicyItem, StepItem, SummaryItem,
+    fmt_prob, fmt_value,
+)
+
+__all__ = ["code", "explain", "explain_error", "explain_package", "explain_problem", "md"]
+
+_INLINE = re.compile(r"([\\`*_\[\]<>|~])")
+_CODE_SPAN = re.compile(r"(`[^`\n]+`)")
+_LINE_START = re.compile(r"^(\s*)(?:([#+\-=>])|(\d+)([.)]))")
+
+
+def md(text: Any) -> str:
+    """Escape text so Markdown shows it literally; `code spans` the engine wrote are kept."""
+    pieces = _CODE_SPAN.split(str(text))
+    out = "".join(piece if i % 2 else _INLINE.sub(r"\\\1", piece)
+                  for i, piece in enumerate(pieces))
+
+    def fix(m: re.Match[str]) -> str:
+        if m.group(2):
+            return f"{m.group(1)}\\{m.group(2)}"
+        return f"{m.group(1)}{m.group(3)}\\{m.group(4)}"
+
+    return _LINE_START.sub(fix, out)
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def code(text: Any) -> str:
+    """An inline code span that survives backticks in the text."""
+    s = str(text)
+    fence = "``" if "`" in s else "`"
+    pad = " " if fence == "``" else ""
+    return f"{fence}{pad}{s}{pad}{fence}"
+
+
+def explain(item: PlanItem | None) -> str:
+    """Markdown for one plan-tree item."""
+    match item:
+        case None:
+            return "Nothing to explain yet."
+        case SummaryItem():
+            return run_summary(item.view.result)
+        case ChoiceItem():
+            return choice_point(item.choice, item.view.mode)
+        case AlternativeItem():
+            return alternative(item.alternative, item.choice, item.view.mode)
+        case StepItem():
+            return step(item.step, item.index)
+        case FailureItem():
+            return "## No plan\n\n" + failure(item.failure)
+        case PolicyItem():
+            return policy_item(item)
+    return md(item.plain)
+
+
+def run_summary(r: RunResult) -> str:
+    value = "no plan" if r.value is None else f"value **{fmt_value(r.value)}**"
+    lines = [f"## {md(r.domain)} / {md(r.problem)}", "",
+             f"{md(r.mode)} mode · status **{md(r.status)}** · {value}", "",
+             f"- {r.nodes} nodes searched ({r.tree_nodes} kept in the tree), "
+             f"{r.seconds:.3f} s",
+             f"- {plural(len(r.plan), 'plan step')}, "
+             f"{plural(len(r.choice_points), 'choice point')}"]
+    stats = [f"{md(k.replace('_', ' '))} {v}" for k, v in r.stats.items() if v]
+    if stats:
+        lines.append("- " + ", ".join(stats))
+    if r.failure is not None:
+        lines += ["", "### Deepest failure", "", failure(r.failure)]
+    if r.diagnostics:
+        lines += ["", "### Notes", ""] + [f"- {md(d)}" for d in r.diagnostics]
+    return "\n".join(lines)
+
+
+def choice_point(cp: ChoicePoint, mode: str) -> str:
+    who = f", agent {md(cp.agent)}" if cp.agent is not None else ""
+    lines = [f"## Choice: {md(cp.task)}", "",
+             f"{md(cp.kind)} node{who} · value **{fmt_value(cp.value)}**", ""]
+    for a in cp.alternatives:
+        mark = "✓ " if a.chosen else ""
+        lines.append(f"- {mark}**{md(a.label)}**: {md(describe_alternative(a, cp, mode))}")
+    return "\n".join(lines)
+
+
+def alternative(a: AlternativeRecord, cp: ChoicePoint, mode: str) -> str:
+    lines = [f"## {md(a.label)}", "", md(describe_alternative(a, cp, mode)), "",
+             f"At {md(cp.task)} ({md(cp.kind)} node).", ""]
+    lines += [f"- {name}: {val}" for name, val in _numbers(a, mode)]
+    if a.failure is not None:
+        lines += ["", "### Failure", "", failure(a.failure)]
+    return "\n".join(lines)
+
+
+def _numbers(a: AlternativeRecord, mode: str) -> list[tuple[str, str]]:
+    rows = [("reason", md(a.reason)), ("method", code(a.method))]
+    if a.value is not None:
+        bound = (" (an upper bound)" if mode == "game" else " (a lower bound)") \
+            if a.value_is_bound else ""
+        rows.append(("value", f"**{fmt_value(a.value)}**{bound}"))
+    if a.compared_with is not None and not a.chosen:
+        rows.append(("compared with", fmt_value(a.compared_with)))
+    if a.probability is not None:
+        rows.append(("probability", fmt_prob(a.probability)))
+    if a.assumption:
+        rows.append(("assumption", md(a.assumption)))
+    if a.critic:
+        rows.append(("critic", code(a.critic)))
+    if a.bindings:
+        rows.append(("bindings", ", ".join(f"{code(k)} = {code(repr(v))}" for k, v in a.bindings)))
+    if a.detail:
+        rows.append(("detail", md(a.detail)))
+    return rows
+
+
+def failure(f: Failure) -> str:
+    lines = [md(f.message), "", f"- where: {md(f.task)}"
+             + (f" by {code(f.method)}" if f.method else "")]
+    if f.expression:
+        lines.append(f"- {md(f.field)}: {code(f.expression)}")
+    if f.failing and f.failing != f.expression:
+        lines.append(f"- failing part: {code(f.failing)}")
+    lines += [f"- saw {code(v.text)} = {code(repr(v.value))}" for v in f.values]
+    lines.append(f"- at depth {f.depth}, node {f.node}")
+    return "\n".join(lines)
+
+
+def step(s: PlanStep, index: int) -> str:
+    return f"## Step {index}\n\n{step_details(s)}"
+
+
+def step_details(s: PlanStep) -> str:
+    args = ", ".join(repr(a) for a in s.args)
+    lines = [md(s.description or s.operator), "",
+             f"- operator: {code(f'{s.operator}({args})')}"]
+    if s.costs:
+        lines += [f"- {md(k)}: {fmt_value(v)}" for k, v in s.costs.items()]
+        if len(s.costs) > 1:
+            lines.append(f"- total: **{fmt_value(s.cost)}**")
+    else:
+        lines.append("- no cost")
+    if s.group:
+        lines.append(f"- group: {md(s.group)}")
+    lines.append(f"- search node {s.node}")
+    return "\n".join(lines)
+
+
+def policy_item(item: PolicyItem) -> str:
+    n = item.node
+    if item.edge is None:
+        return run_summary(item.view.result) + "\n\n" + _position(item)
+    alt, cp = item.alternative, item.choice
+    if alt is not None and cp is not None:
+        head = alternative(alt, cp, item.view.mode)
+    else:
+        p = f"probability {fmt_prob(item.edge.probability)}, " \
+            if item.edge.probability is not None else ""
+        head = f"## {md(item.edge.label)}\n\n{p}value **{fmt_value(n.value)}**"
+        if not item.on_policy:
+            head += "\n\nThis move lies below an alternative that was not chosen."
+    move = ""
+    if item.edge.step is not None:
+        move = "\n\n### Move\n\n" + step_details(item.edge.step)
+    return head + move + "\n\n" + _position(item)
+
+
+def _position(item: PolicyItem) -> str:
+    n = item.node
+    if n.kind == "leaf":
+        note = f" ({md(n.note)})" if n.note else ""
+        return f"### Outcome\n\nLeaf value **{fmt_value(n.value)}**{note}."
+    who = f" for {md(n.agent)}" if n.agent is not None else ""
+    title = "### Position" if item.edge is None else "### After this move"
+    lines = [title, "", f"{md(n.task)}: {md(n.kind)} node{who}, "
+             f"value **{fmt_value(n.value)}**, {plural(len(n.children), 'move')} in the tree."]
+    if n.kind == "external" and n.planned is not None and n.children:
+        lines.append(f"Most likely move: **{md(n.children[n.planned].label)}**"
+                     + (f"; critic {code(n.critic)}" if n.critic else "") + ".")
+    if n.kind == "decision" and n.chosen is not None and n.children:
+        lines.append(f"Planned move: **{md(n.children[n.chosen].label)}**.")
+    return "\n".join(lines)
+
+
+def explain_problem(request: PlanRequest, description: str) -> str:
+    return (f"## {md(request.package)} / {md(request.problem)}\n\n{md(description)}\n\n"
+            "Press **r** to plan it.")
+
+
+def explain_package(name: str, description: str, problems: list[str]) -> str:
+    listed = "\n".join(f"- {md(p)}" for p in problems) or "No problems."
+    return f"## Package {md(name)}\n\n{md(description)}\n\n{listed}"
+
+
+def explain_error(request: PlanRequest, message: str) -> str:
+    return f"## {md(request.title)} failed\n\n```\n{message}\n```"

@@ -1,0 +1,109 @@
+"""The plan tree: a run's plan and choice points, or a game's policy, as a Textual Tree.
+
+A thin shell over :mod:`workbench.widgets.plan_items`: each tree node carries one item,
+children are added the first time a node is opened (so a large decision tree costs only
+what the user looks at), and labels are styled at render time from component classes,
+so themes and ``app.tcss`` decide the colours of chosen, planned and rejected lines.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual import on
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+
+from workbench.widgets.plan_items import PlanItem, RunView, Tone, root_item
+
+__all__ = ["PlanTree"]
+
+_ROLES = ("mark", "value", "prob", "reason", "muted")
+
+
+class PlanTree(Tree[PlanItem]):
+    """Tree of one run's result; ``show_result`` replaces what it shows."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = (
+        {f"plan-tree--{tone}" for tone in Tone} | {f"plan-tree--{role}" for role in _ROLES}
+    )
+
+    # Opening the chosen path stops after this many nodes; "expand all" after EXPAND_LIMIT.
+    AUTO_OPEN_LIMIT = 400
+    EXPAND_LIMIT = 5000
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(Text("No run yet: pick a problem and press r"), id=id, classes=classes)
+        self.root.allow_expand = False
+        self._built: set[int] = set()
+        self.view: RunView | None = None
+
+    def show_result(self, view: RunView) -> None:
+        """Replace the tree with this run, open along the chosen path, cursor on the root."""
+        self.view = view
+        item = root_item(view)
+        self._built.clear()
+        self.reset(Text(item.plain), item)
+        self.root.allow_expand = item.expandable
+        budget = self.AUTO_OPEN_LIMIT
+        stack: list[TreeNode[PlanItem]] = [self.root]
+        while stack and budget > 0:
+            node = stack.pop()
+            budget -= self._ensure_children(node)
+            node.expand()
+            stack.extend(reversed([c for c in node.children if c.data and c.data.auto_open]))
+        self.call_after_refresh(self.move_cursor, self.root)
+
+    def show_message(self, text: str) -> None:
+        """Show a one-line message instead of a result (e.g. after a failed run)."""
+        self.view = None
+        self._built.clear()
+        self.reset(Text(text))
+        self.root.allow_expand = False
+
+    def expand_everything(self) -> bool:
+        """Open every node, building children as needed; False if the limit stopped it."""
+        budget = self.EXPAND_LIMIT
+        stack: list[TreeNode[PlanItem]] = [self.root]
+        while stack:
+            if budget <= 0:
+                return False
+            node = stack.pop()
+            budget -= self._ensure_children(node)
+            if node.allow_expand:
+                node.expand()
+            stack.extend(node.children)
+        return True
+
+    def _ensure_children(self, node: TreeNode[PlanItem]) -> int:
+        """Add the node's children once; return how many were added."""
+        if node.id in self._built or node.data is None:
+            return 0
+        self._built.add(node.id)
+        children = node.data.children()
+        for child in children:
+            node.add(Text(child.plain), data=child, allow_expand=child.expandable)
+        return len(children)
+
+    @on(Tree.NodeExpanded)
+    def _build_on_expand(self, event: Tree.NodeExpanded[PlanItem]) -> None:
+        self._ensure_children(event.node)
+
+    def render_label(self, node: TreeNode[PlanItem], base_style: Style, style: Style) -> Text:
+        item = node.data
+        if item is None or not self.is_mounted:
+            return super().render_label(node, base_style, style)
+        label = Text.assemble(*(
+            (text, self.get_component_rich_style(f"plan-tree--{role}", partial=True))
+            if role else text
+            for text, role in item.parts()
+        ))
+        label.stylize_before(self.get_component_rich_style(f"plan-tree--{item.tone}",
+                                                           partial=True))
+        label.stylize(style)
+        if node.allow_expand:
+            icon = self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE
+            return Text.assemble((icon, base_style + Style(bold=True)), label)
+        return label

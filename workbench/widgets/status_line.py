@@ -1,0 +1,45 @@
+"""One line under the panes saying what the planner is doing or did.
+
+Notifications vanish; the status line keeps the last outcome (and any error) in view,
+and its class (-running, -ok, -warning, -error) lets ``app.tcss`` colour it.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from engine.tofs import Progress, RunResult, Status
+from workbench.runner import PlanRequest
+from workbench.widgets.plan_items import fmt_value
+
+__all__ = ["StatusLine", "progress_text", "result_text"]
+
+_KINDS = ("-running", "-ok", "-warning", "-error")
+
+
+def progress_text(request: PlanRequest, p: Progress) -> str:
+    best = f" · best {fmt_value(p.best)}" if p.best is not None else ""
+    return (f"Planning {request.title}: {p.nodes:,} nodes · depth {p.depth}{best} · "
+            f"{p.elapsed:.1f} s (esc to cancel)")
+
+
+def result_text(request: PlanRequest, r: RunResult) -> str:
+    value = f"value {fmt_value(r.value)}" if r.value is not None else "no plan"
+    return (f"{request.title} ({r.mode}): {r.status} · {value} · {r.nodes:,} nodes · "
+            f"{r.seconds:.3f} s")
+
+
+class StatusLine(Static):
+    """The planner's status; ``kind`` is one of running, ok, warning, error."""
+
+    def set_status(self, text: str, kind: str) -> None:
+        self.remove_class(*_KINDS)
+        self.add_class(f"-{kind}")
+        # Text, not markup: messages quote expressions and values with brackets.
+        self.update(Text(text.splitlines()[0] if text else ""))
+        self.tooltip = text or None
+
+    def show_result(self, request: PlanRequest, r: RunResult) -> None:
+        kind = "ok" if r.status is Status.OK else "warning"
+        self.set_status(result_text(request, r), kind)
