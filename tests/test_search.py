@@ -3,23 +3,34 @@ cancellation, determinism, and the explanation records."""
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 
 from engine.tofs import CancelToken, Reason, SearchOptions, Status, Trace, plan
 from engine.tofs.trace import EventKind
 from tests.random_domains import domains
+
+# Random domains can have huge trees; examples whose exhaustive search needs more nodes than
+# this are discarded, which keeps every property test's time bounded.
+BUDGET = 20_000
+
+
+def _exhaustive(domain, problem, **kw):
+    result = plan(domain, problem, SearchOptions(full_tree=True, node_budget=BUDGET, **kw))
+    assume(result.complete)
+    return result
 
 
 def _plan_ops(result) -> list[tuple[str, tuple]]:
     return [(s.operator, s.args) for s in result.plan]
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=250, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(domains())
 def test_branch_and_bound_and_transpositions_match_exhaustive_search(gen) -> None:
     """B&B + transposition table find the same optimum -- and the same plan -- as full tree."""
     domain, problem = gen.compile()
-    full = plan(domain, problem, SearchOptions(full_tree=True))
+    full = _exhaustive(domain, problem)
     fast = plan(domain, problem, SearchOptions())
     no_tt = plan(domain, problem, SearchOptions(transpositions=False))
     assert full.status is fast.status is no_tt.status
@@ -35,7 +46,7 @@ def test_branch_and_bound_and_transpositions_match_exhaustive_search(gen) -> Non
 def test_partial_plan_pruner_keeps_the_optimum_on_safe_tasks(gen) -> None:
     """Pruning a flagged task whose alternatives differ only in cost loses nothing."""
     domain, problem = gen.compile()
-    exhaustive = plan(domain, problem, SearchOptions(full_tree=True, partial_plan_prune=False))
+    exhaustive = _exhaustive(domain, problem, partial_plan_prune=False)
     pruned = plan(domain, problem, SearchOptions(full_tree=True))
     fast = plan(domain, problem, SearchOptions())
     assert exhaustive.value == pruned.value == fast.value
@@ -48,7 +59,7 @@ def test_partial_plan_pruner_keeps_the_optimum_on_safe_tasks(gen) -> None:
 @given(domains())
 def test_first_mode_finds_a_plan_exactly_when_one_exists(gen) -> None:
     domain, problem = gen.compile()
-    full = plan(domain, problem, SearchOptions(full_tree=True))
+    full = _exhaustive(domain, problem)
     first = plan(domain, problem, SearchOptions(mode="first"))
     assert (first.value is None) == (full.value is None)
     if first.value is not None:
@@ -60,6 +71,7 @@ def test_first_mode_finds_a_plan_exactly_when_one_exists(gen) -> None:
 def test_runs_are_deterministic(gen) -> None:
     """Same input, same tree, same plan, same explanation, same trace."""
     domain, problem = gen.compile()
+    _exhaustive(domain, problem)
     runs = []
     for _ in range(2):
         trace = Trace()
@@ -74,6 +86,7 @@ def test_runs_are_deterministic(gen) -> None:
 @given(domains())
 def test_every_alternative_on_the_plan_has_exactly_one_consistent_reason(gen) -> None:
     domain, problem = gen.compile()
+    _exhaustive(domain, problem)
     for options in (SearchOptions(full_tree=True), SearchOptions()):
         r = plan(domain, problem, options)
         for cp in r.choice_points:
