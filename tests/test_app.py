@@ -23,15 +23,15 @@ from engine.tofs.explain import describe_alternative
 from workbench import runner
 from workbench.app import WorkbenchApp
 from workbench.messages import PlanFailed, PlanFinished, PlanProgress
-from workbench.runner import PlanRequest
+from workbench.runner import ProblemRef
 from workbench.screens import HelpScreen, PlanScreen
 from workbench.widgets import ExplanationPane, PlanTree, ProblemPicker, StatusLine
 from workbench.widgets.explain_md import md
 from workbench.widgets.plan_items import AlternativeItem, PolicyItem
 
 SIZE = (120, 40)
-DINNER = PlanRequest("examples", "dinner")
-FINESSE = PlanRequest("examples", "finesse")
+DINNER = ProblemRef("examples", "dinner")
+FINESSE = ProblemRef("examples", "finesse")
 
 
 def walk(node: TreeNode[Any]) -> Iterator[TreeNode[Any]]:
@@ -50,7 +50,7 @@ def screen_of(app: WorkbenchApp) -> PlanScreen:
     return screen
 
 
-async def run_problem(app: WorkbenchApp, pilot: Pilot[None], request: PlanRequest) -> None:
+async def run_problem(app: WorkbenchApp, pilot: Pilot[None], request: ProblemRef) -> None:
     """Highlight ``request`` in the picker and press the Run binding, as a user would."""
     await pilot.pause()
     picker = screen_of(app).query_one(ProblemPicker)

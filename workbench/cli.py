@@ -10,10 +10,8 @@ is one clear message on stderr, never a traceback.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
-from typing import Any
 
 __all__ = ["main"]
 

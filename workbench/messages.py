@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from textual.message import Message
 
 from engine.tofs import Progress, RunResult
-from workbench.runner import PlanRequest
+from workbench.runner import ProblemRef
 
 __all__ = ["PlanFailed", "PlanFinished", "PlanProgress"]
 
@@ -22,7 +22,7 @@ class PlanProgress(Message):
     """The search is still running: node count, depth, best value so far, elapsed time."""
 
     run_id: int
-    request: PlanRequest
+    request: ProblemRef
     progress: Progress
 
     def can_replace(self, message: Message) -> bool:
@@ -35,7 +35,7 @@ class PlanFinished(Message):
     """The search returned a result (which may say "no plan" or "cancelled")."""
 
     run_id: int
-    request: PlanRequest
+    request: ProblemRef
     result: RunResult
 
 
@@ -44,6 +44,6 @@ class PlanFailed(Message):
     """Loading or planning raised: ``message`` is what the user should read."""
 
     run_id: int
-    request: PlanRequest
+    request: ProblemRef
     message: str
     error_type: str

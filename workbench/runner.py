@@ -9,13 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import cast
-
 from engine.tofs import CancelToken, Progress, RunResult, SearchOptions, plan
-from engine.tofs.search import Mode
 from knowledge import PackageError, get_package
 
-__all__ = ["PlanRequest", "error_message", "execute"]
+__all__ = ["ProblemRef", "error_message", "execute"]
 
 # Errors a user can cause by editing knowledge or naming a problem: their message alone
 # says what is wrong.  Anything else is shown with its type, because it is a bug somewhere.
@@ -23,8 +20,12 @@ _EXPECTED = (PackageError, ValueError)
 
 
 @dataclass(frozen=True)
-class PlanRequest:
-    """Which problem to plan: a knowledge package and one of its problems."""
+class ProblemRef:
+    """Which problem to plan: a knowledge package and one of its problems.
+
+    (The CLI's richer ``knowledge.PlanRequest`` carries search switches and output format;
+    the workbench passes those to the engine directly.)
+    """
 
     package: str
     problem: str
@@ -34,12 +35,12 @@ class PlanRequest:
         return f"{self.package}/{self.problem}"
 
 
-def execute(request: PlanRequest, cancel: CancelToken,
+def execute(request: ProblemRef, cancel: CancelToken,
             progress: Callable[[Progress], None]) -> RunResult:
     """Load the problem and plan it in the problem's own mode (blocking; call from a worker)."""
     package = get_package(request.package)
     domain, problem = package.problem(request.problem)
-    options = SearchOptions(mode=cast(Mode, problem.mode), cancel=cancel, progress=progress)
+    options = SearchOptions(mode=problem.mode, cancel=cancel, progress=progress)
     return plan(domain, problem, options)
 
 

@@ -12,7 +12,7 @@ from .results import (
     AlternativeRecord, ChoicePoint, Failure, PlanStep, PolicyEdge, PolicyNode, Reason, RunResult,
     Status,
 )
-from .search import CancelToken, EvaluationError, Progress, SearchOptions, plan
+from .search import CancelToken, EvaluationError, Mode, Progress, SearchOptions, plan
 from .source import SourceError, load_domain_file, parse_domain_source
 from .trace import EventKind, Trace, TraceEvent
 
@@ -20,7 +20,7 @@ __all__ = [
     "AlternativeRecord", "CancelToken", "ChoicePoint", "CompiledExpression", "ConstantDef",
     "Domain", "DomainError", "DomainSpec", "EvaluationError", "EventKind", "ExpressionError",
     "ExternalCriterion", "Failure", "Hurwicz", "KnowledgeProblem", "Maximin", "MethodDef",
-    "MinimaxRegret", "OperatorDef", "PlanStep", "PolicyEdge", "PolicyNode", "Primitive",
+    "MinimaxRegret", "Mode", "OperatorDef", "PlanStep", "PolicyEdge", "PolicyNode", "Primitive",
     "Problem", "Progress", "Reason", "Registry", "RegistryError", "RunResult", "SearchOptions",
     "SourceError", "Status", "TaskDef", "Trace", "TraceEvent", "WeightedAverage",
     "compile_domain", "compile_expression", "criterion", "load_domain_file", "make_task",

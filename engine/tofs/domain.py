@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from .expressions import CompiledExpression, ExpressionError, compile_expression, parse_binding, parse_call
 from .model import DomainSpec, MethodDef, OperatorDef, TaskDef
@@ -20,6 +20,10 @@ __all__ = ["Domain", "DomainError", "Problem", "compile_domain", "KnowledgeProbl
 
 # Names every method expression may read besides its parameters and bound variables.
 IMPLICIT_METHOD_NAMES = ("view", "assumptions")
+
+Mode = Literal["optimise", "game", "first"]
+"""How a problem is searched: minimum cost, a decision tree against other agents, or the
+first plan found."""
 
 Task = tuple[str, tuple[Any, ...]]
 """A ground task: its name and argument values (hashable, so task lists can key tables)."""
@@ -220,7 +224,7 @@ class Problem:
     name: str
     state: Any
     tasks: tuple[Task, ...]
-    mode: str = "optimise"
+    mode: Mode = "optimise"
     description: str = ""
 
 

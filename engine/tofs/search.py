@@ -26,10 +26,10 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from .criteria import ExternalCriterion, WeightedAverage
-from .domain import Domain, Method, Operator, Problem, Task, call_text
+from .domain import Domain, Method, Mode, Operator, Problem, Task, call_text
 from .expressions import CompiledExpression
 from .results import (
     AlternativeRecord, ChoicePoint, Failure, PlanStep, PolicyEdge, PolicyNode, Reason,
@@ -37,9 +37,7 @@ from .results import (
 )
 from .trace import EventKind, Trace
 
-__all__ = ["CancelToken", "EvaluationError", "Progress", "SearchOptions", "plan"]
-
-Mode = Literal["optimise", "game", "first"]
+__all__ = ["CancelToken", "EvaluationError", "Mode", "Progress", "SearchOptions", "plan"]
 _INF = math.inf
 
 
@@ -439,8 +437,7 @@ class _Search:
                 ent.reason, ent.detail = Reason.NOT_EXPANDED, "another alternative was forced"
                 continue
             if self.stop is not None:
-                ent.reason, ent.detail = Reason.NOT_EXPANDED, f"search stopped ({self.stop})"
-                self.stats["not_expanded"] += 1
+                self._mark_stopped(ent)
                 incomplete = True
                 continue
             if self.mode == "first" and best_i >= 0:
@@ -547,7 +544,7 @@ class _Search:
                     deepest = alt.failure
                 continue
             if self.stop is not None:
-                ent.reason, ent.detail = Reason.NOT_EXPANDED, f"search stopped ({self.stop})"
+                self._mark_stopped(ent)
                 continue
             before = self.nodes
             child = self._new_node(depth + 1)
@@ -645,6 +642,10 @@ class _Search:
                 best = r
         return best
 
+    def _mark_stopped(self, ent: _Entry) -> None:
+        ent.reason, ent.detail = Reason.NOT_EXPANDED, f"search stopped ({self.stop})"
+        self.stats["not_expanded"] += 1
+
     def _assume(self, assumptions: tuple[str, ...], alt: _Alt) -> tuple[str, ...]:
         a = alt.method.spec.assumption if alt.method is not None else None
         return assumptions + (a,) if a else assumptions
@@ -706,8 +707,7 @@ class _Search:
                             cutoff=self.cutoff)
                 continue
             if self.stop is not None:
-                ent.reason, ent.detail = Reason.NOT_EXPANDED, f"search stopped ({self.stop})"
-                self.stats["not_expanded"] += 1
+                self._mark_stopped(ent)
                 incomplete = True
                 continue
             child = self._new_node(depth + 1)
@@ -907,7 +907,7 @@ class _Search:
 
 def plan(domain: Domain, problem: Problem, options: SearchOptions | None = None) -> RunResult:
     """Run TOFS on ``problem`` and return the plan with its explanation records."""
-    options = options or SearchOptions(mode=problem.mode)  # type: ignore[arg-type]
+    options = options or SearchOptions(mode=problem.mode)
     if options.mode not in ("optimise", "game", "first"):
         raise ValueError(f"unknown mode '{options.mode}'; use optimise, game or first")
     for name, _ in problem.tasks:

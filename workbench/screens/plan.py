@@ -20,7 +20,7 @@ from textual.worker import Worker, WorkerState
 from engine.tofs import CancelToken, Progress, Status
 from workbench import runner
 from workbench.messages import PlanFailed, PlanFinished, PlanProgress
-from workbench.runner import PlanRequest
+from workbench.runner import ProblemRef
 from workbench.widgets import (
     ExplanationPane, PackageEntry, PlanTree, ProblemEntry, ProblemPicker, StatusLine,
 )
@@ -52,7 +52,7 @@ class PlanScreen(Screen[None]):
         self.run_id = 0
         self.view: RunView | None = None
         self._token: CancelToken | None = None
-        self._request: PlanRequest | None = None
+        self._request: ProblemRef | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -95,7 +95,7 @@ class PlanScreen(Screen[None]):
             self.notify(f"Stopped after {PlanTree.EXPAND_LIMIT} nodes; open the rest by hand.",
                         severity="warning")
 
-    def start_run(self, request: PlanRequest) -> Worker[None]:
+    def start_run(self, request: ProblemRef) -> Worker[None]:
         """Start planning ``request``, superseding (and cancelling) any run in progress."""
         if self._token is not None:
             self._token.cancel()
@@ -109,7 +109,7 @@ class PlanScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group=PLANNER_GROUP,
           description="TOFS planner")
-    def _plan(self, request: PlanRequest, token: CancelToken, run_id: int) -> None:
+    def _plan(self, request: ProblemRef, token: CancelToken, run_id: int) -> None:
         """Thread body: plan, then post the outcome.  Touches no widget."""
 
         def progress(p: Progress) -> None:
@@ -168,10 +168,10 @@ class PlanScreen(Screen[None]):
         # The worker reports its own errors as PlanFailed; this catches a bug in that path.
         worker = event.worker
         if worker.group == PLANNER_GROUP and event.state is WorkerState.ERROR:
-            request = self._request or PlanRequest("?", "?")
+            request = self._request or ProblemRef("?", "?")
             self._show_failure(request, runner.error_message(worker.error or RuntimeError()))
 
-    def _show_failure(self, request: PlanRequest, text: str) -> None:
+    def _show_failure(self, request: ProblemRef, text: str) -> None:
         self.running = False
         self.view = None
         self.query_one(PlanTree).show_message(f"✗ {request.title}: run failed")

@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.tofs import AlternativeRecord, ChoicePoint, Failure, PlanStep, RunResult
 from engine.tofs.explain import describe_alternative
-from workbench.runner import PlanRequest
+from workbench.runner import ProblemRef
 from workbench.widgets.plan_items import (
     AlternativeItem, ChoiceItem, FailureItem, PlanItem, PolicyItem, StepItem, SummaryItem,
     fmt_prob, fmt_value,
@@ -198,7 +198,7 @@ def _position(item: PolicyItem) -> str:
     return "\n".join(lines)
 
 
-def explain_problem(request: PlanRequest, description: str) -> str:
+def explain_problem(request: ProblemRef, description: str) -> str:
     return (f"## {md(request.package)} / {md(request.problem)}\n\n{md(description)}\n\n"
             "Press **r** to plan it.")
 
@@ -208,5 +208,5 @@ def explain_package(name: str, description: str, problems: list[str]) -> str:
     return f"## Package {md(name)}\n\n{md(description)}\n\n{listed}"
 
 
-def explain_error(request: PlanRequest, message: str) -> str:
+def explain_error(request: ProblemRef, message: str) -> str:
     return f"## {md(request.title)} failed\n\n```\n{message}\n```"

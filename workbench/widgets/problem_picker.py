@@ -13,7 +13,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from knowledge import get_package, package_names
-from workbench.runner import PlanRequest
+from workbench.runner import ProblemRef
 
 __all__ = ["PackageEntry", "ProblemEntry", "ProblemPicker"]
 
@@ -28,7 +28,7 @@ class PackageEntry:
 
 @dataclass(frozen=True)
 class ProblemEntry:
-    request: PlanRequest
+    request: ProblemRef
     description: str
 
 
@@ -47,7 +47,7 @@ class ProblemPicker(Tree[PackageEntry | ProblemEntry]):
             label = Text(name) if entry.error is None else Text(f"✗ {name}", style="red")
             branch = self.root.add(label, data=entry, expand=True)
             for problem, description in entry.problems:
-                data = ProblemEntry(PlanRequest(name, problem), description)
+                data = ProblemEntry(ProblemRef(name, problem), description)
                 leaf = branch.add_leaf(Text(problem), data=data)
                 first = first or leaf
             if entry.error is not None:
@@ -67,7 +67,7 @@ class ProblemPicker(Tree[PackageEntry | ProblemEntry]):
         return [leaf.data for branch in self.root.children for leaf in branch.children
                 if isinstance(leaf.data, ProblemEntry)]
 
-    def select(self, request: PlanRequest) -> bool:
+    def select(self, request: ProblemRef) -> bool:
         """Put the cursor on this problem; False if it is not listed."""
         for branch in self.root.children:
             for leaf in branch.children:

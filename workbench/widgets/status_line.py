@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from engine.tofs import Progress, RunResult, Status
-from workbench.runner import PlanRequest
+from workbench.runner import ProblemRef
 from workbench.widgets.plan_items import fmt_value
 
 __all__ = ["StatusLine", "progress_text", "result_text"]
@@ -18,13 +18,13 @@ __all__ = ["StatusLine", "progress_text", "result_text"]
 _KINDS = ("-running", "-ok", "-warning", "-error")
 
 
-def progress_text(request: PlanRequest, p: Progress) -> str:
+def progress_text(request: ProblemRef, p: Progress) -> str:
     best = f" · best {fmt_value(p.best)}" if p.best is not None else ""
     return (f"Planning {request.title}: {p.nodes:,} nodes · depth {p.depth}{best} · "
             f"{p.elapsed:.1f} s (esc to cancel)")
 
 
-def result_text(request: PlanRequest, r: RunResult) -> str:
+def result_text(request: ProblemRef, r: RunResult) -> str:
     value = f"value {fmt_value(r.value)}" if r.value is not None else "no plan"
     return (f"{request.title} ({r.mode}): {r.status} · {value} · {r.nodes:,} nodes · "
             f"{r.seconds:.3f} s")
@@ -40,6 +40,6 @@ class StatusLine(Static):
         self.update(Text(text.splitlines()[0] if text else ""))
         self.tooltip = text or None
 
-    def show_result(self, request: PlanRequest, r: RunResult) -> None:
+    def show_result(self, request: ProblemRef, r: RunResult) -> None:
         kind = "ok" if r.status is Status.OK else "warning"
         self.set_status(result_text(request, r), kind)
