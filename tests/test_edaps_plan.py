@@ -136,6 +136,48 @@ def test_operator_times_match_the_worked_numbers(domain, rm1, op, args, setup, r
     assert costs.get("run", 0.0) == pytest.approx(run or 0.0)
 
 
+@pytest.mark.parametrize(("op", "args", "setup", "run"), [
+    ("InstallEndMillingToolFor", ("M3",), 0.1, None),
+    ("InstallSlotMillingToolFor", ("M5",), 0.1, None),
+    ("InstallSideMillingToolFor", ("M1",), 0.1, None),
+    ("FinishEndMill", ("M3",), None, 0.5 * (0.12 - math.pi / 4 * 0.005625) / 0.075),
+    ("FinishSlotMill", ("M5",), None, 0.5 * 0.5 * (0.375 - math.pi / 4 * 0.005625) / 0.075),
+    ("PutSolderPasteAtLocation", ("Z1.2",), None, 0.125),
+    ("ScreenprintSolderPaste", (), None, 1 / 60),
+    ("ImmerseInLiquidSolventFluxCleaning", (), None, 5),
+    ("WashInAlcoholFluxCleaning", (), None, 20),
+    ("UltrasonicInLiquidSolventFluxCleaning", (), None, 3),
+])
+def test_operator_times_not_used_by_rm1_follow_the_formula_table(domain, rm1, op, args, setup,
+                                                                 run) -> None:
+    """Figures 6.17-6.24 (reference note §6.3) for the operators RM1's plan never uses."""
+    state = edaps_problem(domain, rm1).state
+    costs = _cost(domain, state, op, *args)
+    assert costs.get("setup", 0.0) == pytest.approx(setup or 0.0)
+    assert costs.get("run", 0.0) == pytest.approx(run or 0.0)
+
+
+def test_tap_time_is_drilling_time_times_threads(domain) -> None:
+    text = (DESIGNS / "RM1.txt").read_text().replace(
+        "H 0.5 0.25 1 0.4 10\n", "H 0.5 0.25 1 0.4 10\nT 5\n")
+    design = parse_design(text, name="TAPPED")
+    state = edaps_problem(domain, design).state
+    assert _cost(domain, state, "Tap", "H1")["run"] == pytest.approx(2.4 * 0.16 * 1 * 5)
+    run = plan_design(domain, design)
+    ops = [s.operator for s in run.result.plan]
+    assert ops.count("Tap") == 1 and run.manufacturable
+
+
+def test_every_operator_has_a_time_test() -> None:
+    """Together the two tables above cover every operator of the knowledge base."""
+    import inspect
+
+    src = inspect.getsource(inspect.getmodule(test_every_operator_has_a_time_test))
+    domain = get_package("edaps").domain("edaps")
+    missing = [name for name in domain.operators if f'("{name}",' not in src]
+    assert missing == ["Tap"]  # covered by test_tap_time_is_drilling_time_times_threads
+
+
 def test_worked_subtotals_of_the_published_plan(rm1_run) -> None:
     """Figures 7.20-7.33 through §7.5.7: paste 30 x 0.25, automatic would be 31.25 + 30."""
     by_op: dict[str, float] = {}
