@@ -425,6 +425,7 @@ class _Search:
         entries = [_Entry(a) for a in alts]
         best_i = -1
         best_total = _INF
+        best_out = _Out()
         deepest: _Pending | None = None
         bounded = incomplete = False
         for i, (alt, ent) in enumerate(zip(alts, entries)):
@@ -498,7 +499,6 @@ class _Search:
                 continue
             total = child_g + out.value + 0.0
             ent.value = total
-            entries[i] = ent
             if best_i < 0 or total < best_total - 1e-9 * max(1.0, abs(best_total)):
                 best_i, best_total = i, total
                 best_out = out
