@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-__all__ = ["ConstantDef", "DomainSpec", "MethodDef", "OperatorDef", "TaskDef"]
+__all__ = ["ConstantDef", "DomainSpec", "KnowledgeTest", "MethodDef", "OperatorDef", "TaskDef"]
 
 _IDENT = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 
@@ -122,15 +122,44 @@ class OperatorDef(_Model):
         return v
 
 
+class KnowledgeTest(_Model):
+    """A problem and what a correct knowledge base must conclude about it.
+
+    ``expect`` maps a fact of the run to its expected value.  Every domain reports
+    ``found``, ``value``, ``status`` and ``chosen`` (``{choice point task: alternative}``);
+    a package adds its own facts (EDAPS: ``manufacturable``, ``lead_time``,
+    ``unmanufacturable_at``).  Numbers match within ``tolerance``.
+    """
+
+    name: str = Field(min_length=1)
+    problem: str = Field(min_length=1)
+    description: str = ""
+    options: dict[str, Any] = {}
+    expect: dict[str, Any]
+    tolerance: float = 0.005
+
+    @field_validator("expect")
+    @classmethod
+    def _something_expected(cls, v: dict[str, Any]) -> dict[str, Any]:
+        if not v:
+            raise ValueError("a test must expect something")
+        return v
+
+
 class DomainSpec(_Model):
-    """A whole domain as data.  Names are unique per kind; method order is priority order."""
+    """A whole domain as data.  Names are unique per kind; method order is priority order.
+
+    ``roots`` are the tasks problems start from; the linter reports tasks no root reaches.
+    """
 
     name: Identifier
     description: str = ""
+    roots: list[Identifier] = []
     constants: list[ConstantDef] = []
     tasks: list[TaskDef] = []
     methods: list[MethodDef] = []
     operators: list[OperatorDef] = []
+    tests: list[KnowledgeTest] = []
     extra: dict[str, Any] = {}
 
     @model_validator(mode="after")
@@ -145,6 +174,10 @@ class DomainSpec(_Model):
         clash = {t.name for t in self.tasks} & {o.name for o in self.operators}
         if clash:
             raise ValueError(f"names used for both a task and an operator: {sorted(clash)}")
+        names = [t.name for t in self.tests]
+        if len(set(names)) != len(names):
+            dup = next(n for n in names if names.count(n) > 1)
+            raise ValueError(f"knowledge test '{dup}' is defined twice")
         seen_m: set[tuple[str, str]] = set()
         for m in self.methods:
             if (m.task, m.name) in seen_m:

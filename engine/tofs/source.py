@@ -10,11 +10,15 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import tomli_w
 from pydantic import ValidationError
 
 from .model import DomainSpec
 
-__all__ = ["SourceError", "load_domain_file", "parse_domain_source"]
+__all__ = [
+    "SourceError", "dump_domain_source", "load_domain_file", "parse_domain_file_text",
+    "parse_domain_source", "split_header",
+]
 
 
 class SourceError(ValueError):
@@ -67,3 +71,32 @@ def load_domain_file(path: str | Path) -> DomainSpec:
     except UnicodeDecodeError as exc:
         raise SourceError(str(p), [f"not UTF-8 text (byte {exc.start})"]) from None
     return parse_domain_source(text, str(p))
+
+
+def split_header(text: str) -> tuple[str, str]:
+    """The leading comment block of a KB file (kept verbatim) and the rest."""
+    lines = text.splitlines(keepends=True)
+    n = 0
+    while n < len(lines) and (lines[n].startswith("#") or not lines[n].strip()):
+        n += 1
+    # Trailing blank lines belong to neither: the writer puts exactly one back.
+    header = "".join(lines[:n]).rstrip("\n")
+    return header, "".join(lines[n:])
+
+
+def dump_domain_source(spec: DomainSpec, header: str = "") -> str:
+    """The canonical text of a domain: its header comment, then TOML in a fixed order.
+
+    Reading this text back gives the same domain, and writing that domain gives the same
+    text, byte for byte -- which is what lets the store and the files trade places.
+    Defaults are left out so that files stay short and diffs stay small.
+    """
+    data = spec.model_dump(mode="json", exclude_defaults=True)
+    body = tomli_w.dumps(data, multiline_strings=False)
+    return (header + "\n\n" if header else "") + body
+
+
+def parse_domain_file_text(text: str, path: str = "<text>") -> tuple[DomainSpec, str]:
+    """A domain and its header comment."""
+    header, _ = split_header(text)
+    return parse_domain_source(text, path), header
