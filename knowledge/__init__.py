@@ -47,6 +47,9 @@ class PlanRequest:
     force: dict[str, str] | None = None
     explain: bool = False
     json: bool = False
+    # From the knowledge store: the domain as edited, and the problem's stored text.
+    spec: DomainSpec | None = None
+    problem_text: str | None = None
 
 
 @dataclass(frozen=True)
@@ -67,9 +70,14 @@ class KnowledgePackage:
     problems: dict[str, Callable[[Domain], Problem]]
     problem_domain: dict[str, str]
     problem_descriptions: dict[str, str] = field(default_factory=dict)
+    # Problems that are files (EDAPS designs): the store keeps their text.
+    problem_files: dict[str, Path] = field(default_factory=dict)
+    problem_kind: str = "builtin"
     # A package with its own input files and output format plans through this instead of
     # the generic report below.
     planner: Callable[[KnowledgePackage, PlanRequest], PlanReport] | None = None
+    # What a knowledge test can check about a run (see ``generic_facts``).
+    facts: Callable[[KnowledgePackage, PlanRequest], dict[str, Any]] | None = None
     _compiled: dict[str, Domain] = field(default_factory=dict)
 
     def spec(self, domain: str) -> DomainSpec:
@@ -91,6 +99,21 @@ class KnowledgePackage:
         return domain, self.problems[name](domain)
 
 
+    def domain_of(self, problem: str) -> str:
+        """The domain a problem belongs to (a package with one domain owns every file)."""
+        if problem in self.problem_domain:
+            return self.problem_domain[problem]
+        if len(self.sources) == 1:
+            return next(iter(self.sources))
+        raise PackageError(f"package '{self.name}' has no problem '{problem}'; "
+                           f"problems: {', '.join(sorted(self.problems))}")
+
+    def run_facts(self, request: PlanRequest) -> dict[str, Any]:
+        """The facts a knowledge test checks, for one problem."""
+        if self.facts is not None:
+            return self.facts(self, request)
+        return generic_facts(self, request)
+
     def plan(self, request: PlanRequest) -> PlanReport:
         """Plan ``request`` and render it; bad input is a report, never a traceback."""
         if self.planner is not None:
@@ -109,6 +132,22 @@ def search_options(request: PlanRequest, default_mode: str) -> Any:
     )
 
 
+def result_facts(result: Any) -> dict[str, Any]:
+    """Facts every run has: found, value, status, nodes, and the chosen alternatives."""
+    return {
+        "found": result.found, "value": result.value, "status": str(result.status),
+        "nodes": result.nodes,
+        "chosen": {cp.task: cp.chosen.label for cp in result.choice_points if cp.chosen},
+    }
+
+
+def generic_facts(pkg: KnowledgePackage, request: PlanRequest) -> dict[str, Any]:
+    from engine.tofs import plan
+
+    domain, problem = pkg.problem(request.problem, request.spec)
+    return result_facts(plan(domain, problem, search_options(request, problem.mode)))
+
+
 def generic_plan(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
     """Plan a named problem and render the plan with the engine's plain-text explainer."""
     import json
@@ -117,7 +156,7 @@ def generic_plan(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
     from engine.tofs.explain import render_text
 
     try:
-        domain, problem = pkg.problem(request.problem)
+        domain, problem = pkg.problem(request.problem, request.spec)
         result = plan(domain, problem, search_options(request, problem.mode))
     except (PackageError, SourceError, DomainError, EvaluationError, ValueError) as exc:
         return PlanReport(f"error: {exc}", EXIT_BAD_INPUT)

@@ -37,8 +37,15 @@ def build_parser() -> argparse.ArgumentParser:
         description="TOFS Workbench: author, run and explain HTN knowledge (Smith 1997).",
     )
     sub = parser.add_subparsers(dest="command")
+    # --db works before or after the command: "workbench --db F kb list" and
+    # "workbench kb list --db F" mean the same.
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS,
+                        help="knowledge store to use (default: $WORKBENCH_DB, or the user "
+                        "data directory)")
+    parser.add_argument("--db", metavar="PATH", default=None, help=common._actions[0].help)
 
-    p = sub.add_parser("plan", help="plan a problem headless and print the plan")
+    p = sub.add_parser("plan", parents=[common], help="plan a problem headless and print the plan")
     p.add_argument("package", help="knowledge package, e.g. examples")
     p.add_argument("problem", help="problem name within the package (e.g. dinner, RM1) or "
                    "a problem file (e.g. an EDAPS design)")
@@ -59,7 +66,49 @@ def build_parser() -> argparse.ArgumentParser:
                    help="list every alternative at every choice point with its reason")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
-    sub.add_parser("list", help="list knowledge packages and their problems")
+    sub.add_parser("list", parents=[common], help="list knowledge packages and their problems")
+
+    kb = sub.add_parser("kb", help="the knowledge store: list, import, export, lint, test, "
+                        "history, undo, redo, set, delete")
+    ks = kb.add_subparsers(dest="kb_command", required=True)
+    k = ks.add_parser("list", parents=[common], help="domains in the store, or one domain's items")
+    k.add_argument("domain", nargs="?")
+    k = ks.add_parser("import", parents=[common],
+                      help="load a KB source file (or a bundled domain by name) into the store")
+    k.add_argument("source", help="a KB source file, or the name of a bundled domain")
+    k.add_argument("--package", help="package whose primitives the domain uses (default: the "
+                   "package that bundles a domain of that name)")
+    k.add_argument("--base", type=int, help="refuse if the domain is no longer at this revision")
+    k = ks.add_parser("export", parents=[common], help="write a domain's KB source file")
+    k.add_argument("domain")
+    k.add_argument("-o", "--output", metavar="FILE", help="file to write (default: stdout)")
+    k = ks.add_parser("lint", parents=[common], help="check a domain for likely mistakes")
+    k.add_argument("domain")
+    k = ks.add_parser("test", parents=[common], help="run knowledge tests")
+    k.add_argument("domain", nargs="?", help="one domain (default: every domain)")
+    k.add_argument("--name", action="append", help="only the test with this name")
+    k = ks.add_parser("history", parents=[common], help="a domain's revisions, or a diff")
+    k.add_argument("domain")
+    k.add_argument("--diff", nargs=2, type=int, metavar=("A", "B"),
+                   help="what changed from revision A to revision B")
+    for verb in ("undo", "redo"):
+        k = ks.add_parser(verb, parents=[common], help=f"{verb} the latest change to a domain")
+        k.add_argument("domain")
+        k.add_argument("--base", type=int, help="refuse if the domain is no longer at this "
+                       "revision")
+    k = ks.add_parser("set", parents=[common],
+                      help="create or change one item: FIELD=VALUE (VALUE as JSON, else text)")
+    k.add_argument("domain")
+    k.add_argument("kind", choices=["constant", "task", "method", "operator", "test"])
+    k.add_argument("name", help="item name (methods: Task.Method)")
+    k.add_argument("fields", nargs="+", metavar="FIELD=VALUE")
+    k.add_argument("--base", type=int, help="refuse if the domain is no longer at this revision")
+    k.add_argument("-m", "--message", default="", help="why (kept in the history)")
+    k = ks.add_parser("delete", parents=[common], help="delete one item")
+    k.add_argument("domain")
+    k.add_argument("kind", choices=["constant", "task", "method", "operator", "test"])
+    k.add_argument("name")
+    k.add_argument("--base", type=int, help="refuse if the domain is no longer at this revision")
 
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     return parser
@@ -78,6 +127,19 @@ def _cmd_plan(args: argparse.Namespace) -> int:
         criterion=args.criterion, alpha=args.alpha, force=_force(args.why_not) or None,
         explain=args.explain, json=args.json,
     )
+    if args.db is not None:
+        from dataclasses import replace
+
+        from workbench.kb import StoreError
+        from workbench.kb.catalog import open_store
+
+        try:
+            store = open_store(args.db)
+            domain = pkg.domain_of(args.problem)
+            request = replace(request, spec=store.load(domain),
+                              problem_text=store.problem_text(domain, args.problem))
+        except (StoreError, PackageError) as exc:
+            return _fail(str(exc), EXIT_BAD_INPUT)
     report = pkg.plan(request)
     if report.status == EXIT_BAD_INPUT:
         message = report.text.removeprefix("error: ")
@@ -109,6 +171,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _cmd_plan(args)
     if args.command == "list":
         return _cmd_list()
+    if args.command == "kb":
+        from workbench.kb.commands import run_kb
+
+        return run_kb(args)
     from workbench.app import run_app
 
     return run_app()

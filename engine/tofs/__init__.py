@@ -6,7 +6,7 @@
 from .criteria import ExternalCriterion, Hurwicz, Maximin, MinimaxRegret, WeightedAverage, criterion
 from .domain import Domain, DomainError, KnowledgeProblem, Problem, compile_domain, make_task
 from .expressions import CompiledExpression, ExpressionError, Primitive, compile_expression
-from .model import ConstantDef, DomainSpec, MethodDef, OperatorDef, TaskDef
+from .model import ConstantDef, DomainSpec, KnowledgeTest, MethodDef, OperatorDef, TaskDef
 from .registry import Registry, RegistryError
 from .results import (
     AlternativeRecord, ChoicePoint, Failure, PlanStep, PolicyEdge, PolicyNode, Reason, RunResult,
@@ -19,7 +19,7 @@ from .trace import EventKind, Trace, TraceEvent
 __all__ = [
     "AlternativeRecord", "CancelToken", "ChoicePoint", "CompiledExpression", "ConstantDef",
     "Domain", "DomainError", "DomainSpec", "EvaluationError", "EventKind", "ExpressionError",
-    "ExternalCriterion", "Failure", "Hurwicz", "KnowledgeProblem", "Maximin", "MethodDef",
+    "ExternalCriterion", "Failure", "Hurwicz", "KnowledgeProblem", "KnowledgeTest", "Maximin", "MethodDef",
     "MinimaxRegret", "Mode", "OperatorDef", "PlanStep", "PolicyEdge", "PolicyNode", "Primitive",
     "Problem", "Progress", "Reason", "Registry", "RegistryError", "RunResult", "SearchOptions",
     "SourceError", "Status", "TaskDef", "Trace", "TraceEvent", "WeightedAverage",

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from knowledge import KnowledgePackage
 
-from .report import plan_request, problem_from_name
+from .report import design_facts, plan_request, problem_from_name
 from .shop import registry
 
 HERE = Path(__file__).parent
@@ -29,6 +29,9 @@ def package() -> KnowledgePackage:
         problems={n: problem_from_name(n) for n in names},
         problem_domain={n: "edaps" for n in names},
         problem_descriptions={n: f"design file designs/{n}.txt" for n in names},
+        problem_files={n: DESIGNS / f"{n}.txt" for n in names},
+        problem_kind="edaps-design",
         planner=plan_request,
+        facts=design_facts,
     )
     return pkg

@@ -19,13 +19,14 @@ from engine.tofs import Domain, Problem, RunResult, SearchOptions, plan
 from engine.tofs.explain import describe_alternative
 from knowledge import (
     EXIT_BAD_INPUT, EXIT_NO_PLAN, EXIT_PLAN, KnowledgePackage, PlanReport, PlanRequest,
+    result_facts,
 )
 
 from .critique import Diagnostic, critique, error_text
 from .design import Design
 from .echo import echo_text
 from .output import render_plan, steps_of
-from .parser import DesignError, load_design
+from .parser import DesignError, load_design, parse_design
 from .shop import edaps_problem
 
 __all__ = ["EdapsRun", "plan_design", "plan_request", "problem_from_name", "resolve_design"]
@@ -147,15 +148,39 @@ def plan_design(domain: Domain, design: Design, *, full_tree: bool = False,
     return EdapsRun(design, result, diagnostics, seconds)
 
 
+def _run_request(pkg: KnowledgePackage, request: PlanRequest) -> EdapsRun:
+    if request.problem_text is not None:
+        design = parse_design(request.problem_text, path=request.problem,
+                              name=Path(request.problem).stem)
+    else:
+        design = resolve_design(request.problem)
+    domain = pkg.domain("edaps", request.spec)
+    return plan_design(domain, design, full_tree=request.full_tree, prune=request.prune,
+                       node_budget=request.node_budget, time_budget=request.time_budget,
+                       force=request.force)
+
+
+def design_facts(pkg: KnowledgePackage, request: PlanRequest) -> dict[str, Any]:
+    """What a knowledge test can check about a design's plan."""
+    run = _run_request(pkg, request)
+    facts = result_facts(run.result)
+    facts.update({
+        "manufacturable": run.manufacturable,
+        "lead_time": run.setup_time + run.run_time if run.manufacturable else None,
+        "setup_time": run.setup_time if run.manufacturable else None,
+        "run_time": run.run_time if run.manufacturable else None,
+        "nodes": run.nodes,
+        "unmanufacturable_at": [f"({d.x:.2f}, {d.y:.2f})" for d in run.diagnostics],
+        "unmanufacturable_count": len(run.diagnostics),
+    })
+    return facts
+
+
 def plan_request(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
     from engine.tofs import DomainError, EvaluationError, SourceError
 
     try:
-        design = resolve_design(request.problem)
-        domain = pkg.domain("edaps")
-        run = plan_design(domain, design, full_tree=request.full_tree, prune=request.prune,
-                          node_budget=request.node_budget, time_budget=request.time_budget,
-                          force=request.force)
+        run = _run_request(pkg, request)
     except (DesignError, SourceError, DomainError, EvaluationError) as exc:
         return PlanReport(f"error: {exc}", EXIT_BAD_INPUT)
     status = EXIT_PLAN if run.manufacturable else EXIT_NO_PLAN

@@ -1,0 +1,102 @@
+"""Where the store meets the knowledge packages.
+
+The store holds data; the packages hold the Python primitives that make the data runnable.
+This module knows both: which package owns a domain, how to validate an edit (compile the
+domain with its own registry, so an edit that would break a run never reaches the file),
+where the default database lives, and how to seed it from the bundled knowledge.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+import platformdirs
+
+from engine.tofs import DomainError, DomainSpec, Registry, compile_domain
+from knowledge import KnowledgePackage, get_package, package_names
+
+from .store import KnowledgeStore
+
+__all__ = ["default_db_path", "domain_owner", "open_store", "seed", "validate"]
+
+
+@lru_cache(maxsize=None)
+def _owners() -> dict[str, tuple[str, Registry]]:
+    out: dict[str, tuple[str, Registry]] = {}
+    for name in package_names():
+        pkg = get_package(name)
+        for domain, registry in pkg.registries.items():
+            out[domain] = (name, registry)
+    return out
+
+
+def domain_owner(domain: str) -> tuple[str, Registry] | None:
+    """(package name, registry) of a bundled domain, or None for a domain we cannot run."""
+    return _owners().get(domain)
+
+
+def validate(domain: str, spec: DomainSpec) -> list[str]:
+    """Every reason ``spec`` could not run: a full compile with the domain's primitives."""
+    owner = domain_owner(domain)
+    if spec.name != domain:
+        return [f"the domain is called '{spec.name}', not '{domain}'"]
+    if owner is None:
+        return []
+    try:
+        compile_domain(spec, owner[1])
+    except DomainError as exc:
+        return [str(p) for p in exc.problems]
+    return []
+
+
+def default_db_path() -> Path:
+    """``$WORKBENCH_DB``, or ``workbench.db`` in the user's data directory."""
+    env = os.environ.get("WORKBENCH_DB")
+    if env:
+        return Path(env)
+    return platformdirs.user_data_path("tofs-workbench", appauthor=False) / "workbench.db"
+
+
+def seed(store: KnowledgeStore, packages: list[str] | None = None) -> list[str]:
+    """Import every bundled domain the store lacks, with its problems and primitives."""
+    added = []
+    for name in packages or package_names():
+        pkg = get_package(name)
+        for domain, source in pkg.sources.items():
+            if store.has_domain(domain):
+                continue
+            store.import_text(source.read_text(encoding="utf-8"), package=name,
+                              path=str(source.name), author="seed",
+                              message="bundled knowledge")
+            _seed_problems(store, pkg, domain)
+            added.append(domain)
+    return added
+
+
+def _seed_problems(store: KnowledgeStore, pkg: KnowledgePackage, domain: str) -> None:
+    registry = pkg.registries[domain]
+    store.set_primitives(domain, [(p.name, p.signature, p.doc, p.uses_state)
+                                  for p in registry.primitive_docs()])
+    for problem, owner in sorted(pkg.problem_domain.items()):
+        if owner != domain:
+            continue
+        files = pkg.problem_files.get(problem)
+        if files is not None:
+            store.set_problem(domain, problem, pkg.problem_kind, files.read_text("utf-8"),
+                              pkg.problem_descriptions.get(problem, ""))
+        else:
+            store.set_problem(domain, problem, "builtin", "",
+                              pkg.problem_descriptions.get(problem, ""))
+
+
+def open_store(path: str | Path | None = None, *, seed_bundled: bool = True) -> KnowledgeStore:
+    """Open (creating and seeding on first use) the store at ``path`` or the default."""
+    target = Path(path) if path is not None else default_db_path()
+    if path is None:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    store = KnowledgeStore(target, validator=validate)
+    if seed_bundled and not store.domains():
+        seed(store)
+    return store

@@ -1,0 +1,198 @@
+"""``workbench kb ...``: the knowledge store from the command line.
+
+Every command reports problems as one clear message on stderr with exit status 1 (2 when
+knowledge tests or lint find errors), never a traceback, and never leaves the store
+half-written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.tofs.source import SourceError
+
+from .catalog import domain_owner, open_store
+from .store import KnowledgeStore, StoreError
+
+__all__ = ["run_kb"]
+
+
+def _err(message: str, status: int = 1) -> int:
+    print(f"workbench: error: {message}", file=sys.stderr)
+    return status
+
+
+def _value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def cmd_list(store: KnowledgeStore, args: argparse.Namespace) -> int:
+    if args.domain is None:
+        for d in store.domains():
+            counts = ", ".join(f"{v} {k}" for k, v in d.counts.items())
+            print(f"{d.name:10s} r{d.revision:<5d} {d.package:10s} {counts}")
+        return 0
+    spec = store.load(args.domain)
+    print(f"{spec.name} (revision {store.revision(spec.name)}): {spec.description}")
+    print(f"roots: {', '.join(spec.roots) or '(none)'}")
+    for t in spec.tasks:
+        agent = f"; agent {t.agent}" if t.agent else ""
+        print(f"task {t.name}({', '.join(t.params)}{agent})")
+        for m in spec.methods:
+            if m.task == t.name:
+                body = m.operator if m.operator else ", ".join(m.subtasks or []) or "—"
+                pre = "" if m.precondition == "True" else f" [{m.precondition}]"
+                print(f"    {m.name}{pre}: {body}")
+    for o in spec.operators:
+        costs = ", ".join(f"{k} = {v}" for k, v in o.costs.items())
+        print(f"operator {o.name}({', '.join(o.params)})" + (f": {costs}" if costs else ""))
+    for c in spec.constants:
+        print(f"constant {c.name} = {c.value!r}" + (f" {c.unit}" if c.unit else ""))
+    for p in store.problems(spec.name):
+        print(f"problem {p['name']} ({p['kind']})")
+    for t in spec.tests:
+        print(f"test {t.name!r} on {t.problem}")
+    return 0
+
+
+def cmd_import(store: KnowledgeStore, args: argparse.Namespace) -> int:
+    path = Path(args.source)
+    if path.exists():
+        text = path.read_text(encoding="utf-8")
+        name = path.stem
+    else:
+        owner = domain_owner(args.source)
+        if owner is None:
+            return _err(f"{args.source}: no such file, and no bundled domain of that name")
+        from knowledge import get_package
+
+        path = get_package(owner[0]).sources[args.source]
+        text, name = path.read_text(encoding="utf-8"), args.source
+    package = args.package or (domain_owner(name) or (None,))[0]
+    if package is None:
+        try:
+            from engine.tofs.source import parse_domain_source
+
+            package = (domain_owner(parse_domain_source(text, str(path)).name) or ("",))[0]
+        except SourceError as exc:
+            return _err(str(exc))
+    rev = store.import_text(text, package=package or "", path=str(path), base=args.base)
+    print(f"imported {path} as domain '{rev.domain}', revision {rev.id}")
+    return 0
+
+
+def cmd_export(store: KnowledgeStore, args: argparse.Namespace) -> int:
+    text = store.export(args.domain)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"wrote {args.output}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_lint(store: KnowledgeStore, args: argparse.Namespace) -> int:
+    from .lint import lint_domain
+
+    owner = domain_owner(args.domain)
+    findings = lint_domain(store.load(args.domain), owner[1] if owner else None)
+    for f in findings:
+        print(f)
+    errors = sum(f.severity == "error" for f in findings)
+    print(f"{args.domain}: {errors} error(s), {len(findings) - errors} warning(s)")
+    return 2 if errors else 0
+
+
+def cmd_test(store: KnowledgeStore, args: argparse.Namespace) -> int:
+    from .testing import render_report, run_tests
+
+    domains = [args.domain] if args.domain else [d.name for d in store.domains()]
+    failed = 0
+    for domain in domains:
+        outcomes = run_tests(domain, store.load(domain), store, args.name)
+        print(render_report(domain, outcomes))
+        failed += sum(not o.passed for o in outcomes)
+    return 2 if failed else 0
+
+
+def cmd_history(store: KnowledgeStore, args: argparse.Namespace) -> int:
+    if args.diff:
+        sys.stdout.write(store.diff(args.domain, *args.diff) or "(no difference)\n")
+        return 0
+    current = store.revision(args.domain)
+    for rev in store.history(args.domain):
+        mark = "*" if rev.id == current else " "
+        print(f"{mark} {rev.summary()}")
+    return 0
+
+
+def cmd_undo_redo(store: KnowledgeStore, args: argparse.Namespace) -> int:
+    step = store.undo if args.kb_command == "undo" else store.redo
+    rev = step(args.domain, base=args.base)
+    print(f"{args.kb_command}: {rev.kind} {rev.target} (revision {rev.reverts}); domain "
+          f"'{rev.domain}' is now at revision {rev.id}")
+    return 0
+
+
+def cmd_set(store: KnowledgeStore, args: argparse.Namespace) -> int:
+    spec = store.load(args.domain)
+    from .store import _items, item_key
+
+    current = next((it for it in _items(spec, args.kind)
+                    if item_key(args.kind, it) == args.name), None)
+    data: dict[str, Any] = current.model_dump(mode="json") if current is not None else {}
+    if current is None:
+        if args.kind == "method":
+            task, _, method = args.name.partition(".")
+            data.update({"task": task, "name": method})
+        else:
+            data["name"] = args.name
+    for field in args.fields:
+        key, sep, raw = field.partition("=")
+        if not sep or not key:
+            return _err(f"expected FIELD=VALUE, got '{field}'")
+        data[key] = _value(raw)
+    rev = store.edit(args.domain, args.kind, args.name, data, base=args.base,
+                     message=args.message)
+    print(f"{rev.action} {args.kind} {args.name}: domain '{args.domain}' is now at revision "
+          f"{rev.id}")
+    return 0
+
+
+def cmd_delete(store: KnowledgeStore, args: argparse.Namespace) -> int:
+    rev = store.edit(args.domain, args.kind, args.name, None, base=args.base)
+    print(f"deleted {args.kind} {args.name}: domain '{args.domain}' is now at revision {rev.id}")
+    return 0
+
+
+COMMANDS = {"list": cmd_list, "import": cmd_import, "export": cmd_export, "lint": cmd_lint,
+            "test": cmd_test, "history": cmd_history, "undo": cmd_undo_redo,
+            "redo": cmd_undo_redo, "set": cmd_set, "delete": cmd_delete}
+
+
+def run_kb(args: argparse.Namespace) -> int:
+    try:
+        store = open_store(args.db)
+    except StoreError as exc:
+        return _err(str(exc))
+    try:
+        return COMMANDS[args.kb_command](store, args)
+    except StoreError as exc:
+        return _err(str(exc))
+    except OSError as exc:
+        return _err(f"{exc.filename or ''}: {exc.strerror or exc}")
+    except Exception as exc:  # noqa: BLE001 - a message, not a traceback (WORKBENCH_DEBUG=1)
+        if os.environ.get("WORKBENCH_DEBUG"):
+            raise
+        return _err(f"unexpected {type(exc).__name__}: {exc} (set WORKBENCH_DEBUG=1 for "
+                    "details)")
+    finally:
+        store.close()

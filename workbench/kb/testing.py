@@ -1,0 +1,111 @@
+"""Knowledge tests: does the knowledge base still conclude what an expert expects?
+
+A test names a problem and expected facts of its run (a lead time, the alternative chosen
+at a named choice point, "unmanufacturable because of the hole at (0.20, 2.40)").  The
+package computes the facts; this module compares them and says, for each failed
+expectation, what was expected and what the run concluded.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.tofs import DomainSpec, KnowledgeTest
+from knowledge import PackageError, PlanRequest, get_package
+
+from .catalog import domain_owner
+from .store import KnowledgeStore
+
+__all__ = ["TestOutcome", "check", "render_report", "run_tests"]
+
+
+@dataclass
+class TestOutcome:
+    test: KnowledgeTest
+    passed: bool
+    failures: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    error: str | None = None
+
+
+def _same(expected: Any, actual: Any, tolerance: float) -> bool:
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return expected is actual or expected == actual
+    if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
+        return math.isclose(expected, actual, rel_tol=0.0, abs_tol=tolerance)
+    if isinstance(expected, list) and isinstance(actual, list):
+        return len(expected) == len(actual) and all(
+            _same(e, a, tolerance) for e, a in zip(expected, actual))
+    return bool(expected == actual)
+
+
+def check(test: KnowledgeTest, facts: dict[str, Any]) -> list[str]:
+    """Each unmet expectation, in words."""
+    failures = []
+    for key, expected in test.expect.items():
+        if key not in facts:
+            failures.append(f"'{key}' is not something this domain reports "
+                            f"(it reports: {', '.join(sorted(facts))})")
+            continue
+        actual = facts[key]
+        if key == "chosen" and isinstance(expected, dict):
+            for task, label in expected.items():
+                got = actual.get(task)
+                if got is None:
+                    failures.append(f"no choice point '{task}' on the plan (choice points: "
+                                    f"{', '.join(sorted(actual)) or 'none'})")
+                elif got != label:
+                    failures.append(f"at '{task}' expected {label}, the plan chose {got}")
+            continue
+        if not _same(expected, actual, test.tolerance):
+            failures.append(f"{key}: expected {expected!r}, got {actual!r}")
+    return failures
+
+
+def run_tests(domain: str, spec: DomainSpec, store: KnowledgeStore | None = None,
+              names: list[str] | None = None) -> list[TestOutcome]:
+    """Run a domain's knowledge tests (all, or those named) against ``spec``."""
+    owner = domain_owner(domain)
+    outcomes = []
+    for test in spec.tests:
+        if names and test.name not in names:
+            continue
+        t0 = time.perf_counter()
+        if owner is None:
+            outcomes.append(TestOutcome(test, False, error=f"no package can run '{domain}'"))
+            continue
+        pkg = get_package(owner[0])
+        text = store.problem_text(domain, test.problem) if store is not None else None
+        options = dict(test.options)
+        try:
+            request = PlanRequest(problem=test.problem, spec=spec, problem_text=text,
+                                  full_tree=bool(options.get("full_tree", False)),
+                                  prune=bool(options.get("prune", True)),
+                                  mode=options.get("mode"),
+                                  node_budget=options.get("node_budget"),
+                                  time_budget=options.get("time_budget"))
+            facts = pkg.run_facts(request)
+        except (PackageError, ValueError, OSError) as exc:
+            outcomes.append(TestOutcome(test, False, seconds=time.perf_counter() - t0,
+                                        error=str(exc)))
+            continue
+        failures = check(test, facts)
+        outcomes.append(TestOutcome(test, not failures, failures,
+                                    time.perf_counter() - t0))
+    return outcomes
+
+
+def render_report(domain: str, outcomes: list[TestOutcome]) -> str:
+    lines = []
+    for o in outcomes:
+        mark = "PASS" if o.passed else "FAIL"
+        lines.append(f"{mark}  {domain}: {o.test.name}  [{o.test.problem}, {o.seconds:.2f} s]")
+        if o.error:
+            lines.append(f"      error: {o.error}")
+        lines.extend(f"      {f}" for f in o.failures)
+    passed = sum(o.passed for o in outcomes)
+    lines.append(f"{domain}: {passed} passed, {len(outcomes) - passed} failed")
+    return "\n".join(lines)
