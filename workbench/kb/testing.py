@@ -42,6 +42,14 @@ def _same(expected: Any, actual: Any, tolerance: float) -> bool:
     return bool(expected == actual)
 
 
+def _show(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.4f}".rstrip("0").rstrip(".")
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    return repr(value)
+
+
 def check(test: KnowledgeTest, facts: dict[str, Any]) -> list[str]:
     """Each unmet expectation, in words."""
     failures = []
@@ -61,7 +69,7 @@ def check(test: KnowledgeTest, facts: dict[str, Any]) -> list[str]:
                     failures.append(f"at '{task}' expected {label}, the plan chose {got}")
             continue
         if not _same(expected, actual, test.tolerance):
-            failures.append(f"{key}: expected {expected!r}, got {actual!r}")
+            failures.append(f"{key}: expected {_show(expected)}, got {_show(actual)}")
     return failures
 
 
