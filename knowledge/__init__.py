@@ -70,9 +70,11 @@ class KnowledgePackage:
     problems: dict[str, Callable[[Domain], Problem]]
     problem_domain: dict[str, str]
     problem_descriptions: dict[str, str] = field(default_factory=dict)
-    # Problems that are files (EDAPS designs): the store keeps their text.
+    # Problems that are files (EDAPS designs): the store keeps their text, and
+    # ``problem_loader(domain, name, text)`` turns stored text back into a problem.
     problem_files: dict[str, Path] = field(default_factory=dict)
     problem_kind: str = "builtin"
+    problem_loader: Callable[[Domain, str, str], Problem] | None = None
     # A package with its own input files and output format plans through this instead of
     # the generic report below.
     planner: Callable[[KnowledgePackage, PlanRequest], PlanReport] | None = None
@@ -91,7 +93,12 @@ class KnowledgePackage:
             self._compiled[domain] = compile_domain(self.spec(domain), self.registries[domain])
         return self._compiled[domain]
 
-    def problem(self, name: str, spec: DomainSpec | None = None) -> tuple[Domain, Problem]:
+    def problem(self, name: str, spec: DomainSpec | None = None, text: str | None = None
+                ) -> tuple[Domain, Problem]:
+        """A problem by name: from its stored ``text`` when given, else from the package."""
+        if text is not None and self.problem_loader is not None:
+            domain = self.domain(self.domain_of(name), spec)
+            return domain, self.problem_loader(domain, name, text)
         if name not in self.problems:
             raise PackageError(f"package '{self.name}' has no problem '{name}'; "
                                f"problems: {', '.join(sorted(self.problems))}")
@@ -121,15 +128,17 @@ class KnowledgePackage:
         return generic_plan(self, request)
 
 
-def search_options(request: PlanRequest, default_mode: str) -> Any:
+def search_options(request: PlanRequest, problem: Problem) -> Any:
     from engine.tofs import SearchOptions, criterion
 
-    return SearchOptions(
-        mode=request.mode or default_mode,  # type: ignore[arg-type]
-        full_tree=request.full_tree, partial_plan_prune=request.prune,
-        node_budget=request.node_budget, time_budget=request.time_budget,
-        criterion=criterion(request.criterion, request.alpha), force=request.force or None,
-    )
+    return SearchOptions(**{
+        **problem.options,
+        "mode": request.mode or problem.mode,
+        "full_tree": request.full_tree,
+        "partial_plan_prune": request.prune and problem.options.get("partial_plan_prune", True),
+        "node_budget": request.node_budget, "time_budget": request.time_budget,
+        "criterion": criterion(request.criterion, request.alpha), "force": request.force or None,
+    })
 
 
 def result_facts(result: Any) -> dict[str, Any]:
@@ -144,8 +153,8 @@ def result_facts(result: Any) -> dict[str, Any]:
 def generic_facts(pkg: KnowledgePackage, request: PlanRequest) -> dict[str, Any]:
     from engine.tofs import plan
 
-    domain, problem = pkg.problem(request.problem, request.spec)
-    return result_facts(plan(domain, problem, search_options(request, problem.mode)))
+    domain, problem = pkg.problem(request.problem, request.spec, request.problem_text)
+    return result_facts(plan(domain, problem, search_options(request, problem)))
 
 
 def generic_plan(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
@@ -156,8 +165,8 @@ def generic_plan(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
     from engine.tofs.explain import render_text
 
     try:
-        domain, problem = pkg.problem(request.problem, request.spec)
-        result = plan(domain, problem, search_options(request, problem.mode))
+        domain, problem = pkg.problem(request.problem, request.spec, request.problem_text)
+        result = plan(domain, problem, search_options(request, problem))
     except (PackageError, SourceError, DomainError, EvaluationError, ValueError) as exc:
         return PlanReport(f"error: {exc}", EXIT_BAD_INPUT)
     status = EXIT_PLAN if result.found else EXIT_NO_PLAN

@@ -309,3 +309,41 @@ async def test_q_quits() -> None:
         await pilot.press("q")
         await pilot.pause()
         assert not app.is_running
+
+
+async def test_knowledge_tests_run_from_the_workbench(tmp_path) -> None:
+    """`t` runs the highlighted problem's domain tests on the store and shows a report."""
+    app = WorkbenchApp(tmp_path / "kb.db")
+    seen: list[Message] = []
+    async with app.run_test(size=SIZE, message_hook=seen.append) as pilot:
+        await pilot.pause()
+        picker = screen_of(app).query_one(ProblemPicker)
+        picker.focus()
+        assert picker.select(ProblemRef("edaps", "RM1"))
+        await pilot.press("t")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        from workbench.messages import TestsFinished
+
+        done = [m for m in seen if isinstance(m, TestsFinished)]
+        assert len(done) == 1 and (done[0].passed, done[0].failed) == (5, 0)
+        source = screen_of(app).query_one(ExplanationPane).source
+        assert "# Knowledge tests: edaps" in source and "RM1 lead time" in source
+        assert "5 passed, 0 failed" in str(screen_of(app).query_one(StatusLine).render())
+
+
+async def test_the_workbench_plans_what_the_store_holds(tmp_path) -> None:
+    """An edit in the store (spraying becomes cheapest) changes the app's next plan."""
+    from workbench.kb.catalog import open_store
+
+    db = tmp_path / "kb.db"
+    store = open_store(db)
+    store.edit("edaps", "constant", "spray_minutes", {"name": "spray_minutes", "value": 0.1},
+               base=store.revision("edaps"))
+    store.close()
+    app = WorkbenchApp(db)
+    async with app.run_test(size=SIZE) as pilot:
+        await run_problem(app, pilot, ProblemRef("edaps", "RM1"))
+        shown = "\n".join(labels(screen_of(app).query_one(PlanTree)))
+        assert "✓ Spray" in shown and "✗ Spindle" in shown
+    assert open_store(db).runs("edaps")[-1]["problem"] == "RM1"

@@ -8,8 +8,10 @@ this class.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from textual.app import App, SystemCommand
@@ -35,8 +37,13 @@ class WorkbenchApp(App[None]):
         Binding("q", "quit", "Quit", id="app.quit"),
     ]
 
+    def __init__(self, db: Path | None = None) -> None:
+        super().__init__()
+        self.db = db
+        """The knowledge store to plan from (None: the default store)."""
+
     def get_default_screen(self) -> Screen[Any]:
-        return PlanScreen()
+        return PlanScreen(self.db)
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
@@ -65,8 +72,17 @@ class WorkbenchApp(App[None]):
                                 partial(screen.start_run, entry.request), discover=False)
 
 
-def run_app() -> int:
-    """Run the workbench until the user quits; the process exit status."""
-    app = WorkbenchApp()
+def run_app(db: str | Path | None = None) -> int:
+    """Run the workbench on the store ``db`` until the user quits; the exit status."""
+    from workbench.kb import StoreError
+    from workbench.kb.catalog import open_store
+
+    path = Path(db) if db is not None else None
+    try:
+        open_store(path).close()  # create and seed it now, and refuse a foreign file early
+    except StoreError as exc:
+        print(f"workbench: error: {exc}", file=sys.stderr)
+        return 1
+    app = WorkbenchApp(path)
     app.run()
     return app.return_code or 0

@@ -177,4 +177,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_kb(args)
     from workbench.app import run_app
 
-    return run_app()
+    return run_app(args.db)

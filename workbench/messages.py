@@ -14,7 +14,7 @@ from textual.message import Message
 from engine.tofs import Progress, RunResult
 from workbench.runner import ProblemRef
 
-__all__ = ["PlanFailed", "PlanFinished", "PlanProgress"]
+__all__ = ["PlanFailed", "PlanFinished", "PlanProgress", "TestsFinished"]
 
 
 @dataclass
@@ -47,3 +47,15 @@ class PlanFailed(Message):
     request: ProblemRef
     message: str
     error_type: str
+
+
+@dataclass
+class TestsFinished(Message):
+    """Knowledge tests ran: the report as Markdown, and the counts for a notification."""
+
+    __test__ = False  # not a pytest test class
+
+    scope: str
+    report: str
+    passed: int
+    failed: int

@@ -219,13 +219,18 @@ def call_text(name: str, args: tuple[Any, ...], fmt: Callable[[Any], str] = _fmt
 
 @dataclass(frozen=True)
 class Problem:
-    """What to plan: a starting state and a task list, for one domain."""
+    """What to plan: a starting state and a task list, for one domain.
+
+    ``options`` are the search options this kind of problem needs by default (EDAPS: stop
+    at the first task no method can do); a caller's own options take precedence.
+    """
 
     name: str
     state: Any
     tasks: tuple[Task, ...]
     mode: Mode = "optimise"
     description: str = ""
+    options: Mapping[str, Any] = field(default_factory=dict)
 
 
 def compile_domain(spec: DomainSpec, registry: Registry) -> Domain:

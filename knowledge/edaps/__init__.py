@@ -12,7 +12,7 @@ from pathlib import Path
 
 from knowledge import KnowledgePackage
 
-from .report import design_facts, plan_request, problem_from_name
+from .report import design_facts, plan_request, problem_from_name, problem_from_text
 from .shop import registry
 
 HERE = Path(__file__).parent
@@ -31,6 +31,7 @@ def package() -> KnowledgePackage:
         problem_descriptions={n: f"design file designs/{n}.txt" for n in names},
         problem_files={n: DESIGNS / f"{n}.txt" for n in names},
         problem_kind="edaps-design",
+        problem_loader=problem_from_text,
         planner=plan_request,
         facts=design_facts,
     )

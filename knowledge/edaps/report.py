@@ -45,6 +45,11 @@ def resolve_design(name_or_path: str) -> Design:
     return load_design(path)
 
 
+def problem_from_text(domain: Domain, name: str, text: str) -> Problem:
+    """A problem from a design's stored text (the knowledge store keeps design files)."""
+    return edaps_problem(domain, parse_design(text, path=name, name=name))
+
+
 def problem_from_name(name: str) -> Callable[[Domain], Problem]:
     def build(domain: Domain) -> Problem:
         return edaps_problem(domain, resolve_design(name))
@@ -136,11 +141,12 @@ def plan_design(domain: Domain, design: Design, *, full_tree: bool = False,
     """Plan one design.  ``prune`` and the design's own ``N`` command must both allow the
     partial plan pruner."""
     problem = edaps_problem(domain, design)
-    options = SearchOptions(
-        mode="optimise", full_tree=full_tree, partial_plan_prune=prune and design.prune,
-        transpositions=transpositions, node_budget=node_budget, time_budget=time_budget,
-        force=force, abort_on_dead_end=True,
-    )
+    options = SearchOptions(**{
+        **problem.options, "mode": "optimise", "full_tree": full_tree,
+        "partial_plan_prune": prune and problem.options["partial_plan_prune"],
+        "transpositions": transpositions, "node_budget": node_budget,
+        "time_budget": time_budget, "force": force,
+    })
     t0 = time.perf_counter()
     result = plan(domain, problem, options)
     seconds = time.perf_counter() - t0

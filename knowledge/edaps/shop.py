@@ -493,5 +493,8 @@ registry = _make_registry()
 def edaps_problem(domain: Domain, design: Design) -> Problem:
     """The planning problem for one design: make the board, from an empty shop."""
     prep = prepare(design, dict(domain.constants))
+    # The dissertation stops at the first task no method can do (an unmanufacturable
+    # feature), and the design's own N command switches the partial plan pruner off.
     return Problem(design.name, Shop(prep), (make_task(domain, "MakeBoard"),),
-                   mode="optimise", description=f"Process plan for {design.name}")
+                   mode="optimise", description=f"Process plan for {design.name}",
+                   options={"abort_on_dead_end": True, "partial_plan_prune": design.prune})

@@ -8,6 +8,8 @@ superseded (or cancelled and replaced) are ignored rather than shown over the ne
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -19,12 +21,15 @@ from textual.worker import Worker, WorkerState
 
 from engine.tofs import CancelToken, Progress, Status
 from workbench import runner
-from workbench.messages import PlanFailed, PlanFinished, PlanProgress
+from knowledge import PackageError, get_package
+from workbench.messages import PlanFailed, PlanFinished, PlanProgress, TestsFinished
 from workbench.runner import ProblemRef
 from workbench.widgets import (
     ExplanationPane, PackageEntry, PlanTree, ProblemEntry, ProblemPicker, StatusLine,
 )
-from workbench.widgets.explain_md import explain, explain_error, explain_package, explain_problem
+from workbench.widgets.explain_md import (
+    explain, explain_error, explain_package, explain_problem, test_report,
+)
 from workbench.widgets.plan_items import PlanItem, RunView
 from workbench.widgets.status_line import progress_text
 
@@ -42,13 +47,16 @@ class PlanScreen(Screen[None]):
                 tooltip="Stop the running planner"),
         Binding("e", "expand_all", "Expand all", id="plan.expand_all",
                 tooltip="Open every node of the plan tree"),
+        Binding("t", "test_knowledge", "Test knowledge", id="plan.test",
+                tooltip="Run the knowledge tests of the highlighted problem's domain"),
     ]
 
     running: var[bool] = var(False, bindings=True)
     """A planner run is in progress (enables the cancel binding)."""
 
-    def __init__(self) -> None:
+    def __init__(self, db: Path | None = None) -> None:
         super().__init__()
+        self.db = db
         self.run_id = 0
         self.view: RunView | None = None
         self._token: CancelToken | None = None
@@ -116,7 +124,7 @@ class PlanScreen(Screen[None]):
             self.post_message(PlanProgress(run_id, request, p))
 
         try:
-            result = runner.execute(request, token, progress)
+            result = runner.execute(request, token, progress, self.db)
         except Exception as exc:  # noqa: BLE001 - knowledge code is user code; never crash
             self.post_message(PlanFailed(run_id, request, runner.error_message(exc),
                                          type(exc).__name__))
@@ -130,6 +138,50 @@ class PlanScreen(Screen[None]):
 
     def on_unmount(self) -> None:
         self.cancel_run()
+
+    def action_test_knowledge(self) -> None:
+        entry = self.query_one(ProblemPicker).current
+        scope = None
+        if entry is not None:
+            try:
+                scope = get_package(entry.request.package).domain_of(entry.request.problem)
+            except PackageError:
+                scope = None
+        self.query_one(StatusLine).set_status(
+            f"Running the knowledge tests of {scope or 'every domain'}…", "running")
+        self._run_tests(scope)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="knowledge-tests",
+          description="knowledge tests")
+    def _run_tests(self, domain: str | None) -> None:
+        """Thread body: run the tests on the store's knowledge, post the report."""
+        from workbench.kb.catalog import open_store
+        from workbench.kb.testing import run_tests
+
+        store = open_store(self.db)
+        try:
+            names = [domain] if domain else [d.name for d in store.domains()]
+            outcomes = {d: run_tests(d, store.load(d), store) for d in names}
+        except Exception as exc:  # noqa: BLE001 - shown, never a crash
+            self.post_message(TestsFinished(domain or "every domain",
+                                            f"# Knowledge tests\n\nCould not run: {exc}", 0, 1))
+            return
+        finally:
+            store.close()
+        passed = sum(o.passed for rs in outcomes.values() for o in rs)
+        failed = sum(not o.passed for rs in outcomes.values() for o in rs)
+        self.post_message(TestsFinished(domain or "every domain",
+                                        test_report(domain or "every domain", outcomes),
+                                        passed, failed))
+
+    @on(TestsFinished)
+    def _tests_finished(self, message: TestsFinished) -> None:
+        message.stop()
+        self.query_one(ExplanationPane).show(message.report)
+        text = f"Knowledge tests ({message.scope}): {message.passed} passed, " \
+               f"{message.failed} failed"
+        self.query_one(StatusLine).set_status(text, "error" if message.failed else "ok")
+        self.notify(text, severity="error" if message.failed else "information")
 
     # ------------------------------------------------------------------ worker messages
 

@@ -8,6 +8,8 @@ values it saw -- which the one-line tree labels have no room for.
 
 from __future__ import annotations
 
+from workbench.kb.testing import TestOutcome
+
 import re
 from typing import Any
 
@@ -210,3 +212,23 @@ def explain_package(name: str, description: str, problems: list[str]) -> str:
 
 def explain_error(request: ProblemRef, message: str) -> str:
     return f"## {md(request.title)} failed\n\n```\n{message}\n```"
+
+
+def test_report(scope: str, outcomes: dict[str, list[TestOutcome]]) -> str:
+    """Knowledge-test results as Markdown: one line per test, failures spelled out."""
+    lines = [f"# Knowledge tests: {md(scope)}", ""]
+    for domain, results in outcomes.items():
+        passed = sum(o.passed for o in results)
+        lines.append(f"## {md(domain)}: {passed} passed, {len(results) - passed} failed")
+        lines.append("")
+        for o in results:
+            mark = "✓" if o.passed else "✗"
+            lines.append(f"- {mark} **{md(o.test.name)}** ({md(o.test.problem)}, "
+                         f"{o.seconds:.2f} s)")
+            if o.test.description:
+                lines.append(f"  - {md(o.test.description)}")
+            if o.error:
+                lines.append(f"  - error: {md(o.error)}")
+            lines.extend(f"  - {md(f)}" for f in o.failures)
+        lines.append("")
+    return "\n".join(lines)
