@@ -168,3 +168,18 @@ def test_forcing_an_alternative_replans_with_it(examples) -> None:
     root = r.choice_points[0]
     assert root.alternatives[0].reason is Reason.NOT_EXPANDED
     assert "forced" in root.alternatives[0].detail
+
+
+def test_game_mode_records_a_trace(examples) -> None:
+    """Every kind of event a game run produces, and the same value as without tracing."""
+    trace = Trace()
+    r = _run(examples, trace=trace)
+    assert r.value == pytest.approx(260.0) and r.trace is trace
+    kinds = {e.kind for e in trace}
+    assert {EventKind.NODE_EXPANDED, EventKind.NODE_CREATED, EventKind.NODE_PRUNED,
+            EventKind.LEAF_VALUED, EventKind.VALUE_BACKED_UP, EventKind.CHOICE_MADE} <= kinds
+    backed = [e for e in trace if e.kind is EventKind.VALUE_BACKED_UP]
+    assert backed[-1].node == 0 and backed[-1].data == {"value": pytest.approx(260.0),
+                                                         "node_kind": "decision"}
+    created = trace.of_kind(EventKind.NODE_CREATED)
+    assert len(created) == r.nodes  # the root and every child

@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from engine.tofs import CancelToken, Progress, RunResult, SearchOptions, plan
+from engine.tofs import (
+    CancelToken, Problem, Progress, RunResult, SearchOptions, Trace, criterion, plan,
+)
 from knowledge import PackageError, get_package
 from workbench.kb import StoreError
 
-__all__ = ["ProblemRef", "error_message", "execute"]
+__all__ = ["ProblemRef", "RunSettings", "error_message", "execute", "search_options"]
 
 # Errors a user can cause by editing knowledge or naming a problem: their message alone
 # says what is wrong.  Anything else is shown with its type, because it is a bug somewhere.
@@ -37,8 +39,36 @@ class ProblemRef:
         return f"{self.package}/{self.problem}"
 
 
+TRACE_LIMIT = 1_000_000
+"""Events kept for step-through; a bigger run keeps its first million (the trace says how
+many it dropped)."""
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """What the user set before Run: search switches and budgets (see ``RunOptions``)."""
+
+    full_tree: bool = False
+    prune: bool = True
+    node_budget: int | None = None
+    time_budget: float | None = None
+    criterion: str = "weighted-average"
+    trace: bool = True
+
+    def describe(self) -> str:
+        parts = ["full tree" if self.full_tree else "exact pruning"]
+        if not self.prune:
+            parts.append("no pruner")
+        if self.node_budget:
+            parts.append(f"≤ {self.node_budget:,} nodes")
+        if self.time_budget:
+            parts.append(f"≤ {self.time_budget:g} s")
+        return ", ".join(parts)
+
+
 def execute(request: ProblemRef, cancel: CancelToken,
-            progress: Callable[[Progress], None], db: Path | None = None) -> RunResult:
+            progress: Callable[[Progress], None], db: Path | None = None,
+            settings: RunSettings | None = None) -> RunResult:
     """Plan the problem with the knowledge as it is in the store (blocking; call from a
     worker).  The store is opened here, in the worker's own thread: SQLite connections
     cannot cross threads."""
@@ -51,15 +81,27 @@ def execute(request: ProblemRef, cancel: CancelToken,
         spec = store.load(domain_name)
         text = store.problem_text(domain_name, request.problem)
         domain, problem = package.problem(request.problem, spec, text)
-        options = SearchOptions(**{**problem.options, "mode": problem.mode, "cancel": cancel,
-                                   "progress": progress})
+        options = search_options(problem, settings or RunSettings(), cancel, progress)
         result = plan(domain, problem, options)
-        store.record_run(domain_name, request.problem, {"mode": problem.mode},
+        store.record_run(domain_name, request.problem, options.summary(),
                          {"status": str(result.status), "value": result.value,
                           "nodes": result.nodes, "seconds": round(result.seconds, 6)})
         return result
     finally:
         store.close()
+
+
+def search_options(problem: Problem, settings: RunSettings, cancel: CancelToken | None,
+                   progress: Callable[[Progress], None] | None) -> SearchOptions:
+    """The problem's own defaults, overridden by what the user set."""
+    return SearchOptions(**{
+        **problem.options, "mode": problem.mode, "cancel": cancel, "progress": progress,
+        "full_tree": settings.full_tree,
+        "partial_plan_prune": settings.prune and problem.options.get("partial_plan_prune", True),
+        "node_budget": settings.node_budget, "time_budget": settings.time_budget,
+        "criterion": criterion(settings.criterion),
+        "trace": Trace(limit=TRACE_LIMIT) if settings.trace else None,
+    })
 
 
 def error_message(exc: BaseException) -> str:

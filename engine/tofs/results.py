@@ -205,6 +205,8 @@ class RunResult:
     diagnostics: list[str] = field(default_factory=list)
     stats: dict[str, int] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
+    trace: Any = field(default=None, repr=False, compare=False)
+    """The run's event stream when tracing was on (``SearchOptions(trace=Trace())``)."""
 
     @property
     def complete(self) -> bool:

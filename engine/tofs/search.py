@@ -762,7 +762,7 @@ class _Search:
                 ent.compared = value
         pnode.value = value
         if tr is not None:
-            tr.emit(EventKind.VALUE_BACKED_UP, node, value=value, kind=kind)
+            tr.emit(EventKind.VALUE_BACKED_UP, node, value=value, node_kind=kind)
             if not external:
                 tr.emit(EventKind.CHOICE_MADE, node, alternative=alts[chosen_entry].label,
                         value=value)
@@ -901,7 +901,7 @@ class _Search:
             tree_nodes=self.nodes - self.discarded, seconds=time.perf_counter() - self.t0,
             policy=policy, failure=failure, diagnostics=self.diagnostics,
             stats=dict(self.stats, max_depth=self.max_depth, transposition_entries=len(self.tt)),
-            options=self.o.summary(),
+            options=self.o.summary(), trace=self.tr,
         )
 
 

@@ -51,7 +51,7 @@ class Trace:
         self.limit = limit
         self.dropped = 0
 
-    def emit(self, kind: EventKind, node: int, **data: Any) -> None:
+    def emit(self, kind: EventKind, node: int, /, **data: Any) -> None:
         if self.kinds is not None and kind not in self.kinds:
             return
         if self.limit is not None and len(self.events) >= self.limit:

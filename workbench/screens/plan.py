@@ -13,7 +13,7 @@ from pathlib import Path
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Tree
@@ -23,7 +23,7 @@ from engine.tofs import CancelToken, Progress, Status
 from workbench import runner
 from knowledge import PackageError, get_package
 from workbench.messages import PlanFailed, PlanFinished, PlanProgress, TestsFinished
-from workbench.runner import ProblemRef
+from workbench.runner import ProblemRef, RunSettings
 from workbench.widgets import (
     ExplanationPane, PackageEntry, PlanTree, ProblemEntry, ProblemPicker, StatusLine,
 )
@@ -31,6 +31,7 @@ from workbench.widgets.explain_md import (
     explain, explain_error, explain_package, explain_problem, test_report,
 )
 from workbench.widgets.plan_items import PlanItem, RunView
+from workbench.widgets.run_options import RunOptions
 from workbench.widgets.status_line import progress_text
 
 __all__ = ["PlanScreen"]
@@ -65,9 +66,13 @@ class PlanScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="panes"):
-            picker = ProblemPicker(id="problems")
-            picker.border_title = "Problems"
-            yield picker
+            with Vertical(id="left"):
+                picker = ProblemPicker(id="problems")
+                picker.border_title = "Problems"
+                yield picker
+                options = RunOptions(id="run-options")
+                options.border_title = "Run options"
+                yield options
             tree = PlanTree(id="plan-tree")
             tree.border_title = "Plan"
             yield tree
@@ -103,8 +108,13 @@ class PlanScreen(Screen[None]):
             self.notify(f"Stopped after {PlanTree.EXPAND_LIMIT} nodes; open the rest by hand.",
                         severity="warning")
 
-    def start_run(self, request: ProblemRef) -> Worker[None]:
+    def start_run(self, request: ProblemRef) -> Worker[None] | None:
         """Start planning ``request``, superseding (and cancelling) any run in progress."""
+        settings = self.query_one(RunOptions).settings()
+        if isinstance(settings, str):
+            self.notify(settings, title="Run options", severity="error")
+            self.query_one(StatusLine).set_status(settings, "error")
+            return None
         if self._token is not None:
             self._token.cancel()
         self.run_id += 1
@@ -112,19 +122,21 @@ class PlanScreen(Screen[None]):
         self._request = request
         self.running = True
         self.app.sub_title = request.title
-        self.query_one(StatusLine).set_status(f"Planning {request.title}…", "running")
-        return self._plan(request, self._token, self.run_id)
+        self.query_one(StatusLine).set_status(
+            f"Planning {request.title} ({settings.describe()})…", "running")
+        return self._plan(request, self._token, self.run_id, settings)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group=PLANNER_GROUP,
           description="TOFS planner")
-    def _plan(self, request: ProblemRef, token: CancelToken, run_id: int) -> None:
+    def _plan(self, request: ProblemRef, token: CancelToken, run_id: int,
+              settings: RunSettings) -> None:
         """Thread body: plan, then post the outcome.  Touches no widget."""
 
         def progress(p: Progress) -> None:
             self.post_message(PlanProgress(run_id, request, p))
 
         try:
-            result = runner.execute(request, token, progress, self.db)
+            result = runner.execute(request, token, progress, self.db, settings)
         except Exception as exc:  # noqa: BLE001 - knowledge code is user code; never crash
             self.post_message(PlanFailed(run_id, request, runner.error_message(exc),
                                          type(exc).__name__))

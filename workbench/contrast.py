@@ -1,0 +1,387 @@
+"""Why not X?  Compare the plan the planner chose with the plan forced through X.
+
+Pure functions over two :class:`~engine.tofs.RunResult` records, no Textual, no store:
+
+* :func:`force_for` says which ``SearchOptions.force`` entry re-plans with an alternative
+  fixed at a choice point (the engine matches a task's name, label or call text and takes
+  the *first* node it meets with that key, so the exact call text is preferred);
+* :func:`contrast` lines the two runs up -- values, how much worse (or better) the forced
+  plan is, the first choice or plan step where they part, and which steps of each plan
+  differ -- and :meth:`Contrast.verdict` says it in words.
+
+Both runs are read as a *trajectory*: the choices on the plan and the plan's steps in the
+order the search built them (node ids grow along any path).  In game mode the plan is the
+principal variation (our chosen moves and the opponents' planned moves), so only choice
+points on it count.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.tofs import (
+    AlternativeRecord, ChoicePoint, EventKind, Failure, PlanStep, RunResult, Status,
+)
+from engine.tofs.domain import call_text
+
+__all__ = [
+    "Contrast", "Divergence", "ForceSpec", "Milestone", "Row", "contrast", "force_for",
+    "forced_applied", "principal_nodes", "rows", "step_text", "trajectory", "value_text",
+]
+
+
+def value_text(v: float | None) -> str:
+    return "no plan" if v is None else f"{v:.6g}"
+
+
+# --------------------------------------------------------------------------- forcing
+
+@dataclass(frozen=True)
+class ForceSpec:
+    """The ``force`` entry for one alternative at one choice point, and how sure it is."""
+
+    key: str
+    alternative: str
+    exact: bool  # the key names this choice point's own task instance
+    note: str = ""
+
+    @property
+    def force(self) -> dict[str, str]:
+        return {self.key: self.alternative}
+
+
+def force_for(choice: ChoicePoint, alternative: AlternativeRecord,
+              events: Sequence[Any] | None = None) -> ForceSpec:
+    """How to force ``alternative`` at ``choice``.
+
+    Why not just the task's label: the engine compares keys with a label rendered without
+    the state, and state-dependent labels ("Mill the milling feature at (0.00, 2.25)") never
+    match.  The task's call text (``MakeSlotOrPocket(M1)``) names the exact instance, but a
+    choice point does not record its arguments; the run's trace does (NODE_EXPANDED at the
+    choice's node).  Without a trace the task name is used, which forces the first node of
+    that task the search meets -- the same node whenever no earlier node has that task.
+    """
+    label = alternative.label
+    if events is not None:
+        first_seen: dict[str, int] = {}
+        task = None
+        for e in events:
+            if e.kind is not EventKind.NODE_EXPANDED:
+                continue
+            t = e.data.get("task")
+            if not (isinstance(t, tuple) and len(t) == 2):
+                continue
+            text = call_text(t[0], t[1])
+            first_seen.setdefault(text, e.node)
+            if e.node == choice.node:
+                task = text
+                break
+        if task is not None:
+            if first_seen[task] == choice.node:
+                return ForceSpec(task, label, True)
+            return ForceSpec(task, label, False,
+                             f"{task} is expanded earlier (node {first_seen[task]}); "
+                             "the engine forces the first one it meets")
+    return ForceSpec(choice.task_name, label, False,
+                     f"forces the first {choice.task_name} the search meets")
+
+
+def forced_applied(forced: RunResult, choice: ChoicePoint, alternative: AlternativeRecord
+                   ) -> bool | None:
+    """Did the forced run take ``alternative`` at a choice point like ``choice``?
+
+    None when the forced run found no plan (it records no choice points then).
+    """
+    if forced.value is None:
+        return None
+    for cp in forced.choice_points:
+        if cp.task == choice.task and cp.chosen is not None \
+                and cp.chosen.label == alternative.label:
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------- trajectories
+
+@dataclass(frozen=True)
+class Milestone:
+    """One choice or one plan step of a run, in build order."""
+
+    kind: str  # "choice" or "step"
+    key: tuple[Any, ...]  # what must be equal for two runs to agree here
+    text: str
+    node: int
+    step: int | None = None  # 0-based index into result.plan (steps)
+    label: str = ""  # the alternative taken (choices) or the step's text (steps)
+
+
+def principal_nodes(result: RunResult) -> set[int] | None:
+    """Nodes on a game's principal variation (None when the run has no policy)."""
+    pn = result.policy
+    if pn is None:
+        return None
+    nodes: set[int] = set()
+    while True:
+        nodes.add(pn.node)
+        if not pn.children:
+            return nodes
+        index = pn.chosen if pn.kind == "decision" else pn.planned
+        pn = pn.children[index if index is not None else 0].node
+
+
+def _step_key(s: PlanStep) -> tuple[Any, ...]:
+    return ("step", s.operator, s.args,
+            tuple(sorted((k, round(v, 9)) for k, v in s.costs.items())))
+
+
+def step_text(s: PlanStep) -> str:
+    return s.description or call_text(s.operator, s.args)
+
+
+def trajectory(result: RunResult) -> list[Milestone]:
+    """The run's choices (on the plan) and steps, in the order the search built them."""
+    on_plan = principal_nodes(result)
+    out: list[tuple[int, int, Milestone]] = []
+    for cp in result.choice_points:
+        if on_plan is not None and cp.node not in on_plan:
+            continue
+        chosen = cp.chosen.label if cp.chosen is not None else None
+        out.append((cp.node, 0, Milestone("choice", ("choice", cp.task, chosen),
+                                          f"{cp.task}: {chosen}", cp.node,
+                                          label=str(chosen))))
+    for i, s in enumerate(result.plan):
+        text = step_text(s)
+        out.append((s.node, 1, Milestone("step", _step_key(s), text, s.node, i, text)))
+    out.sort(key=lambda t: (t[0], t[1]))
+    return [m for _, _, m in out]
+
+
+# --------------------------------------------------------------------------- contrast
+
+@dataclass(frozen=True)
+class Divergence:
+    """Where two runs first differ: ``index`` into the sequence compared; a side is None
+    when its sequence ended (or had no plan) there."""
+
+    kind: str  # "choice" or "step"
+    index: int
+    where: str
+    base: str | None
+    forced: str | None
+    base_step: int | None = None  # 0-based plan index on each side (steps)
+    forced_step: int | None = None
+
+
+@dataclass(frozen=True)
+class Contrast:
+    """The chosen run against the forced one."""
+
+    base: RunResult
+    forced: RunResult
+    task: str | None
+    alternative: str | None
+    chosen: str | None
+    difference: float | None  # forced value - chosen value
+    loss: float | None  # how much worse the forced plan is (negative: better)
+    first: Divergence | None  # the first choice or step where they differ
+    first_choice: Divergence | None
+    first_step: Divergence | None
+    base_marks: tuple[bool, ...]  # per base plan step: not shared with the forced plan
+    forced_marks: tuple[bool, ...]
+    applied: bool | None  # the forced run really took the alternative at this task
+
+    @property
+    def mode(self) -> str:
+        return self.base.mode
+
+    @property
+    def failure(self) -> Failure | None:
+        """Why the forced run found no plan (None when it found one)."""
+        return self.forced.failure if self.forced.value is None else None
+
+    @property
+    def unit(self) -> str:
+        return "value" if self.mode == "game" else "cost"
+
+    def verdict(self) -> str:
+        """The comparison in one or two sentences."""
+        what = f"{self.alternative}" if self.alternative else "the forced alternative"
+        at = f" at {self.task}" if self.task else ""
+        if self.forced.value is None:
+            why = f": {self.failure.message}" if self.failure is not None else ""
+            status = "" if self.forced.status is Status.NO_PLAN else f" ({self.forced.status})"
+            return f"With {what} forced{at} there is no plan{status}{why}."
+        if self.base.value is None:
+            return (f"With {what} forced{at} the value is {value_text(self.forced.value)}; "
+                    "the original run found no plan.")
+        assert self.loss is not None
+        base, forced = value_text(self.base.value), value_text(self.forced.value)
+        if abs(self.loss) <= 1e-9 * max(1.0, abs(self.base.value)):
+            text = f"With {what} forced{at} the {self.unit} is the same, {forced}."
+        elif self.loss > 0:
+            text = (f"With {what} forced{at} the {self.unit} is {forced} against {base}: "
+                    f"worse by {self.loss:.6g}.")
+        else:
+            text = (f"With {what} forced{at} the {self.unit} is {forced} against {base}: "
+                    f"better by {-self.loss:.6g} (the run was not optimal).")
+        if self.applied is False:
+            text += (" Note: the forced run did not take it at this choice point; the engine "
+                     "forced the first matching task it met.")
+        return text
+
+    def divergence_text(self) -> str:
+        """Where the plans part, in words."""
+        d = self.first
+        if d is None:
+            return "The two plans are identical."
+        if d.kind == "choice":
+            text = (f"They part at {d.where}: {d.base or '(nothing)'} as planned, "
+                    f"{d.forced or '(nothing)'} when forced.")
+        else:
+            text = (f"They part at {d.where}: {d.base or '(plan ends)'} as planned, "
+                    f"{d.forced or '(plan ends)'} when forced.")
+        s = self.first_step
+        if d.kind == "choice" and s is not None:
+            text += (f" The first different step is {s.where}: "
+                     f"{s.base or '(plan ends)'} / {s.forced or '(plan ends)'}.")
+        return text
+
+
+def _first_difference(a: list[Milestone], b: list[Milestone]) -> int | None:
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x.key != y.key:
+            return i
+    return None if len(a) == len(b) else min(len(a), len(b))
+
+
+def _divergence(kind: str, a: list[Milestone], b: list[Milestone]) -> Divergence | None:
+    i = _first_difference(a, b)
+    if i is None:
+        return None
+    x = a[i] if i < len(a) else None
+    y = b[i] if i < len(b) else None
+    if x is not None and x.kind == "choice":
+        where = str(x.key[1])
+    elif y is not None and y.kind == "choice":
+        where = str(y.key[1])
+    else:
+        step = x.step if x is not None else (y.step if y is not None else None)
+        where = f"step {(step or 0) + 1}"
+    kinds = {m.kind for m in (x, y) if m is not None}
+    return Divergence(kind if len(kinds) != 1 else kinds.pop(), i, where,
+                      _side(x), _side(y),
+                      x.step if x is not None else None, y.step if y is not None else None)
+
+
+def _side(m: Milestone | None) -> str | None:
+    if m is None:
+        return None
+    return m.label if m.kind == "choice" else m.text
+
+
+def _marks(a: list[PlanStep], b: list[PlanStep]) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
+    """Which steps of each plan are not part of a run both plans share (difflib)."""
+    ka, kb = [_step_key(s) for s in a], [_step_key(s) for s in b]
+    ma, mb = [True] * len(ka), [True] * len(kb)
+    matcher = difflib.SequenceMatcher(a=ka, b=kb, autojunk=False)
+    for block in matcher.get_matching_blocks():
+        for j in range(block.size):
+            ma[block.a + j] = False
+            mb[block.b + j] = False
+    return tuple(ma), tuple(mb)
+
+
+def contrast(base: RunResult, forced: RunResult, choice: ChoicePoint | None = None,
+             alternative: AlternativeRecord | None = None) -> Contrast:
+    """Compare the chosen run with the run that forced ``alternative`` at ``choice``."""
+    game = base.mode == "game"
+    difference = loss = None
+    if base.value is not None and forced.value is not None:
+        difference = forced.value - base.value
+        loss = -difference if game else difference
+    ta, tb = trajectory(base), trajectory(forced)
+    first = _divergence("choice", ta, tb)
+    chosen = choice.chosen.label if choice is not None and choice.chosen is not None else None
+    if forced.value is None and choice is not None and alternative is not None:
+        # A failed run records no choices: the divergence is the forced choice itself.
+        first = Divergence("choice", 0, choice.task, chosen, f"{alternative.label} (no plan)")
+    first_choice = _divergence("choice", [m for m in ta if m.kind == "choice"],
+                               [m for m in tb if m.kind == "choice"])
+    if forced.value is None and first is not None and first.kind == "choice":
+        first_choice = first
+    first_step = _divergence("step", [m for m in ta if m.kind == "step"],
+                             [m for m in tb if m.kind == "step"])
+    base_marks, forced_marks = _marks(base.plan, forced.plan)
+    applied = (forced_applied(forced, choice, alternative)
+               if choice is not None and alternative is not None else None)
+    return Contrast(base, forced, choice.task if choice else None,
+                    alternative.label if alternative else None, chosen, difference, loss,
+                    first, first_choice, first_step, base_marks, forced_marks, applied)
+
+
+# --------------------------------------------------------------------------- rows to show
+
+@dataclass(frozen=True)
+class Row:
+    """One line of a plan column: a choice on the plan or a numbered step."""
+
+    kind: str  # "choice", "step" or "failure" (a run with no plan: why)
+    text: str
+    number: int | None = None  # 1-based step number
+    cost: float | None = None
+    divergent: bool = False  # not shared with the other plan
+    first: bool = False  # the first point where the plans part
+
+
+def _choice_marks(a: list[Milestone], b: list[Milestone]
+                  ) -> tuple[list[bool], list[bool]]:
+    ka, kb = [m.key for m in a], [m.key for m in b]
+    ma, mb = [True] * len(ka), [True] * len(kb)
+    for block in difflib.SequenceMatcher(a=ka, b=kb, autojunk=False).get_matching_blocks():
+        for j in range(block.size):
+            ma[block.a + j] = False
+            mb[block.b + j] = False
+    return ma, mb
+
+
+def rows(c: Contrast) -> tuple[list[Row], list[Row]]:
+    """Both plans as rows (choices interleaved with steps, in build order), with the parts
+    that differ marked and the first divergence flagged on each side."""
+    ta, tb = trajectory(c.base), trajectory(c.forced)
+    ca, cb = _choice_marks([m for m in ta if m.kind == "choice"],
+                           [m for m in tb if m.kind == "choice"])
+    out: list[list[Row]] = []
+    for side, (traj, steps, smarks, cmarks) in enumerate(
+            ((ta, c.base.plan, c.base_marks, ca), (tb, c.forced.plan, c.forced_marks, cb))):
+        first_index = None
+        if c.first is not None and c.forced.value is not None:
+            first_index = c.first.index
+        lines: list[Row] = []
+        ci = 0
+        for i, m in enumerate(traj):
+            first = first_index == i
+            if m.kind == "choice":
+                lines.append(Row("choice", m.text, divergent=cmarks[ci], first=first))
+                ci += 1
+            else:
+                assert m.step is not None
+                s = steps[m.step]
+                lines.append(Row("step", m.text, m.step + 1, s.cost if s.costs else None,
+                                 smarks[m.step], first))
+        if side == 1 and c.forced.value is None:
+            if c.task is not None:
+                lines.insert(0, Row("choice", f"{c.task}: {c.alternative}", divergent=True,
+                                    first=True))
+            status = "" if c.forced.status is Status.NO_PLAN else f" ({c.forced.status})"
+            why = f": {c.failure.message}" if c.failure is not None else ""
+            lines.append(Row("failure", f"no plan{status}{why}", divergent=True))
+        if side == 0 and c.forced.value is None and lines:
+            head = next((i for i, r in enumerate(lines) if r.kind == "choice"
+                         and c.task is not None and r.text.startswith(f"{c.task}: ")), None)
+            if head is not None:
+                lines[head] = Row("choice", lines[head].text, divergent=True, first=True)
+        out.append(lines)
+    return out[0], out[1]

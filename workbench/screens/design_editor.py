@@ -1,0 +1,497 @@
+"""The EDAPS design editor: edit a design's input text, see it checked, plan it.
+
+Four tabs: **Design** (the input text in a plain ``TextArea``, every parse problem listed
+under it as ``line:column  what was expected``, and a form-like summary of what the text
+describes), **Echo** (the dissertation's "echo of translated input"), **Process plan**
+and **Critique**.  The text is checked as it is typed, debounced, so a designer sees a
+mistake while the line is still in mind, and a text that does not parse can be neither
+saved nor planned -- the store only ever holds designs the planner can read.
+
+Saving writes the text to the knowledge store as the problem's content (ctrl+s), or as a
+new problem (f2, "Save as").  Planning runs in a thread worker that opens the store in its
+own thread, compiles the domain from the store's spec (so knowledge edits count) and posts
+:class:`DesignPlanned` or :class:`DesignPlanFailed`; the handlers here own every widget
+change.  Each plan gets an id, so the answer to a superseded request is dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.reactive import var
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import (
+    DataTable, Footer, Header, OptionList, TabbedContent, TabPane, Tabs, TextArea,
+)
+from textual.widgets.option_list import Option
+from textual.worker import Worker, WorkerState
+
+from knowledge.edaps.echo import echo_text
+from knowledge.edaps.report import EdapsRun
+from workbench import runner
+from workbench.design_form import (
+    DESIGN_KIND, EDAPS, NEW_DESIGN, Checked, check_design_text, plan_design_text,
+    problem_label, summary_rows,
+)
+from workbench.screens.save_as import SaveAsScreen
+from workbench.widgets.critique import CritiqueView
+from workbench.widgets.process_plan import ProcessPlanView
+from workbench.widgets.status_line import StatusLine
+
+__all__ = ["DesignPlanFailed", "DesignPlanned", "DesignSaved", "DesignScreen"]
+
+DESIGN_GROUP = "edaps-design"
+"""Worker group of the design screen's planner (one plan at a time)."""
+
+TABS = {"design": "tab-design", "echo": "tab-echo", "plan": "tab-plan",
+        "critique": "tab-critique"}
+PRIMARY = {"tab-design": "#design-text", "tab-echo": "#echo-text", "tab-plan": "#plan-table",
+           "tab-critique": "#critique-table"}
+"""The widget of each tab that takes focus when the tab is opened programmatically."""
+
+
+@dataclass
+class DesignPlanned(Message):
+    """The worker planned the design text (the run may say "unmanufacturable")."""
+
+    run_id: int
+    name: str
+    run: EdapsRun
+
+
+@dataclass
+class DesignPlanFailed(Message):
+    """Loading the knowledge or planning raised: ``message`` is what the user reads."""
+
+    run_id: int
+    name: str
+    message: str
+
+
+@dataclass
+class DesignSaved(Message):
+    """The design was written to the store (so a problem list can refresh itself)."""
+
+    name: str
+    new: bool
+
+
+class DesignScreen(Screen[None]):
+    """Editor, echo, process plan and critique of one EDAPS design in the store."""
+
+    DEFAULT_CSS = """
+    DesignScreen {
+        & #design-tabs { height: 1fr; }
+        & #design-body { height: 1fr; }
+        & #design-edit { width: 1fr; }
+        & #design-text {
+            height: 1fr;
+            border: round $panel-lighten-2;
+            &:focus { border: round $accent; }
+            &.-invalid { border: round $error; }
+        }
+        & #design-problems {
+            height: auto;
+            max-height: 9;
+            border: round $panel-lighten-2;
+            border-title-color: $text-muted;
+            &.-invalid { border: round $error; border-title-color: $text-error; }
+        }
+        & #design-summary {
+            width: 44;
+            height: 1fr;
+            border: round $panel-lighten-2;
+            border-title-color: $text-muted;
+        }
+        & #echo-text { height: 1fr; }
+    }
+    """
+
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save", id="design.save",
+                tooltip="Write the design to the knowledge store (only if it parses)"),
+        Binding("f2", "save_as", "Save as", id="design.save_as",
+                tooltip="Write the design to the store under a new name"),
+        Binding("ctrl+r", "plan", "Plan it", id="design.plan",
+                tooltip="Plan the edited design with the store's knowledge"),
+        Binding("escape", "close", "Back", id="design.close",
+                tooltip="Leave the editor (twice to discard unsaved changes)"),
+    ]
+
+    DEBOUNCE = 0.3
+    """Seconds of quiet typing before the text is parsed again."""
+
+    dirty: var[bool] = var(False, bindings=True)
+    """The editor's text differs from what the store holds."""
+
+    running: var[bool] = var(False)
+    """A plan of this design is being computed."""
+
+    def __init__(self, db: Path | None = None, name: str | None = None, *,
+                 plan_on_open: bool = False) -> None:
+        super().__init__()
+        self.db = db
+        """The knowledge store (None: the default store)."""
+        self.design_name = name
+        """The problem's name in the store (None: a new design, not saved yet)."""
+        self.plan_on_open = plan_on_open
+        self.description = ""
+        self.saved_text: str | None = None
+        """The text as the store holds it (None: not in the store)."""
+        self.checked = Checked(None)
+        """The last check of the editor's text."""
+        self.run_id = 0
+        self._timer: Timer | None = None
+        self._close_warned = False
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with TabbedContent(id="design-tabs", initial=TABS["design"]):
+            with TabPane("Design", id=TABS["design"]):
+                with Horizontal(id="design-body"):
+                    with Vertical(id="design-edit"):
+                        editor = TextArea(id="design-text", show_line_numbers=True,
+                                          soft_wrap=False, tab_behavior="focus")
+                        editor.border_title = "Input"
+                        yield editor
+                        yield OptionList(id="design-problems")
+                    summary = DataTable(id="design-summary", show_header=False,
+                                        cursor_type="none", zebra_stripes=True)
+                    summary.border_title = "Summary"
+                    yield summary
+            with TabPane("Echo", id=TABS["echo"]):
+                yield TextArea(id="echo-text", read_only=True, soft_wrap=False)
+            with TabPane("Process plan", id=TABS["plan"]):
+                yield ProcessPlanView(id="process-plan")
+            with TabPane("Critique", id=TABS["critique"]):
+                yield CritiqueView(id="critique")
+        yield StatusLine("", id="design-status")
+        yield Footer()
+
+    @property
+    def editor(self) -> TextArea:
+        return self.query_one("#design-text", TextArea)
+
+    def on_mount(self) -> None:
+        summary = self.query_one("#design-summary", DataTable)
+        summary.add_column("Field", key="field")
+        summary.add_column("Value", key="value")
+        text = self._load()
+        self.editor.load_text(text)
+        self.validate_now()
+        self._update_titles()
+        self.editor.focus()
+        if self.plan_on_open:
+            self.call_after_refresh(self.action_plan)
+
+    def _load(self) -> str:
+        """The design's text from the store (its canonical name and description too), or
+        a template for a new design.  A quick read on the UI thread: one row."""
+        from workbench.kb import StoreError
+        from workbench.kb.catalog import open_store
+
+        if self.design_name is None:
+            self._status("New design: f2 saves it under a name.", "ok")
+            return NEW_DESIGN
+        try:
+            store = open_store(self.db)
+            try:
+                rows = {r["name"].lower(): r for r in store.problems(EDAPS)}
+                row = rows.get(self.design_name.lower())
+                text = store.problem_text(EDAPS, self.design_name) if row else None
+            finally:
+                store.close()
+        except StoreError as exc:
+            self._status(f"Cannot read the store: {exc}", "error")
+            self.notify(str(exc), title="Knowledge store", severity="error")
+            return NEW_DESIGN
+        if row is None or text is None:
+            self._status(f"No design called {self.design_name} in the store: "
+                         "ctrl+s creates it.", "warning")
+            return NEW_DESIGN
+        self.design_name = str(row["name"])
+        self.description = str(row["description"] or "")
+        self.saved_text = text
+        self._status(f"{self.design_name}: {self.description or 'EDAPS design'}", "ok")
+        return text
+
+    # ------------------------------------------------------------------ checking
+
+    @on(TextArea.Changed, "#design-text")
+    def _text_changed(self, event: TextArea.Changed) -> None:
+        self.dirty = event.text_area.text != self.saved_text
+        self._close_warned = False
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(self.DEBOUNCE, self.validate_now, name="validate")
+
+    def validate_now(self) -> Checked:
+        """Parse the editor's text now and show the outcome (the debounce's target)."""
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        checked = check_design_text(self.editor.text, self.design_name)
+        self._show_check(checked)
+        return checked
+
+    def _show_check(self, checked: Checked) -> None:
+        self.checked = checked
+        problems = self.query_one("#design-problems", OptionList)
+        problems.clear_options()
+        if checked.ok:
+            problems.add_option(Option(Text("✓ The design parses."), disabled=True))
+            problems.border_title = "No problems"
+        else:
+            problems.add_options(Option(Text(problem_label(p)), id=f"problem-{i}")
+                                 for i, p in enumerate(checked.problems))
+            n = len(checked.problems)
+            problems.border_title = f"{n} problem{'s' if n != 1 else ''} (enter: go to it)"
+        for widget in (self.editor, problems):
+            widget.set_class(not checked.ok, "-invalid")
+        self.editor.border_subtitle = "parses" if checked.ok else f"{len(checked.problems)} ✗"
+        if checked.design is not None:
+            self._show_summary(checked)
+            echo = self.query_one("#echo-text", TextArea)
+            echo.load_text(echo_text(checked.design))
+            echo.border_title = None
+        else:
+            self.query_one("#design-summary", DataTable).border_title = \
+                "Summary (of the last text that parsed)"
+            self.query_one("#echo-text", TextArea).border_title = \
+                "Echo of the last text that parsed: fix the problems to update it"
+
+    def _show_summary(self, checked: Checked) -> None:
+        assert checked.design is not None
+        table = self.query_one("#design-summary", DataTable)
+        table.clear()
+        for key, label, value in summary_rows(checked.design):
+            table.add_row(Text(label, style="bold"), value, key=key)
+        table.border_title = "Summary"
+
+    @on(OptionList.OptionSelected, "#design-problems")
+    def _problem_chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        option_id = event.option.id or ""
+        if not option_id.startswith("problem-"):
+            return
+        problem = self.checked.problems[int(option_id.removeprefix("problem-"))]
+        self.go_to(problem.line, problem.column)
+
+    def go_to(self, line: int, column: int = 1, *, select_line: bool = False) -> None:
+        """Show the Design tab with the cursor at ``line:column`` (1-based; clamped)."""
+        self.query_one(TabbedContent).active = TABS["design"]
+        editor = self.editor
+        row = min(max(line, 1), editor.document.line_count) - 1
+        if select_line:
+            editor.select_line(row)
+        else:
+            col = min(max(column, 1) - 1, len(editor.document.get_line(row)))
+            editor.move_cursor((row, col), center=True)
+        editor.focus()
+
+    # ------------------------------------------------------------------ saving
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "save":
+            return True if self.dirty or self.saved_text is None else None
+        return True
+
+    def action_save(self) -> None:
+        if self.design_name is None:
+            self.action_save_as()
+            return
+        self.save(self.design_name)
+
+    def action_save_as(self) -> None:
+        existing = self._existing_names()
+        suggestion = f"{self.design_name}-edited" if self.design_name else ""
+        self.app.push_screen(SaveAsScreen(existing, suggestion), self._save_as_chosen)
+
+    def _save_as_chosen(self, name: str | None) -> None:
+        if name:
+            self.save(name, new=True)
+
+    def _existing_names(self) -> list[str]:
+        from workbench.kb.catalog import open_store
+
+        store = open_store(self.db)
+        try:
+            return [str(r["name"]) for r in store.problems(EDAPS)]
+        finally:
+            store.close()
+
+    def save(self, name: str, *, new: bool = False) -> bool:
+        """Write the editor's text as design ``name`` if it parses; whether it was saved.
+
+        The text is checked here again (not the debounced result): what is written is
+        exactly what was checked."""
+        from workbench.kb import StoreError
+        from workbench.kb.catalog import open_store
+
+        text = self.editor.text
+        checked = check_design_text(text, name)
+        self._show_check(checked)
+        if not checked.ok:
+            first = checked.problems[0]
+            where = f" (the first at {first.line}:{first.column})" if first.line > 0 else ""
+            n = len(checked.problems)
+            why = f"Not saved: the design has {n} problem{'s' if n != 1 else ''}{where}."
+            self._status(why, "error")
+            self.notify(why, title=f"Save {name}", severity="error")
+            return False
+        description = self.description
+        if new or not description:
+            description = (f"edited from {self.design_name}" if self.design_name
+                           else "design written in the workbench")
+        try:
+            store = open_store(self.db)
+            try:
+                store.set_problem(EDAPS, name, DESIGN_KIND, text, description)
+            finally:
+                store.close()
+        except StoreError as exc:
+            self._status(f"Not saved: {exc}", "error")
+            self.notify(str(exc), title=f"Save {name}", severity="error")
+            return False
+        self.design_name = name
+        self.description = description
+        self.saved_text = text
+        self.dirty = False
+        self._update_titles()
+        self._status(f"Saved {name} to the knowledge store.", "ok")
+        self.notify(f"Saved {name}.")
+        self.post_message(DesignSaved(name, new))
+        return True
+
+    # ------------------------------------------------------------------ planning
+
+    def action_plan(self) -> None:
+        checked = self.validate_now()
+        if not checked.ok:
+            n = len(checked.problems)
+            why = f"Fix the {n} problem{'s' if n != 1 else ''} before planning."
+            self._status(why, "error")
+            self.notify(why, severity="error")
+            return
+        name = self.design_name or "design"
+        self.run_id += 1
+        self.running = True
+        self._status(f"Planning {name}…", "running")
+        self._plan(self.editor.text, name, self.run_id)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group=DESIGN_GROUP,
+          description="EDAPS planner")
+    def _plan(self, text: str, name: str, run_id: int) -> None:
+        """Thread body: plan, post the outcome.  Touches no widget."""
+        try:
+            run = plan_design_text(self.db, text, name)
+        except Exception as exc:  # noqa: BLE001 - knowledge is user code; never crash
+            self.post_message(DesignPlanFailed(run_id, name, runner.error_message(exc)))
+            return
+        self.post_message(DesignPlanned(run_id, name, run))
+
+    @on(DesignPlanned)
+    def _planned(self, message: DesignPlanned) -> None:
+        message.stop()
+        if message.run_id != self.run_id:
+            return
+        self.running = False
+        run = message.run
+        self.query_one(ProcessPlanView).show_run(run)
+        self.query_one(CritiqueView).show_run(run)
+        if run.manufacturable:
+            lead = run.setup_time + run.run_time
+            self._status(f"{message.name}: lead time {lead:.2f} min (setup "
+                         f"{run.setup_time:.2f} + run {run.run_time:.2f}) · "
+                         f"{run.nodes:,} nodes · {run.seconds:.3f} s", "ok")
+            self._show_tab("plan", "#plan-table")
+        else:
+            n = len(run.diagnostics)
+            self._status(f"{message.name} cannot be made: {n} unmanufacturable "
+                         f"feature{'s' if n != 1 else ''}.", "warning")
+            self._show_tab("critique", "#critique-table")
+
+    def _show_tab(self, tab: str, focus: str) -> None:
+        """Open ``tab`` and focus its table (see :meth:`_tab_activated` for why)."""
+        self.query_one(TabbedContent).active = TABS[tab]
+        self.query_one(focus).focus()
+
+    @on(TabbedContent.TabActivated, "#design-tabs")
+    def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        # Focus left inside a hidden pane is handed to a sibling there, and TabbedContent
+        # follows focus -- straight back to the hidden pane.  So when a tab is opened
+        # programmatically (focus not on the tab bar), focus moves into the opened pane.
+        focused = self.focused
+        if focused is None or isinstance(focused, Tabs):
+            return
+        pane = next((a for a in focused.ancestors_with_self if isinstance(a, TabPane)), None)
+        if pane is None or pane is event.pane:
+            return
+        target = self.query_one(PRIMARY[event.pane.id or ""])
+        if target.display and target.focusable:
+            target.focus()
+        else:
+            self.query_one(TabbedContent).query_one(Tabs).focus()
+
+    @on(DesignPlanFailed)
+    def _plan_failed(self, message: DesignPlanFailed) -> None:
+        message.stop()
+        if message.run_id == self.run_id:
+            self._show_failure(message.name, message.message)
+
+    @on(Worker.StateChanged)
+    def _worker_changed(self, event: Worker.StateChanged) -> None:
+        # The worker reports its own errors; this catches a bug in that path.
+        worker = event.worker
+        if worker.group == DESIGN_GROUP and event.state is WorkerState.ERROR:
+            self._show_failure(self.design_name or "design",
+                               runner.error_message(worker.error or RuntimeError()))
+
+    def _show_failure(self, name: str, text: str) -> None:
+        self.running = False
+        self.query_one(ProcessPlanView).clear(f"{name}: planning failed.")
+        self.query_one(CritiqueView).clear(f"{name}: planning failed.")
+        self._status(f"{name}: planning failed: {text}", "error")
+        self.notify(text, title=f"{name}: planning failed", severity="error", timeout=8)
+
+    @on(CritiqueView.DiagnosticSelected)
+    def _diagnostic_chosen(self, event: CritiqueView.DiagnosticSelected) -> None:
+        event.stop()
+        if event.diagnostic.line is not None:
+            self.go_to(event.diagnostic.line, select_line=True)
+
+    # ------------------------------------------------------------------ leaving
+
+    def action_close(self) -> None:
+        if self.dirty and not self._close_warned:
+            self._close_warned = True
+            self.notify("Unsaved changes: ctrl+s saves them; escape again discards them.",
+                        severity="warning")
+            return
+        if len(self.app.screen_stack) > 1:
+            self.dismiss()
+
+    # ------------------------------------------------------------------ helpers
+
+    def watch_dirty(self) -> None:
+        self._update_titles()
+
+    def _update_titles(self) -> None:
+        self.title = "EDAPS design"
+        name = self.design_name or "(new design)"
+        self.sub_title = f"{name} ●" if self.dirty else name
+
+    def _status(self, text: str, kind: str) -> None:
+        # Composed (hence queryable) before on_mount runs; nothing to show before that.
+        for line in self.query(StatusLine):
+            line.set_status(text, kind)

@@ -1,0 +1,513 @@
+"""The knowledge browser and editor: the task network as a tree, a form per item checked as
+the user types, saving as revisions, undo/redo, history with diffs, and lint that jumps.
+
+Why it is built this way:
+
+* **The store decides.**  The form's live checks are advice (they use the engine's own
+  compiler, so they rarely disagree); a save always goes to ``store.edit`` with the
+  revision the form was loaded from, and the store's validator and optimistic check are
+  what accept or refuse it.  A refused edit writes nothing and the form keeps the text.
+* **Nothing typed is lost by accident.**  Moving the tree cursor opens items only while
+  the form is clean; undo, redo and closing refuse while it is dirty; reloading after a
+  stale refusal keeps the edits in the form on top of the new state.
+* **Threads.**  Store calls here are fast (tens of ms) and stay on the UI thread with the
+  screen's own connection (SQLite objects cannot cross threads).  Lint is pure CPU over a
+  ``DomainSpec``, so it runs in a thread worker with no store at all and posts
+  :class:`LintFinished`; results from a superseded run are dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.reactive import var
+from textual.screen import Screen
+from textual.widgets import (
+    Footer, Header, OptionList, Select, Static, TabbedContent, TabPane, Tree,
+)
+
+from engine.tofs.model import DomainSpec
+from engine.tofs.registry import Registry
+from workbench.kb.catalog import domain_owner, open_store
+from workbench.kb.lint import Finding, lint_domain
+from workbench.kb.store import EditRejected, KnowledgeStore, StaleRevision, StoreError
+from workbench.widgets.item_form import ItemForm
+from workbench.widgets.kb_fields import (
+    EditContext, FormError, FormValues, ItemRef, build_value, find_item,
+)
+from workbench.widgets.kb_history_view import HistoryPanel
+from workbench.widgets.kb_lint_view import LintList
+from workbench.widgets.kb_tree import CallRef, KnowledgeTree, NodeData
+from workbench.widgets.status_line import StatusLine
+
+__all__ = ["EditorCommands", "EditorScreen", "LintFinished"]
+
+LINT_GROUP = "kb-lint"
+
+
+@dataclass
+class LintFinished(Message):
+    """The lint worker is done with revision ``revision`` of ``domain``."""
+
+    run_id: int
+    domain: str
+    revision: int
+    findings: list[Finding]
+    error: str | None = None
+
+
+class EditorCommands(Provider):
+    """Command-palette entries of the editor (``Editor: save``, ...), while it is shown."""
+
+    def _commands(self) -> list[tuple[str, str, Callable[[], object]]]:
+        screen = self.screen
+        return screen.palette_commands() if isinstance(screen, EditorScreen) else []
+
+    async def discover(self) -> Hits:
+        for title, help_text, callback in self._commands():
+            yield DiscoveryHit(title, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, help_text, callback in self._commands():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), callback, help=help_text)
+
+
+def _ref_of(data: NodeData) -> ItemRef | None:
+    if isinstance(data, ItemRef):
+        return data
+    if isinstance(data, CallRef):
+        return data.target
+    return None
+
+
+class EditorScreen(Screen[None]):
+    """Domain picker and task network | item form, primitive help, save/lint/history."""
+
+    CSS_PATH = str(Path(__file__).resolve().parent.parent / "editor.tcss")
+    AUTO_FOCUS = "#kb-tree"
+    COMMANDS = {EditorCommands}
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save", id="editor.save",
+                tooltip="Save the open item as a new revision (the store checks it first)"),
+        Binding("escape", "revert", "Revert", id="editor.revert",
+                tooltip="Drop unsaved edits to the open item"),
+        Binding("ctrl+z", "undo", "Undo", id="editor.undo",
+                tooltip="Undo the domain's latest change (recorded as a new revision)"),
+        Binding("ctrl+y", "redo", "Redo", id="editor.redo",
+                tooltip="Redo the change undone last"),
+        Binding("ctrl+l", "lint", "Lint", id="editor.lint",
+                tooltip="Lint the saved domain; enter on a finding opens its item"),
+        Binding("ctrl+g", "history", "History", id="editor.history",
+                tooltip="Revisions newest first; highlight one for its diff to now, "
+                        "enter marks the 'from' side"),
+        Binding("ctrl+r", "reload", "Reload", id="editor.reload",
+                tooltip="Reload the domain from the store (unsaved edits stay in the form)"),
+        Binding("f2", "close", "Close", id="editor.close",
+                tooltip="Leave the editor (refused while the form has unsaved edits)"),
+    ]
+    HELP = """\
+**Knowledge editor.**  Left: the domain and its task network (tasks → methods in priority
+order → calls; a call to a task opens onto its methods) and the constants, operators and
+knowledge tests.  *Space* opens a node, *enter* opens the item's form and moves into it.
+
+Right: the form.  Expression fields are checked as you type with the engine's compiler;
+the problem and its column show under the field.  *Right arrow* accepts the greyed
+completion (primitives, constants, parameters, tasks).  The line under the form explains
+the primitive at the cursor.  Empty list entries are dropped on save.
+"""
+
+    dirty: var[bool] = var(False, bindings=True)
+    """The open item has unsaved edits (enables revert)."""
+    has_item: var[bool] = var(False, bindings=True)
+    """An item is open in the form (enables save)."""
+
+    def __init__(self, db: Path | None = None, domain: str | None = None) -> None:
+        super().__init__()
+        self.db = db
+        self.domain: str | None = domain
+        self.spec: DomainSpec | None = None
+        self.base = 0
+        """The revision the tree and the form were loaded from: the base of every edit."""
+        self.ctx: EditContext | None = None
+        self.registry: Registry | None = None
+        self._store: KnowledgeStore | None = None
+        self._lint_run = 0
+
+    @property
+    def store(self) -> KnowledgeStore:
+        """This screen's store connection (UI thread only)."""
+        if self._store is None:
+            self._store = open_store(self.db)
+        return self._store
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        names = [d.name for d in self.store.domains()]
+        if self.domain not in names:
+            self.domain = "edaps" if "edaps" in names else (names[0] if names else None)
+        yield Header()
+        with Horizontal(id="kb-panes"):
+            with Vertical(id="kb-side") as side:
+                side.border_title = "Knowledge"
+                yield Select([(n, n) for n in names], value=self.domain or Select.BLANK,
+                             allow_blank=not names, compact=True, id="kb-domain")
+                yield KnowledgeTree(id="kb-tree")
+            with Vertical(id="kb-main"):
+                form = ItemForm(id="kb-form")
+                form.border_title = "Item"
+                yield form
+                yield Static("", id="kb-hint")
+                with TabbedContent(id="kb-panels", initial="tab-outcome"):
+                    with TabPane("Save", id="tab-outcome"):
+                        with VerticalScroll(id="kb-outcome-scroll"):
+                            yield Static(Text("Edits are saved with ctrl+s.", style="dim"),
+                                         id="kb-outcome")
+                    with TabPane("Lint", id="tab-lint"):
+                        yield LintList(id="kb-lint")
+                    with TabPane("History", id="tab-history"):
+                        yield HistoryPanel(id="kb-history")
+        yield StatusLine("", id="kb-status")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        if self.domain is not None:
+            await self.load_domain(self.domain)
+
+    def on_unmount(self) -> None:
+        if self._store is not None:
+            self._store.close()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "save":
+            return True if self.has_item else None
+        if action == "revert":
+            return True if self.dirty else None
+        return True
+
+    # ------------------------------------------------------------------ loading
+
+    async def load_domain(self, domain: str, keep: ItemRef | None = None,
+                          values: FormValues | None = None) -> None:
+        """(Re)load ``domain`` from the store; reopen ``keep`` (with ``values``) if it exists."""
+        store = self.store
+        changed = domain != (self.spec.name if self.spec else None)
+        self.domain = domain
+        self.spec = store.load(domain)
+        self.base = store.revision(domain)
+        owner = domain_owner(domain)
+        self.registry = owner[1] if owner else None
+        self.ctx = EditContext.build(domain, self.spec, self.registry, store.primitives(domain))
+        self.sub_title = f"editing {domain} at r{self.base}"
+        tree = self.query_one(KnowledgeTree)
+        tree.show_domain(self.spec, self.base)
+        self.query_one(HistoryPanel).show_history(store.history(domain), self.base)
+        if changed:
+            self._lint_run += 1  # a lint of the previous domain still running is stale
+            self.query_one(LintList).show_message(f"Lint has not run on {domain} yet: "
+                                                  "press ctrl+l.")
+        form = self.query_one(ItemForm)
+        if keep is not None and find_item(self.spec, keep) is not None:
+            await self.open_item(keep, values)
+            tree.select_item(keep)
+        elif keep is not None:
+            await form.show_nothing(f"{keep.title} is not in {domain} r{self.base} any more.")
+        else:
+            await form.show_nothing("Pick an item in the tree: moving the cursor shows it, "
+                                    "enter moves into its form.")
+        self._status(f"{domain} at r{self.base}.", "ok")
+
+    async def open_item(self, ref: ItemRef, values: FormValues | None = None) -> bool:
+        """Show ``ref``'s form (with ``values`` instead of the stored texts, if given)."""
+        if self.spec is None or self.ctx is None:
+            return False
+        item = find_item(self.spec, ref)
+        form = self.query_one(ItemForm)
+        if item is None:
+            await form.show_nothing(f"{ref.title} is not in {self.domain} r{self.base}.")
+            return False
+        await form.show_item(ref, item, self.ctx, self.base, values)
+        return True
+
+    # ------------------------------------------------------------------ tree and form events
+
+    @on(Select.Changed, "#kb-domain")
+    async def _domain_chosen(self, event: Select.Changed) -> None:
+        value = event.value
+        if not isinstance(value, str) or value == self.domain:
+            return
+        form = self.query_one(ItemForm)
+        if form.dirty and form.ref is not None:
+            self.notify(f"Unsaved edits to {form.ref.title} were dropped.", severity="warning")
+        await self.load_domain(value)
+
+    @on(Tree.NodeHighlighted, "#kb-tree")
+    async def _node_highlighted(self, event: Tree.NodeHighlighted[NodeData]) -> None:
+        ref = _ref_of(event.node.data)
+        form = self.query_one(ItemForm)
+        if ref is None or ref == form.ref:
+            return
+        if form.dirty and form.ref is not None:
+            self._status(f"Unsaved edits to {form.ref.title}: ctrl+s saves them, escape drops "
+                         "them (enter opens the highlighted item anyway).", "warning")
+            return
+        await self.open_item(ref)
+
+    @on(Tree.NodeSelected, "#kb-tree")
+    async def _node_selected(self, event: Tree.NodeSelected[NodeData]) -> None:
+        ref = _ref_of(event.node.data)
+        if ref is None:
+            event.node.toggle()
+            return
+        form = self.query_one(ItemForm)
+        if ref != form.ref:
+            if form.dirty and form.ref is not None:
+                self.notify(f"Unsaved edits to {form.ref.title} were dropped.",
+                            severity="warning")
+            await self.open_item(ref)
+        fields = form.query("FieldInput")
+        if fields:
+            fields.first().focus()
+
+    @on(ItemForm.StateChanged)
+    def _form_state(self, event: ItemForm.StateChanged) -> None:
+        self.dirty = event.dirty
+        self.has_item = event.ref is not None
+        if event.ref is None:
+            return
+        if event.problems:
+            self._status(f"{event.ref.title}: {event.problems} field(s) with problems "
+                         "(shown under each field).", "warning")
+        elif event.dirty:
+            self._status(f"{event.ref.title}: unsaved edits. ctrl+s saves, escape drops them.",
+                         "running")
+        else:
+            self._status(f"{event.ref.title} as of r{self.base}.", "ok")
+
+    @on(ItemForm.HintChanged)
+    def _hint(self, event: ItemForm.HintChanged) -> None:
+        hint = self.query_one("#kb-hint", Static)
+        if event.name is None:
+            hint.update("")
+            return
+        hint.update(Text.assemble((event.signature, "bold"), "  ",
+                                  event.doc.strip().splitlines()[0] if event.doc.strip()
+                                  else "(no description)"))
+        hint.tooltip = event.doc or None
+
+    # ------------------------------------------------------------------ saving
+
+    async def action_save(self) -> None:
+        form = self.query_one(ItemForm)
+        ref = form.ref
+        if ref is None or self.domain is None:
+            self.notify("Open an item first.", severity="warning")
+            return
+        try:
+            value = build_value(ref, form.item, form.values())
+            rev = self.store.edit(self.domain, ref.kind, ref.name, value, base=self.base)
+        except FormError as exc:
+            self._outcome(f"Not saved: {ref.title} could not be read.", exc.problems, "error")
+            return
+        except StaleRevision as exc:
+            self._outcome("Not saved: someone else changed the domain.", [
+                str(exc), "Press ctrl+r to reload it. Your edits stay in the form; save "
+                "again to apply them on top of the current state."], "error")
+            self.notify("The domain changed since you loaded it: ctrl+r reloads, keeping your "
+                        "edits.", title="Not saved", severity="error", timeout=8)
+            return
+        except EditRejected as exc:
+            self._outcome(f"Not saved: the store refused the edit of {ref.title}; nothing "
+                          "was changed.", exc.problems, "error")
+            return
+        except StoreError as exc:
+            self._outcome(f"Not saved: {ref.title}.", [str(exc)], "error")
+            return
+        await self.load_domain(self.domain, keep=ref)
+        self._outcome(f"Saved {ref.title} as r{rev.id}.", [], "ok")
+
+    async def action_revert(self) -> None:
+        form = self.query_one(ItemForm)
+        if form.ref is not None and form.dirty:
+            await self.open_item(form.ref)
+            self._status(f"Dropped the edits to {form.ref.title}.", "ok")
+
+    async def action_reload(self) -> None:
+        if self.domain is None:
+            return
+        form = self.query_one(ItemForm)
+        ref, values = form.ref, (form.values() if form.dirty else None)
+        await self.load_domain(self.domain, keep=ref, values=values)
+        kept = " Your unsaved edits are kept in the form." if values is not None else ""
+        self._status(f"Reloaded {self.domain} at r{self.base}.{kept}", "ok")
+
+    async def _undo_redo(self, which: str) -> None:
+        form = self.query_one(ItemForm)
+        if self.domain is None:
+            return
+        if form.dirty:
+            self._status(f"Save (ctrl+s) or drop (escape) the edits to {form.ref.title if form.ref else 'the form'} "
+                         f"before {which}.", "warning")
+            return
+        try:
+            fn = self.store.undo if which == "undo" else self.store.redo
+            rev = fn(self.domain, base=self.base)
+        except StaleRevision as exc:
+            self._outcome(f"Not done: the domain changed since r{self.base}.",
+                          [str(exc), "Press ctrl+r to reload it."], "error")
+            return
+        except StoreError as exc:  # nothing to undo/redo, or the result does not compile
+            problems = exc.problems if isinstance(exc, EditRejected) else [str(exc)]
+            self._outcome(f"Nothing {which}ne." if "nothing" in str(exc) else
+                          f"The {which} was refused.", problems, "warning")
+            return
+        await self.load_domain(self.domain, keep=form.ref)
+        verb = "Undid" if which == "undo" else "Redid"
+        self._outcome(f"{verb} r{rev.reverts} ({rev.kind} {rev.target}); the domain is now at "
+                      f"r{rev.id}.", [], "ok")
+
+    async def action_undo(self) -> None:
+        await self._undo_redo("undo")
+
+    async def action_redo(self) -> None:
+        await self._undo_redo("redo")
+
+    def action_close(self) -> None:
+        form = self.query_one(ItemForm)
+        if form.dirty and form.ref is not None:
+            self._status(f"Save (ctrl+s) or drop (escape) the edits to {form.ref.title} "
+                         "before leaving.", "warning")
+            return
+        if len(self.app.screen_stack) > 1:
+            self.dismiss()
+        else:
+            self.notify("This is the only screen; quit with ctrl+q.", severity="information")
+
+    # ------------------------------------------------------------------ lint
+
+    def action_lint(self) -> None:
+        if self.spec is None or self.domain is None:
+            return
+        self._lint_run += 1
+        self.query_one(LintList).show_message(f"Linting {self.domain} r{self.base}…")
+        self.query_one(TabbedContent).active = "tab-lint"
+        self._status(f"Linting {self.domain} r{self.base} (the saved state)…", "running")
+        self._lint(self._lint_run, self.domain, self.base, self.spec, self.registry)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group=LINT_GROUP,
+          description="knowledge lint")
+    def _lint(self, run_id: int, domain: str, revision: int, spec: DomainSpec,
+              registry: Registry | None) -> None:
+        """Thread body: lint a spec (no store, no widgets), post the findings."""
+        try:
+            findings = lint_domain(spec, registry)
+        except Exception as exc:  # noqa: BLE001 - shown, never a crash
+            self.post_message(LintFinished(run_id, domain, revision, [],
+                                           f"{type(exc).__name__}: {exc}"))
+            return
+        self.post_message(LintFinished(run_id, domain, revision, findings))
+
+    @on(LintFinished)
+    def _lint_finished(self, message: LintFinished) -> None:
+        message.stop()
+        if message.run_id != self._lint_run:
+            return
+        lint = self.query_one(LintList)
+        if message.error is not None:
+            lint.show_message(f"Lint failed: {message.error}")
+            self._status(f"Lint failed: {message.error}", "error")
+            return
+        lint.show_findings(message.domain, message.revision, message.findings)
+        errors = sum(f.severity == "error" for f in message.findings)
+        warnings = len(message.findings) - errors
+        self._status(f"Lint of {message.domain} r{message.revision}: {errors} error(s), "
+                     f"{warnings} warning(s).", "error" if errors else
+                     "warning" if warnings else "ok")
+        if message.findings:
+            lint.focus()
+
+    @on(LintList.FindingSelected)
+    async def _finding_selected(self, event: LintList.FindingSelected) -> None:
+        await self.jump_to(event.finding)
+
+    async def jump_to(self, finding: Finding) -> bool:
+        """Open the item a finding is about, put the tree cursor on it, focus its field."""
+        tree = self.query_one(KnowledgeTree)
+        if finding.kind == "domain":
+            tree.move_cursor(tree.root)
+            self._status(f"{finding}", "warning")
+            return False
+        ref = ItemRef(finding.kind, finding.name)  # type: ignore[arg-type]
+        form = self.query_one(ItemForm)
+        if self.spec is None or find_item(self.spec, ref) is None:
+            self.notify(f"{ref.title} is not in {self.domain} r{self.base}.",
+                        severity="warning")
+            return False
+        if ref != form.ref:
+            if form.dirty and form.ref is not None:
+                self.notify(f"Unsaved edits to {form.ref.title} were dropped.",
+                            severity="warning")
+            await self.open_item(ref)
+        tree.select_item(ref)
+        if finding.field:
+            form.focus_field(finding.field)
+        self._status(str(finding), "warning" if finding.severity == "warning" else "error")
+        return True
+
+    # ------------------------------------------------------------------ history
+
+    def action_history(self) -> None:
+        self.query_one(TabbedContent).active = "tab-history"
+        self.query_one("#kb-revisions", OptionList).focus()
+
+    @on(HistoryPanel.DiffRequested)
+    def _diff(self, event: HistoryPanel.DiffRequested) -> None:
+        event.stop()
+        if self.domain is None:
+            return
+        try:
+            text = self.store.diff(self.domain, event.a, event.b)
+        except StoreError as exc:
+            text = f"(no diff: {exc})"
+        event.panel.show_diff(event.a, event.b, text)
+
+    # ------------------------------------------------------------------ output
+
+    def _status(self, text: str, kind: str) -> None:
+        self.query_one(StatusLine).set_status(text, kind)
+
+    def _outcome(self, title: str, lines: list[str], kind: str) -> None:
+        """Say what became of a save/undo/redo in the Save tab and the status line."""
+        style = {"ok": "bold green", "warning": "bold yellow", "error": "bold red"}[kind]
+        text = Text(title, style=style)
+        for line in lines:
+            text.append("\n • " + line)
+        self.query_one("#kb-outcome", Static).update(text)
+        self.query_one(TabbedContent).active = "tab-outcome"
+        self._status(title + (f" {lines[0]}" if lines else ""), kind)
+
+    # ------------------------------------------------------------------ palette
+
+    def palette_commands(self) -> list[tuple[str, str, Callable[[], object]]]:
+        """(title, help, callback) of every editor action, for the command palette."""
+        return [(f"Editor: {title}", help_text, partial(self.run_action, action))
+                for title, help_text, action in self._palette_actions()]
+
+    def _palette_actions(self) -> Iterator[tuple[str, str, str]]:
+        for binding in self.BINDINGS:
+            assert isinstance(binding, Binding)
+            if self.check_action(binding.action, ()):
+                yield binding.description.lower(), binding.tooltip, binding.action

@@ -1,0 +1,94 @@
+"""A small modal asking for a new design's name ("Save as").
+
+The name is checked as it is typed (:func:`workbench.design_form.check_problem_name`:
+legal characters, not already in the store), and the reason is shown under the input, so
+enter can only return a name the store will accept as new.  Escape returns None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.validation import ValidationResult, Validator
+from textual.widgets import Input, Label, Static
+
+from workbench.design_form import check_problem_name
+
+__all__ = ["NameValidator", "SaveAsScreen"]
+
+
+class NameValidator(Validator):
+    """Accepts a name no design in the store has yet (ignoring case)."""
+
+    def __init__(self, existing: Iterable[str]) -> None:
+        super().__init__()
+        self.existing = tuple(existing)
+
+    def validate(self, value: str) -> ValidationResult:
+        why = check_problem_name(value, self.existing)
+        return self.success() if why is None else self.failure(why, value)
+
+
+class SaveAsScreen(ModalScreen[str | None]):
+    """Dismissed with the new (stripped) name, or None if cancelled."""
+
+    DEFAULT_CSS = """
+    SaveAsScreen {
+        align: center middle;
+        background: $background 60%;
+        & > #save-as-body {
+            width: 60;
+            max-width: 95%;
+            height: auto;
+            border: round $accent;
+            background: $surface;
+            padding: 0 1;
+        }
+        & #save-as-why { color: $text-error; height: auto; }
+    }
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, existing: Iterable[str], suggestion: str = "") -> None:
+        super().__init__()
+        self.existing = tuple(existing)
+        self.suggestion = suggestion
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="save-as-body") as body:
+            body.border_title = "Save design as"
+            body.border_subtitle = "enter to save · escape to cancel"
+            yield Label("New name in the knowledge store:")
+            yield Input(self.suggestion, placeholder="e.g. RM1-wider-gap", id="save-as-name",
+                        validators=[NameValidator(self.existing)], validate_on=["changed",
+                                                                                "submitted"])
+            yield Static("", id="save-as-why")
+
+    def on_mount(self) -> None:
+        self._explain(self.query_one(Input).value)
+
+    def _explain(self, value: str) -> None:
+        why = check_problem_name(value, self.existing) if value else ""
+        self.query_one("#save-as-why", Static).update(why or "")
+
+    @on(Input.Changed, "#save-as-name")
+    def _changed(self, event: Input.Changed) -> None:
+        self._explain(event.value)
+
+    @on(Input.Submitted, "#save-as-name")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        why = check_problem_name(event.value, self.existing)
+        if why is not None:
+            self.query_one("#save-as-why", Static).update(why)
+            return
+        self.dismiss(event.value.strip())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

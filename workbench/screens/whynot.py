@@ -1,0 +1,223 @@
+"""Why not X?  Re-plan with an alternative forced and show both plans side by side.
+
+The forced run is a full planner run, so it happens in a thread worker that never touches
+a widget: it opens the store in its own thread (:func:`workbench.replan.run_forced`),
+compares the two runs (:func:`workbench.contrast.contrast`, pure) and posts one message;
+the handlers here own every UI change.  Leaving the screen cancels the run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+from textual.worker import Worker, WorkerState
+
+from engine.tofs import AlternativeRecord, CancelToken, ChoicePoint, Progress, RunResult
+from workbench.contrast import Contrast, contrast, force_for, rows, value_text
+from workbench.replan import run_forced
+from workbench.runner import ProblemRef, error_message
+from workbench.widgets.plan_contrast import PlanColumn
+
+__all__ = ["ForcedRunFailed", "ForcedRunFinished", "ForcedRunProgress", "WhyNotScreen"]
+
+WHY_NOT_GROUP = "why-not"
+
+ForcedRunner = Callable[..., RunResult]
+"""``(request, force, db, *, cancel, progress) -> RunResult``; :func:`run_forced`."""
+
+
+@dataclass
+class ForcedRunProgress(Message):
+    """The forced run is still searching."""
+
+    progress: Progress
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, ForcedRunProgress)
+
+
+@dataclass
+class ForcedRunFinished(Message):
+    """The forced run returned (maybe with no plan) and was compared with the chosen one."""
+
+    contrast: Contrast
+
+
+@dataclass
+class ForcedRunFailed(Message):
+    """Loading or planning raised: ``message`` is what the user should read."""
+
+    message: str
+
+
+class WhyNotScreen(Screen[None]):
+    """Verdict on top; the chosen plan and the forced plan side by side below."""
+
+    DEFAULT_CSS = """
+    WhyNotScreen {
+        #whynot-summary {
+            height: auto;
+            max-height: 12;
+            padding: 0 1;
+            border: round $panel-lighten-2;
+            border-title-color: $text-muted;
+        }
+        #whynot-summary.-failed { border: round $error; }
+        #whynot-plans { height: 1fr; }
+        #base-plan, #forced-plan {
+            width: 1fr;
+            border: round $panel-lighten-2;
+            border-title-color: $text-muted;
+            &:focus { border: round $accent; border-title-color: $accent; }
+        }
+    }
+    """
+
+    BINDINGS = [
+        Binding("escape", "close", "Close", id="whynot.close", tooltip="Back to the plan"),
+    ]
+
+    def __init__(self, request: ProblemRef, result: RunResult, choice: ChoicePoint,
+                 alternative: AlternativeRecord, *, db: Path | None = None,
+                 events: Sequence[Any] | None = None,
+                 force: Mapping[str, str] | None = None,
+                 runner: ForcedRunner = run_forced) -> None:
+        super().__init__()
+        self.request = request
+        self.result = result
+        self.choice = choice
+        self.alternative = alternative
+        self.db = db
+        self.spec = force_for(choice, alternative, events)
+        self.force = dict(force) if force is not None else self.spec.force
+        self.contrast: Contrast | None = None
+        self._runner = runner
+        self._token = CancelToken()
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        summary = Static("", id="whynot-summary")
+        summary.border_title = f"Why not {self.alternative.label}?"
+        yield summary
+        with Horizontal(id="whynot-plans"):
+            base = PlanColumn(id="base-plan")
+            base.border_title = self._title("As planned", self.choice.chosen, self.result)
+            yield base
+            forced = PlanColumn(id="forced-plan")
+            forced.border_title = f"Forced: {self.alternative.label} · re-planning…"
+            yield forced
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"why not {self.alternative.label} · {self.request.title}"
+        key = ", ".join(f"{k} = {v}" for k, v in self.force.items())
+        note = f" ({self.spec.note})" if self.spec.note and self.force == self.spec.force else ""
+        self._say(Text(f"Re-planning {self.request.title} with {key} forced{note}…"))
+        self.query_one("#forced-plan", PlanColumn).show_message("Re-planning…")
+        self.query_one("#base-plan", PlanColumn).show(
+            rows(contrast(self.result, self.result))[0])
+        self._replan(self._token)
+
+    def on_unmount(self) -> None:
+        self._token.cancel()
+
+    def action_close(self) -> None:
+        self._token.cancel()
+        self.dismiss(None)
+
+    # ------------------------------------------------------------------ the worker
+    @work(thread=True, exclusive=True, exit_on_error=False, group=WHY_NOT_GROUP,
+          description="why-not re-plan")
+    def _replan(self, token: CancelToken) -> None:
+        """Thread body: plan with the choice forced, compare, post.  Touches no widget."""
+
+        def progress(p: Progress) -> None:
+            self.post_message(ForcedRunProgress(p))
+
+        try:
+            forced = self._runner(self.request, self.force, self.db, cancel=token,
+                                  progress=progress)
+            result = contrast(self.result, forced, self.choice, self.alternative)
+        except Exception as exc:  # noqa: BLE001 - knowledge code is user code; never crash
+            self.post_message(ForcedRunFailed(error_message(exc)))
+            return
+        self.post_message(ForcedRunFinished(result))
+
+    @on(ForcedRunProgress)
+    def _progress(self, message: ForcedRunProgress) -> None:
+        if self.contrast is None:
+            p = message.progress
+            self.query_one("#forced-plan", PlanColumn).border_title = (
+                f"Forced: {self.alternative.label} · {p.nodes:,} nodes…")
+
+    @on(ForcedRunFinished)
+    def _finished(self, message: ForcedRunFinished) -> None:
+        c = self.contrast = message.contrast
+        base_rows, forced_rows = rows(c)
+        base = self.query_one("#base-plan", PlanColumn)
+        forced = self.query_one("#forced-plan", PlanColumn)
+        base.show(base_rows)
+        forced.border_title = self._title("Forced", self.alternative, c.forced)
+        forced.show(forced_rows)
+        self._say(summary_text(c), failed=c.forced.value is None)
+        forced.focus()
+
+    @on(ForcedRunFailed)
+    def _failed(self, message: ForcedRunFailed) -> None:
+        self._show_error(message.message)
+
+    @on(Worker.StateChanged)
+    def _worker_changed(self, event: Worker.StateChanged) -> None:
+        # The worker reports its own errors; this catches a bug in that path.
+        if event.worker.group == WHY_NOT_GROUP and event.state is WorkerState.ERROR:
+            self._show_error(error_message(event.worker.error or RuntimeError()))
+
+    # ------------------------------------------------------------------ helpers
+    def _show_error(self, text: str) -> None:
+        self._say(Text(f"Could not re-plan with {self.alternative.label} forced: {text}"),
+                  failed=True)
+        self.query_one("#forced-plan", PlanColumn).show_message("Re-planning failed.")
+        self.notify(text, title="Why-not run failed", severity="error", timeout=8)
+
+    def _say(self, text: Text, failed: bool = False) -> None:
+        summary = self.query_one("#whynot-summary", Static)
+        summary.set_class(failed, "-failed")
+        summary.update(text)
+        self.summary = text.plain
+
+    @staticmethod
+    def _title(side: str, alt: AlternativeRecord | None, r: RunResult) -> str:
+        label = f": {alt.label}" if alt is not None else ""
+        return f"{side}{label} · {value_text(r.value)}"
+
+
+def summary_text(c: Contrast) -> Text:
+    """The verdict, the numbers and where the plans part, as the summary box shows them."""
+    out = Text()
+    out.append(c.verdict() + "\n", style="bold")
+    def value(v: float | None) -> str:
+        return f"{c.unit} {value_text(v)}" if v is not None else "no plan"
+
+    out.append(f"As planned ({c.chosen or 'chosen'}): {value(c.base.value)}    "
+               f"Forced ({c.alternative}): {value(c.forced.value)}")
+    if c.loss is not None:
+        sign = "worse" if c.loss > 0 else ("better" if c.loss < 0 else "same")
+        out.append(f"    difference {c.difference:+.6g} ({sign} by {abs(c.loss):.6g})")
+    out.append("\n")
+    out.append(c.divergence_text() + "\n")
+    failure = c.failure
+    if failure is not None:
+        out.append(f"That is the deepest failure of the forced run: {failure.task}, at depth "
+                   f"{failure.depth} (node {failure.node}).\n", style="italic")
+    return out
