@@ -347,3 +347,38 @@ async def test_the_workbench_plans_what_the_store_holds(tmp_path) -> None:
         shown = "\n".join(labels(screen_of(app).query_one(PlanTree)))
         assert "✓ Spray" in shown and "✗ Spindle" in shown
     assert open_store(db).runs("edaps")[-1]["problem"] == "RM1"
+
+
+async def test_export_markdown_and_svg(tmp_path) -> None:
+    """`x` writes the plan and its explanations as Markdown; `X` saves the screen as SVG."""
+    app = WorkbenchApp(tmp_path / "kb.db")
+    async with app.run_test(size=SIZE) as pilot:
+        screen_of(app).export_folder = tmp_path
+        await run_problem(app, pilot, DINNER)
+        await pilot.press("x")
+        await pilot.press("X")
+        await pilot.pause()
+    md_file = tmp_path / "examples-dinner.md"
+    assert "MovieThenDinner" in md_file.read_text()
+    svg = tmp_path / "examples-dinner-screen.svg"
+    assert svg.read_text().startswith("<svg")
+
+
+async def test_run_options_are_applied_and_checked(tmp_path) -> None:
+    """A node budget stops the run (status says so); a bad budget is refused with a message."""
+    from textual.widgets import Input
+
+    app = WorkbenchApp(tmp_path / "kb.db")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        screen.query_one("#opt-nodes", Input).value = "abc"
+        await pilot.pause()
+        assert screen.start_run(ProblemRef("edaps", "RM1")) is None
+        assert "Node budget: expected a whole number" in str(
+            screen.query_one(StatusLine).render())
+        screen.query_one("#opt-nodes", Input).value = "100"
+        await run_problem(app, pilot, ProblemRef("edaps", "RM1"))
+        assert screen.view is not None
+        assert screen.view.result.status is Status.NODE_BUDGET
+        assert screen.view.result.nodes == 100
+        assert screen.view.result.trace is not None  # recorded for step-through

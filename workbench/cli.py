@@ -111,6 +111,10 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--base", type=int, help="refuse if the domain is no longer at this revision")
 
     parser.add_argument("--version", action="store_true", help="print the version and exit")
+    parser.add_argument("--serve", action="store_true",
+                        help="serve the workbench to a web browser (textual-serve)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to serve on")
+    parser.add_argument("--port", type=int, default=8000, help="port to serve on")
     return parser
 
 
@@ -175,6 +179,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from workbench.kb.commands import run_kb
 
         return run_kb(args)
+    if args.serve:
+        from workbench.serve import serve
+
+        return serve(args.host, args.port, args.db)
     from workbench.app import run_app
 
     return run_app(args.db)

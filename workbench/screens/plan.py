@@ -31,6 +31,7 @@ from workbench.widgets.explain_md import (
     explain, explain_error, explain_package, explain_problem, test_report,
 )
 from workbench.widgets.plan_items import PlanItem, RunView
+from workbench.export import export_path, plan_markdown
 from workbench.widgets.run_options import RunOptions
 from workbench.widgets.status_line import progress_text
 
@@ -50,14 +51,19 @@ class PlanScreen(Screen[None]):
                 tooltip="Open every node of the plan tree"),
         Binding("t", "test_knowledge", "Test knowledge", id="plan.test",
                 tooltip="Run the knowledge tests of the highlighted problem's domain"),
+        Binding("x", "export_markdown", "Export", id="plan.export",
+                tooltip="Write the plan and every explanation to a Markdown file"),
+        Binding("X", "export_svg", "Screenshot", id="plan.svg", show=False,
+                tooltip="Save the screen as an SVG picture"),
     ]
 
     running: var[bool] = var(False, bindings=True)
     """A planner run is in progress (enables the cancel binding)."""
 
-    def __init__(self, db: Path | None = None) -> None:
+    def __init__(self, db: Path | None = None, export_folder: Path | None = None) -> None:
         super().__init__()
         self.db = db
+        self.export_folder = export_folder or Path.cwd()
         self.run_id = 0
         self.view: RunView | None = None
         self._token: CancelToken | None = None
@@ -150,6 +156,30 @@ class PlanScreen(Screen[None]):
 
     def on_unmount(self) -> None:
         self.cancel_run()
+
+    def action_export_markdown(self) -> None:
+        if self.view is None or self._request is None:
+            self.notify("Run a problem first; then export its plan.", severity="warning")
+            return
+        request = self._request
+        path = export_path(self.export_folder, request.package, request.problem, ".md")
+        try:
+            path.write_text(plan_markdown(request.title, self.view.result), encoding="utf-8")
+        except OSError as exc:
+            self.notify(f"Could not write {path}: {exc.strerror}", severity="error")
+            return
+        self.notify(f"Wrote {path}", title="Exported")
+
+    def action_export_svg(self) -> None:
+        name = "workbench" if self._request is None else \
+            f"{self._request.package}-{self._request.problem}"
+        path = export_path(self.export_folder, name, "screen", ".svg")
+        try:
+            self.app.save_screenshot(filename=path.name, path=str(path.parent))
+        except OSError as exc:
+            self.notify(f"Could not write {path}: {exc.strerror}", severity="error")
+            return
+        self.notify(f"Wrote {path}", title="Screenshot")
 
     def action_test_knowledge(self) -> None:
         entry = self.query_one(ProblemPicker).current

@@ -1,0 +1,72 @@
+"""Markdown export of a plan, the SVG screenshot, and serving the app to a browser."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from engine.tofs import SearchOptions, plan
+from knowledge import get_package
+from workbench.export import export_path, plan_markdown
+from workbench.serve import serve_command
+
+
+def test_markdown_has_the_plan_and_every_alternative() -> None:
+    domain, problem = get_package("examples").problem("dinner")
+    text = plan_markdown("examples/dinner", plan(domain, problem, SearchOptions(mode="first")))
+    assert text.startswith("# examples/dinner\n")
+    assert "1. Have dinner at the Mongolian Barbecue (90.00)" in text
+    assert "### Go to dinner and a movie" in text
+    assert "- `MovieThenDinner` (not taken): dead end" in text
+    assert "- `DinnerThenMovie` (**chosen**)" in text
+
+
+def test_markdown_of_a_game_shows_the_policy() -> None:
+    domain, problem = get_package("examples").problem("finesse")
+    text = plan_markdown("examples/finesse", plan(domain, problem, SearchOptions(mode="game")))
+    assert "## Policy" in text and "p=0.9" in text
+
+
+def test_export_path_never_overwrites(tmp_path: Path) -> None:
+    first = export_path(tmp_path, "edaps", "designs/RM1.txt", ".md")
+    assert first.name == "edaps-RM1.md"
+    first.write_text("x")
+    assert export_path(tmp_path, "edaps", "RM1", ".md").name == "edaps-RM1-2.md"
+
+
+def test_serve_command_runs_this_python_on_the_chosen_store(tmp_path: Path) -> None:
+    cmd = serve_command(tmp_path / "kb.db")
+    assert cmd.startswith(sys.executable) and "-m workbench --db" in cmd
+    assert str((tmp_path / "kb.db").resolve()) in cmd
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_serve_answers_a_browser_on_loopback(tmp_path: Path) -> None:
+    port = _free_port()
+    env = dict(os.environ, WORKBENCH_DB=str(tmp_path / "kb.db"))
+    proc = subprocess.Popen([sys.executable, "-m", "workbench", "--serve", "--port", str(port)],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 20
+        page = ""
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as r:
+                    page = r.read().decode("utf-8", "replace")
+                break
+            except OSError:
+                time.sleep(0.3)
+        assert "TOFS Workbench" in page
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

@@ -1,0 +1,59 @@
+"""The current plan and its explanation as a Markdown document (and where files go).
+
+Built from the same records the screens show -- no logic of its own beyond layout -- so
+a report someone reads later says exactly what the workbench said.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.tofs import RunResult
+from engine.tofs.explain import describe_alternative, render_policy
+
+__all__ = ["export_path", "plan_markdown"]
+
+
+def _fmt(v: float) -> str:
+    return f"{v:.2f}" if abs(v) < 1e6 else f"{v:g}"
+
+
+def plan_markdown(title: str, result: RunResult) -> str:
+    lines = [f"# {title}", ""]
+    value = _fmt(result.value) if result.value is not None else "no plan"
+    lines += [f"- mode: {result.mode}", f"- status: {result.status}", f"- value: {value}",
+              f"- nodes: {result.nodes:,} ({result.tree_nodes:,} in the tree)",
+              f"- planning time: {result.seconds:.3f} s", ""]
+    if result.failure is not None:
+        lines += ["## Why there is no plan", "", result.failure.message, ""]
+    if result.plan:
+        lines += ["## Plan", ""]
+        for i, s in enumerate(result.plan, 1):
+            cost = f" ({_fmt(s.cost)})" if s.costs else ""
+            lines.append(f"{i}. {s.description}{cost}")
+        lines.append("")
+    if result.policy is not None and result.policy.children:
+        lines += ["## Policy", "", "```", *render_policy(result.policy, _fmt), "```", ""]
+    if result.choice_points:
+        lines += ["## Choice points", ""]
+        for cp in result.choice_points:
+            lines += [f"### {cp.task}", ""]
+            for a in cp.alternatives:
+                mark = "**chosen**" if a.chosen else "not taken"
+                why = describe_alternative(a, cp, result.mode, _fmt)
+                lines.append(f"- `{a.label}` ({mark}): {why}")
+            lines.append("")
+    for d in result.diagnostics:
+        lines.append(f"> note: {d}")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def export_path(folder: Path, package: str, problem: str, suffix: str) -> Path:
+    """A file name that does not overwrite an earlier export."""
+    stem = f"{package}-{Path(problem).stem}"
+    path = folder / f"{stem}{suffix}"
+    n = 2
+    while path.exists():
+        path = folder / f"{stem}-{n}{suffix}"
+        n += 1
+    return path
