@@ -20,6 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Tree
 
 from workbench.screens import HelpScreen, PlanScreen
+from workbench.screens.editor import EditorScreen
 from workbench.screens.help import binding_rows
 from workbench.widgets import ProblemPicker
 
@@ -34,6 +35,8 @@ class WorkbenchApp(App[None]):
     CSS_PATH = "app.tcss"
     BINDINGS = [
         Binding("f1", "help", "Help", id="app.help", tooltip="List every key binding"),
+        Binding("f2", "editor", "Knowledge", id="app.editor",
+                tooltip="Browse and edit the knowledge: task network, forms, history, lint"),
         Binding("q", "quit", "Quit", id="app.quit"),
     ]
 
@@ -45,6 +48,10 @@ class WorkbenchApp(App[None]):
     def get_default_screen(self) -> Screen[Any]:
         return PlanScreen(self.db)
 
+    def action_editor(self) -> None:
+        if not isinstance(self.screen, EditorScreen):
+            self.push_screen(EditorScreen(self.db))
+
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
@@ -52,12 +59,15 @@ class WorkbenchApp(App[None]):
         self.push_screen(HelpScreen([
             ("Everywhere", binding_rows(show, [*self.BINDINGS, *App.BINDINGS])),
             ("Planning", binding_rows(show, PlanScreen.BINDINGS)),
+            ("Knowledge editor", binding_rows(show, EditorScreen.BINDINGS)),
             ("Trees (problems and plan)", binding_rows(show, Tree.BINDINGS)),
         ]))
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand("Help", "List every key binding", self.action_help)
+        yield SystemCommand("Knowledge editor", "Browse and edit the knowledge",
+                            self.action_editor)
         if not isinstance(screen, PlanScreen):
             return
         yield SystemCommand("Run", "Plan the highlighted problem", screen.action_run)

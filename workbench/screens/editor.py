@@ -41,7 +41,7 @@ from engine.tofs.registry import Registry
 from workbench.kb.catalog import domain_owner, open_store
 from workbench.kb.lint import Finding, lint_domain
 from workbench.kb.store import EditRejected, KnowledgeStore, StaleRevision, StoreError
-from workbench.widgets.item_form import ItemForm
+from workbench.widgets.item_form import FieldInput, ItemForm
 from workbench.widgets.kb_fields import (
     EditContext, FormError, FormValues, ItemRef, build_value, find_item,
 )
@@ -145,6 +145,7 @@ the primitive at the cursor.  Empty list entries are dropped on save.
         self.registry: Registry | None = None
         self._store: KnowledgeStore | None = None
         self._lint_run = 0
+        self._last_status = ("", "")
 
     @property
     def store(self) -> KnowledgeStore:
@@ -316,6 +317,10 @@ the primitive at the cursor.  Empty list entries are dropped on save.
         if ref is None or self.domain is None:
             self.notify("Open an item first.", severity="warning")
             return
+        if not form.dirty:
+            self._status(f"{ref.title} has no unsaved edits.", "ok")
+            return
+        focused = self._focused_field()
         try:
             value = build_value(ref, form.item, form.values())
             rev = self.store.edit(self.domain, ref.kind, ref.name, value, base=self.base)
@@ -337,12 +342,15 @@ the primitive at the cursor.  Empty list entries are dropped on save.
             self._outcome(f"Not saved: {ref.title}.", [str(exc)], "error")
             return
         await self.load_domain(self.domain, keep=ref)
+        self._refocus(focused)
         self._outcome(f"Saved {ref.title} as r{rev.id}.", [], "ok")
 
     async def action_revert(self) -> None:
         form = self.query_one(ItemForm)
         if form.ref is not None and form.dirty:
+            focused = self._focused_field()
             await self.open_item(form.ref)
+            self._refocus(focused)
             self._status(f"Dropped the edits to {form.ref.title}.", "ok")
 
     async def action_reload(self) -> None:
@@ -350,7 +358,9 @@ the primitive at the cursor.  Empty list entries are dropped on save.
             return
         form = self.query_one(ItemForm)
         ref, values = form.ref, (form.values() if form.dirty else None)
+        focused = self._focused_field()
         await self.load_domain(self.domain, keep=ref, values=values)
+        self._refocus(focused)
         kept = " Your unsaved edits are kept in the form." if values is not None else ""
         self._status(f"Reloaded {self.domain} at r{self.base}.{kept}", "ok")
 
@@ -358,8 +368,8 @@ the primitive at the cursor.  Empty list entries are dropped on save.
         form = self.query_one(ItemForm)
         if self.domain is None:
             return
-        if form.dirty:
-            self._status(f"Save (ctrl+s) or drop (escape) the edits to {form.ref.title if form.ref else 'the form'} "
+        if form.dirty and form.ref is not None:
+            self._status(f"Save (ctrl+s) or drop (escape) the edits to {form.ref.title} "
                          f"before {which}.", "warning")
             return
         try:
@@ -371,8 +381,9 @@ the primitive at the cursor.  Empty list entries are dropped on save.
             return
         except StoreError as exc:  # nothing to undo/redo, or the result does not compile
             problems = exc.problems if isinstance(exc, EditRejected) else [str(exc)]
-            self._outcome(f"Nothing {which}ne." if "nothing" in str(exc) else
-                          f"The {which} was refused.", problems, "warning")
+            title = (f"Nothing to {which}." if "nothing" in str(exc) else
+                     f"The {which} was refused; nothing was changed.")
+            self._outcome(title, problems, "warning")
             return
         await self.load_domain(self.domain, keep=form.ref)
         verb = "Undid" if which == "undo" else "Redid"
@@ -450,7 +461,7 @@ the primitive at the cursor.  Empty list entries are dropped on save.
             tree.move_cursor(tree.root)
             self._status(f"{finding}", "warning")
             return False
-        ref = ItemRef(finding.kind, finding.name)  # type: ignore[arg-type]
+        ref = ItemRef(finding.kind, finding.name)
         form = self.query_one(ItemForm)
         if self.spec is None or find_item(self.spec, ref) is None:
             self.notify(f"{ref.title} is not in {self.domain} r{self.base}.",
@@ -486,8 +497,20 @@ the primitive at the cursor.  Empty list entries are dropped on save.
 
     # ------------------------------------------------------------------ output
 
+    def _focused_field(self) -> str | None:
+        """The id of the focused form input, to focus it again after the form is rebuilt."""
+        focused = self.focused
+        return focused.id if isinstance(focused, FieldInput) else None
+
+    def _refocus(self, dom_id: str | None) -> None:
+        if dom_id is not None:
+            for widget in self.query_one(ItemForm).query(f"#{dom_id}"):
+                widget.focus()
+
     def _status(self, text: str, kind: str) -> None:
-        self.query_one(StatusLine).set_status(text, kind)
+        if (text, kind) != self._last_status:  # each update costs a layout pass
+            self._last_status = (text, kind)
+            self.query_one(StatusLine).set_status(text, kind)
 
     def _outcome(self, title: str, lines: list[str], kind: str) -> None:
         """Say what became of a save/undo/redo in the Save tab and the status line."""

@@ -23,7 +23,7 @@ from textual.message import Message
 from textual.widgets import Checkbox, Input, Label, Static
 
 from workbench.widgets.kb_fields import (
-    EditContext, FieldSpec, FormValues, ItemRef, check_form, fields_for, item_values,
+    EditContext, FieldError, FieldSpec, FormValues, ItemRef, check_form, fields_for, item_values,
     primitive_near, scope_of,
 )
 from workbench.widgets.kb_suggest import WordSuggester
@@ -42,7 +42,8 @@ class FieldInput(Input):
 
     def __init__(self, spec: FieldSpec, index: int | None, value: str,
                  suggester: WordSuggester | None) -> None:
-        super().__init__(value, placeholder=spec.placeholder, suggester=suggester,
+        placeholder = f"+ {spec.placeholder}" if spec.many else spec.placeholder
+        super().__init__(value, placeholder=placeholder, suggester=suggester,
                          select_on_focus=False, compact=True, id=_dom_id(spec.key, index))
         self.spec = spec
         self.index = index
@@ -97,7 +98,10 @@ class ItemForm(VerticalScroll):
         self.revision = 0
         self.initial: FormValues = {}
         self._start: FormValues = {}
-        self.problems: dict[tuple[str, int | None], Any] = {}
+        self._shown: dict[str, str] = {}  # error line id -> text shown
+        self._state: tuple[ItemRef | None, int, bool] | None = None  # last StateChanged
+        self._hinted: str | None = None  # primitive of the last HintChanged
+        self.problems: dict[tuple[str, int | None], FieldError] = {}
         self.empty_text = "Pick an item in the tree: enter (or just moving the cursor) opens it."
 
     # ------------------------------------------------------------------ filling
@@ -108,6 +112,8 @@ class ItemForm(VerticalScroll):
         self.ref, self.item, self.ctx, self.revision = ref, item, ctx, revision
         self.initial = item_values(ref, item)
         self._start = values if values is not None else self.initial
+        self._shown = {}
+        self._state = None
         await self.recompose()
         self.scroll_home(animate=False)
         self.revalidate()
@@ -118,6 +124,8 @@ class ItemForm(VerticalScroll):
         self.problems = {}
         if text is not None:
             self.empty_text = text
+        self._shown = {}
+        self._state = (None, 0, False)
         await self.recompose()
         self.post_message(self.StateChanged(self, None, 0, False))
 
@@ -189,10 +197,17 @@ class ItemForm(VerticalScroll):
         for widget in self.query(FieldInput):
             err = self.problems.get((widget.spec.key, widget.index))
             widget.set_class(err is not None, "-bad")
-            line = self.query_one(f"#{_dom_id(widget.spec.key, widget.index, 'e')}", Static)
-            line.update(Text(f"✗ {err}") if err is not None else Text(""))
-            line.set_class(err is not None, "-shown")
-        self.post_message(self.StateChanged(self, self.ref, len(self.problems), self.dirty))
+            dom_id = _dom_id(widget.spec.key, widget.index, "e")
+            text = f"✗ {err}" if err is not None else ""
+            if self._shown.get(dom_id, "") != text:  # an update costs a layout: only on change
+                self._shown[dom_id] = text
+                line = self.query_one(f"#{dom_id}", Static)
+                line.update(Text(text))
+                line.set_class(err is not None, "-shown")
+        state = (self.ref, len(self.problems), self.dirty)
+        if state != self._state:
+            self._state = state
+            self.post_message(self.StateChanged(self, *state))
 
     @on(Input.Changed)
     async def _changed(self, event: Input.Changed) -> None:
@@ -224,18 +239,23 @@ class ItemForm(VerticalScroll):
         if isinstance(event.widget, FieldInput):
             self._hint(event.widget)
         else:
-            self.post_message(self.HintChanged(None))
+            self._post_hint(None)
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
         if not any(w.has_focus for w in self.query(FieldInput)):
-            self.post_message(self.HintChanged(None))
+            self._post_hint(None)
 
     def _hint(self, widget: FieldInput) -> None:
-        if self.ctx is None or not widget.spec.is_expression:
-            self.post_message(self.HintChanged(None))
+        name = None
+        if self.ctx is not None and widget.spec.is_expression:
+            name = primitive_near(widget.value, widget.cursor_position, self.ctx.docs)
+        self._post_hint(name)
+
+    def _post_hint(self, name: str | None) -> None:
+        if name == self._hinted:
             return
-        name = primitive_near(widget.value, widget.cursor_position, self.ctx.docs)
-        if name is None:
+        self._hinted = name
+        if name is None or self.ctx is None:
             self.post_message(self.HintChanged(None))
             return
         signature, doc = self.ctx.docs[name]

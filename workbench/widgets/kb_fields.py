@@ -26,7 +26,7 @@ from engine.tofs.registry import Registry
 __all__ = [
     "EXPRESSION_KINDS", "EditContext", "FieldError", "FieldSpec", "FormError", "FormValues",
     "ItemRef", "build_value", "check_form", "fields_for", "find_item", "item_values",
-    "primitive_near", "word_at_end",
+    "method_scope", "primitive_near", "scope_of", "word_at_end",
 ]
 
 Kind = Literal["constant", "task", "method", "operator", "test"]
@@ -101,7 +101,7 @@ class _AnyPrimitive(dict[str, Primitive]):
     def __init__(self) -> None:
         super().__init__(STANDARD_PRIMITIVES)
 
-    def get(self, key: str, default: Any = None) -> Primitive:  # type: ignore[override]
+    def get(self, key: str, default: Any = None) -> Primitive:
         return super().get(key) or Primitive(key, _never, uses_state=True)
 
     def __getitem__(self, key: str) -> Primitive:
@@ -212,10 +212,10 @@ def fields_for(ref: ItemRef, item: Any) -> tuple[FieldSpec, ...]:
 
 def find_item(spec: DomainSpec, ref: ItemRef) -> Any | None:
     """The item ``ref`` names in ``spec``, or None if it is not (or no longer) there."""
-    items: Iterable[Any] = {"constant": spec.constants, "task": spec.tasks,
-                            "operator": spec.operators, "test": spec.tests,
-                            "method": spec.methods}[ref.kind]
-    for it in items:
+    items: dict[str, list[Any]] = {"constant": list(spec.constants), "task": list(spec.tasks),
+                                   "operator": list(spec.operators), "test": list(spec.tests),
+                                   "method": list(spec.methods)}
+    for it in items[ref.kind]:
         key = f"{it.task}.{it.name}" if ref.kind == "method" else it.name
         if key == ref.name:
             return it
@@ -445,8 +445,8 @@ def _check_one(spec: FieldSpec, text: str, scope: Sequence[str], ctx: EditContex
     if kind == "json":
         try:
             value = json.loads(text or "{}")
-        except ValueError as exc:
-            return FieldError(f"not JSON: {exc.msg}", getattr(exc, "colno", None))
+        except json.JSONDecodeError as exc:
+            return FieldError(f"not JSON: {exc.msg}", exc.colno)
         if not isinstance(value, dict):
             return FieldError("expected a JSON object such as {\"found\": true}", 1)
     if kind == "number":

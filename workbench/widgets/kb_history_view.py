@@ -82,9 +82,13 @@ class HistoryPanel(Horizontal):
 
     def _label(self, r: Revision) -> Text:
         mark = "● " if r.id == self.mark else "  "
-        now = "  (current)" if r.id == self.current else ""
-        return Text.assemble((mark, "bold"), (f"r{r.id} ", "bold"), r.summary().split(" ", 1)[1],
-                             (now, "dim italic"))
+        what = r.target if r.kind == "domain" else f"{r.kind} {r.target}"
+        when = r.created[:16].replace("T", " ")
+        text = Text.assemble((mark, "bold"), (f"r{r.id} ", "bold"), f"{r.action} {what}",
+                             (f"  {when} {r.author}", "dim"))
+        if r.id == self.current:
+            text.append("  (current)", style="italic")
+        return text
 
     @property
     def highlighted_revision(self) -> int | None:

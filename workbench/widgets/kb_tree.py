@@ -89,7 +89,8 @@ class KnowledgeTree(Tree[NodeData]):
                                    ("test", "Knowledge tests", spec.tests)):
             group = self._group(kind, f"{title} ({len(items)})")
             for item in items:
-                self._leaf(group, ItemRef(kind, item.name), self._item_label(kind, item))  # type: ignore[arg-type]
+                ref = ItemRef(kind, item.name)  # type: ignore[arg-type]
+                self._leaf(group, ref, self._item_label(kind, item))
         self.root.expand()
         if first:
             self._by_ref[GroupRef("task")].expand()
