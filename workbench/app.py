@@ -21,6 +21,8 @@ from textual.widgets import Tree
 
 from workbench.screens import HelpScreen, PlanScreen
 from workbench.screens.editor import EditorScreen
+from workbench.screens.stepper import StepperScreen
+from workbench.screens.whynot import WhyNotScreen
 from workbench.screens.help import binding_rows
 from workbench.widgets import ProblemPicker
 
@@ -60,6 +62,8 @@ class WorkbenchApp(App[None]):
             ("Everywhere", binding_rows(show, [*self.BINDINGS, *App.BINDINGS])),
             ("Planning", binding_rows(show, PlanScreen.BINDINGS)),
             ("Knowledge editor", binding_rows(show, EditorScreen.BINDINGS)),
+            ("Step-through", binding_rows(show, StepperScreen.BINDINGS)),
+            ("Why not?", binding_rows(show, WhyNotScreen.BINDINGS)),
             ("Trees (problems and plan)", binding_rows(show, Tree.BINDINGS)),
         ]))
 
@@ -76,6 +80,10 @@ class WorkbenchApp(App[None]):
         if screen.view is not None:
             yield SystemCommand("Expand all", "Open every node of the plan tree",
                                 screen.action_expand_all)
+            yield SystemCommand("Step through", "Replay how the search built this run",
+                                screen.action_step_through)
+            yield SystemCommand("Why not?", "Re-plan with the highlighted alternative forced",
+                                screen.action_why_not)
         for entry in screen.query_one(ProblemPicker).entries():
             yield SystemCommand(f"Run {entry.request.title}",
                                 entry.description or "Plan this problem",

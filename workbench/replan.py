@@ -1,35 +1,44 @@
-"""Plan a request from the store with extra switches: a trace to replay, a forced choice.
+"""Re-plan a request from the store with one alternative forced: the why-not run.
 
-The same call as :func:`workbench.runner.execute` (package -> stored knowledge and problem
-text -> ``plan`` with the problem's own mode and options), plus ``force`` (why-not runs)
-and ``trace`` (step-through).  Kept beside the runner rather than inside it so the
-planning screen's path stays exactly what it was until it opts in.  No Textual: call it
-from a thread worker; the store is opened in the calling thread, because SQLite
-connections cannot cross threads.
+The same call as :func:`workbench.runner.execute` -- package, the knowledge and problem
+text as the store holds them, :func:`workbench.runner.search_options` with the user's run
+settings -- plus ``force``.  Kept beside the runner so the planning screen's path stays
+exactly what it is.  No Textual: call it from a thread worker; the store is opened in the
+calling thread, because SQLite connections cannot cross threads.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 
-from engine.tofs import CancelToken, Progress, RunResult, SearchOptions, Trace, TraceEvent, plan
+from engine.tofs import CancelToken, Progress, RunResult, plan
 from knowledge import get_package
-from workbench.replay import ReplayTrace
-from workbench.runner import ProblemRef
+from workbench.runner import ProblemRef, RunSettings, search_options
 
-__all__ = ["TRACE_LIMIT", "run_forced", "run_request", "run_traced"]
-
-TRACE_LIMIT = 2_000_000
-"""Events kept per traced run (about 200 bytes each): a run beyond it replays a prefix."""
+__all__ = ["run_forced", "settings_of"]
 
 
-def run_request(request: ProblemRef, db: Path | None = None, *,
-                force: Mapping[str, str] | None = None, trace: Trace | None = None,
-                cancel: CancelToken | None = None,
-                progress: Callable[[Progress], None] | None = None,
-                record: bool = True) -> RunResult:
-    """Plan ``request`` with the knowledge as the store holds it (blocking)."""
+def settings_of(result: RunResult) -> RunSettings:
+    """The run settings a finished run used (from ``result.options``), so a why-not run
+    searches exactly as the run it is compared with did -- minus the trace."""
+    o = result.options
+    return RunSettings(
+        full_tree=bool(o.get("full_tree", False)),
+        prune=bool(o.get("partial_plan_prune", True)),
+        node_budget=o.get("node_budget"), time_budget=o.get("time_budget"),
+        criterion=str(o.get("criterion") or "weighted-average"), trace=False,
+    )
+
+
+def run_forced(request: ProblemRef, force: Mapping[str, str], db: Path | None = None, *,
+               settings: RunSettings | None = None, cancel: CancelToken | None = None,
+               progress: Callable[[Progress], None] | None = None) -> RunResult:
+    """Plan ``request`` with ``force`` ({task: alternative}) fixed (blocking).
+
+    The run is recorded in the store like any other, its parameters saying what was forced.
+    """
     from workbench.kb.catalog import open_store
 
     package = get_package(request.package)
@@ -39,33 +48,13 @@ def run_request(request: ProblemRef, db: Path | None = None, *,
         spec = store.load(domain_name)
         text = store.problem_text(domain_name, request.problem)
         domain, problem = package.problem(request.problem, spec, text)
-        options = SearchOptions(**{**problem.options, "mode": problem.mode, "cancel": cancel,
-                                   "progress": progress, "trace": trace,
-                                   "force": dict(force) if force else None})
+        options = search_options(problem, settings or RunSettings(trace=False), cancel,
+                                 progress)
+        options = replace(options, force=dict(force))
         result = plan(domain, problem, options)
-        if record:
-            parameters: dict[str, object] = {"mode": problem.mode}
-            if force:
-                parameters["force"] = dict(force)
-            store.record_run(domain_name, request.problem, parameters,
-                             {"status": str(result.status), "value": result.value,
-                              "nodes": result.nodes, "seconds": round(result.seconds, 6)})
+        store.record_run(domain_name, request.problem, options.summary(),
+                         {"status": str(result.status), "value": result.value,
+                          "nodes": result.nodes, "seconds": round(result.seconds, 6)})
         return result
     finally:
         store.close()
-
-
-def run_forced(request: ProblemRef, force: Mapping[str, str], db: Path | None = None, *,
-               cancel: CancelToken | None = None,
-               progress: Callable[[Progress], None] | None = None) -> RunResult:
-    """Re-plan ``request`` with ``force`` ({task: alternative}) fixed: a why-not run."""
-    return run_request(request, db, force=force, cancel=cancel, progress=progress)
-
-
-def run_traced(request: ProblemRef, cancel: CancelToken | None = None,
-               progress: Callable[[Progress], None] | None = None, db: Path | None = None,
-               limit: int | None = TRACE_LIMIT) -> tuple[RunResult, list[TraceEvent]]:
-    """:func:`workbench.runner.execute` with the trace on: the result and its events."""
-    trace = ReplayTrace(limit=limit)
-    result = run_request(request, db, trace=trace, cancel=cancel, progress=progress)
-    return result, trace.events

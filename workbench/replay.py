@@ -16,8 +16,7 @@ cheaply even for 10^5 events:
   relabelled, so a view can update incrementally instead of rebuilding.
 
 Everything is built in one pass over the events (O(n)), with no Textual import, so it is
-unit-tested without an app.  :class:`ReplayTrace` is a ``Trace`` that records game-mode
-runs too (see its docstring).
+unit-tested without an app.
 """
 
 from __future__ import annotations
@@ -29,39 +28,26 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from engine.tofs import EventKind, RunResult, Trace, TraceEvent
+from engine.tofs import EventKind, Reason, RunResult, Trace, TraceEvent
 from engine.tofs.domain import call_text
 
 __all__ = [
-    "Delta", "Item", "ItemKind", "NodeView", "Part", "Replay", "ReplayState", "ReplayTrace",
+    "Delta", "Item", "ItemKind", "NodeView", "Part", "Replay", "ReplayState", "events_of",
     "fmt_num", "task_text",
 ]
 
 Part = tuple[str, str]
 """A piece of a label and its role ("" plain, "mark", "value", "reason", "muted", "task")."""
 
-_CREATES = (EventKind.NODE_CREATED, EventKind.NODE_PRUNED, EventKind.PRECONDITION)
 _NODE_LABEL = (EventKind.NODE_EXPANDED, EventKind.LEAF_VALUED, EventKind.VALUE_BACKED_UP,
                EventKind.CHOICE_MADE)
 
 
-class ReplayTrace(Trace):
-    """A :class:`~engine.tofs.Trace` whose ``emit`` takes the event kind positionally.
-
-    Why: game-mode search emits ``VALUE_BACKED_UP`` with a ``kind=`` field (decision or
-    external node), which collides with ``Trace.emit``'s own ``kind`` parameter and raises
-    ``TypeError`` -- a traced game run cannot finish with the engine's ``Trace``.  This class
-    accepts the field; it can go once the engine's ``emit`` makes its first two parameters
-    positional-only.  Filtering (``kinds``) and ``limit`` behave as in ``Trace``.
-    """
-
-    def emit(self, event_kind: EventKind, node: int, /, **data: Any) -> None:  # type: ignore[override]
-        if self.kinds is not None and event_kind not in self.kinds:
-            return
-        if self.limit is not None and len(self.events) >= self.limit:
-            self.dropped += 1
-            return
-        self.events.append(TraceEvent(len(self.events), event_kind, node, data))
+def events_of(trace: Trace | Sequence[TraceEvent] | None) -> Sequence[TraceEvent]:
+    """The events of a ``Trace`` (``RunResult.trace``), or a list of events as given."""
+    if trace is None:
+        return []
+    return trace.events if isinstance(trace, Trace) else trace
 
 
 def fmt_num(v: Any) -> str:
@@ -124,6 +110,7 @@ class NodeView:
     chosen: str | None = None  # the alternative this node chose
     is_chosen: bool = False  # this node is the alternative its parent chose
     pruned: str = ""  # reason, if the node itself was pruned afterwards
+    verdict: str = ""  # why its parent did not choose it (from the run's explanation)
     tried: tuple[tuple[str, bool | None], ...] = ()  # (method, precondition result)
     children: int = 0  # lines below it so far
 
@@ -165,9 +152,17 @@ class Replay:
         self._node_ids: list[int] = []
         self._labels: dict[int, str] = {}
         self._descriptions: dict[int, str] = {}
+        self._verdicts: dict[int, str] = {}
         if result is not None:
+            # What the finished run says about nodes, shown once the replay reaches them:
+            # task labels at choice points, step descriptions, and why each alternative
+            # that became a node lost (from the explanation records).
             self._labels = {cp.node: cp.task for cp in result.choice_points}
             self._descriptions = {s.node: s.description for s in result.plan if s.description}
+            self._verdicts = {a.node: str(a.reason) for cp in result.choice_points
+                              for a in cp.alternatives
+                              if a.node is not None and not a.chosen
+                              and a.reason not in (Reason.CHOSEN, Reason.WEIGHTED)}
         # Indexing allocates one object per line and nothing cyclic: pausing the cyclic
         # garbage collector meanwhile halves the time on 10^5 events.
         collecting = gc.isenabled()
@@ -218,6 +213,10 @@ class Replay:
                     chosen = child_by_alt.get((e.node, alt)) if alt is not None else None
                     if chosen is not None:
                         lines.append(chosen)
+                    if own is not None and self._verdicts:  # the losers get their reason
+                        lines.extend(c for c in items[own].children if c != chosen
+                                     and items[c].kind is ItemKind.NODE
+                                     and items[c].node in self._verdicts)
                     self.choice_events.append(i)
                 for line in lines:
                     items[line].touches.append(i)
@@ -228,8 +227,8 @@ class Replay:
     def _add(self, i: int, kind: ItemKind, node: int, parent: int | None, alternative: Any,
              data: Mapping[str, Any]) -> int:
         depth = 0 if parent is None else self.items[parent].depth + 1
-        self.items[i] = Item(i, kind, node, parent, None if alternative is None else str(alternative),
-                             data, depth)
+        label = None if alternative is None else str(alternative)
+        self.items[i] = Item(i, kind, node, parent, label, data, depth)
         if parent is None:
             self.roots.append(i)
         else:
@@ -362,6 +361,8 @@ class Replay:
             out.append((f"  ({view.note})", "muted"))
         if view.pruned:
             out.append((f"  {view.pruned}", "reason"))
+        elif view.verdict:
+            out.append((f"  {view.verdict}", "reason"))
         return tuple(out)
 
     def tone(self, line: int, k: int) -> str:
@@ -370,7 +371,7 @@ class Replay:
         if item.kind is not ItemKind.NODE:
             return "rejected"
         view = self.node_view(item.node, k, line)
-        if view.pruned:
+        if view.pruned or view.verdict:
             return "rejected"
         if view.is_chosen:
             return "chosen"
@@ -408,12 +409,14 @@ class Replay:
                     tried.append((label, result))
         return NodeView(node, k, tried=tuple(tried), **fields)
 
-    @staticmethod
-    def _fold(e: TraceEvent, node: int, f: dict[str, Any]) -> None:
+    def _fold(self, e: TraceEvent, node: int, f: dict[str, Any]) -> None:
         d = e.data
-        if e.node != node:  # the parent's CHOICE_MADE naming us, or a pruner's verdict
+        if e.node != node:  # the parent's CHOICE_MADE, or a pruner's verdict
             if e.kind is EventKind.CHOICE_MADE:
-                f["is_chosen"] = True
+                if d.get("alternative") == f.get("alternative"):
+                    f["is_chosen"] = True
+                else:
+                    f["verdict"] = self._verdicts.get(node, "")
             elif e.kind is EventKind.NODE_PRUNED:
                 f["pruned"] = str(d.get("reason", "pruned")) + "".join(
                     t for t, _ in _prune_detail(d))
@@ -428,7 +431,7 @@ class Replay:
                      complete=bool(d.get("complete")), note=str(d.get("note", "")))
         elif e.kind is EventKind.VALUE_BACKED_UP:
             f.update(value=d.get("value"), value_source="backed up",
-                     node_kind=str(d.get("kind", d.get("node_kind", ""))))
+                     node_kind=str(d.get("node_kind", d.get("kind", ""))))
         elif e.kind is EventKind.CHOICE_MADE:
             f.update(value=d.get("value"), value_source="choice", chosen=d.get("alternative"))
 
@@ -470,7 +473,7 @@ class Replay:
                 what = "a complete plan" if d.get("complete") else (d.get("note") or "a leaf")
                 return f"{n.capitalize()} is a leaf ({what}): value {fmt_num(d.get('value'))}."
             case EventKind.VALUE_BACKED_UP:
-                kind = d.get("kind", d.get("node_kind"))
+                kind = d.get("node_kind", d.get("kind"))
                 who = f" ({kind} node)" if kind else ""
                 return f"Backed up value {fmt_num(d.get('value'))} to {n}{who}."
             case EventKind.CHOICE_MADE:

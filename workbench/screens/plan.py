@@ -32,6 +32,8 @@ from workbench.widgets.explain_md import (
 )
 from workbench.widgets.plan_items import PlanItem, RunView
 from workbench.export import export_path, plan_markdown
+from workbench.screens.stepper import StepperScreen
+from workbench.screens.whynot import WhyNotScreen, why_not_target
 from workbench.widgets.run_options import RunOptions
 from workbench.widgets.status_line import progress_text
 
@@ -51,6 +53,10 @@ class PlanScreen(Screen[None]):
                 tooltip="Open every node of the plan tree"),
         Binding("t", "test_knowledge", "Test knowledge", id="plan.test",
                 tooltip="Run the knowledge tests of the highlighted problem's domain"),
+        Binding("s", "step_through", "Step through", id="plan.step_through",
+                tooltip="Replay how the search built this run"),
+        Binding("w", "why_not", "Why not?", id="plan.why_not",
+                tooltip="Re-plan with the highlighted alternative forced and compare"),
         Binding("x", "export_markdown", "Export", id="plan.export",
                 tooltip="Write the plan and every explanation to a Markdown file"),
         Binding("X", "export_svg", "Screenshot", id="plan.svg", show=False,
@@ -66,6 +72,8 @@ class PlanScreen(Screen[None]):
         self.export_folder = export_folder or Path.cwd()
         self.run_id = 0
         self.view: RunView | None = None
+        self.shown: ProblemRef | None = None
+        """The problem whose result is on screen (``_request`` may already be newer)."""
         self._token: CancelToken | None = None
         self._request: ProblemRef | None = None
 
@@ -93,7 +101,7 @@ class PlanScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":
             return True if self.running else None  # shown, but dimmed when idle
-        if action == "expand_all":
+        if action in ("expand_all", "step_through", "why_not"):
             return True if self.view is not None else None
         return True
 
@@ -157,11 +165,35 @@ class PlanScreen(Screen[None]):
     def on_unmount(self) -> None:
         self.cancel_run()
 
+    def action_step_through(self) -> None:
+        if self.view is None or self.shown is None:
+            self.notify("Run a problem first.", severity="warning")
+            return
+        result = self.view.result
+        if result.trace is None:
+            self.notify("This run kept no trace: switch Record trace on and run again.",
+                        severity="warning")
+            return
+        self.app.push_screen(StepperScreen(result.trace, result, self.shown.title))
+
+    def action_why_not(self) -> None:
+        if self.view is None or self.shown is None:
+            self.notify("Run a problem first.", severity="warning")
+            return
+        node = self.query_one(PlanTree).cursor_node
+        target = why_not_target(node.data if node is not None else None)
+        if isinstance(target, str):
+            self.notify(target, severity="warning")
+            return
+        choice, alternative = target
+        self.app.push_screen(WhyNotScreen(self.shown, self.view.result, choice, alternative,
+                                          db=self.db))
+
     def action_export_markdown(self) -> None:
-        if self.view is None or self._request is None:
+        if self.view is None or self.shown is None:
             self.notify("Run a problem first; then export its plan.", severity="warning")
             return
-        request = self._request
+        request = self.shown
         path = export_path(self.export_folder, request.package, request.problem, ".md")
         try:
             path.write_text(plan_markdown(request.title, self.view.result), encoding="utf-8")
@@ -240,6 +272,7 @@ class PlanScreen(Screen[None]):
         self.running = False
         result = message.result
         self.view = RunView.of(result)
+        self.shown = message.request
         tree = self.query_one(PlanTree)
         tree.show_result(self.view)
         self.query_one(ExplanationPane).show(explain(tree.root.data))
@@ -268,6 +301,7 @@ class PlanScreen(Screen[None]):
     def _show_failure(self, request: ProblemRef, text: str) -> None:
         self.running = False
         self.view = None
+        self.shown = None
         self.query_one(PlanTree).show_message(f"✗ {request.title}: run failed")
         self.query_one(ExplanationPane).show(explain_error(request, text))
         self.query_one(StatusLine).set_status(f"{request.title} failed: {text}", "error")

@@ -5,25 +5,41 @@ answers every question about it and :class:`~workbench.widgets.search_tree.Searc
 applies one event's delta per step.  Stepping keys are priority bindings, so they step
 even while the tree has focus (where up/down still move the cursor to inspect other
 nodes; the side panel then describes the highlighted node at the current position).
+
+Indexing takes about 2 s per million events, so a trace longer than ``INDEX_IN_THREAD``
+events is indexed in a thread worker (which touches no widget and posts the index back)
+while the screen says so; keys do nothing until it arrives.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static, Tree
 
-from engine.tofs import RunResult, TraceEvent
-from workbench.replay import Replay
+from engine.tofs import RunResult, Trace, TraceEvent
+from workbench.replay import Replay, events_of
 from workbench.widgets.search_tree import LineData, SearchTree
 from workbench.widgets.step_panel import StepPanel, step_text
 
-__all__ = ["StepperScreen"]
+__all__ = ["ReplayIndexed", "StepperScreen"]
+
+INDEX_IN_THREAD = 50_000
+"""Traces longer than this are indexed in a worker thread."""
+
+
+@dataclass
+class ReplayIndexed(Message):
+    """The worker finished indexing a long trace."""
+
+    replay: Replay
 
 
 class StepperScreen(Screen[None]):
@@ -63,10 +79,23 @@ class StepperScreen(Screen[None]):
                 tooltip="Back to the plan"),
     ]
 
-    def __init__(self, events: Sequence[TraceEvent], result: RunResult | None, title: str,
-                 *, start: int = 0) -> None:
+    def __init__(self, trace: Trace | Sequence[TraceEvent] | Replay, result: RunResult | None,
+                 title: str, *, start: int = 0) -> None:
+        """``trace`` is the run's ``Trace`` (``result.trace``), its events, or a ``Replay``
+        already built (in a worker, for a very long trace)."""
         super().__init__()
-        self.replay = Replay(events, result)
+        self._pending: Sequence[TraceEvent] | None = None
+        self._result = result
+        if isinstance(trace, Replay):
+            self.replay = trace
+        else:
+            events = events_of(trace)
+            if len(events) > INDEX_IN_THREAD:
+                self.replay = Replay([])  # until the worker posts the real index
+                self._pending = events
+            else:
+                self.replay = Replay(events, result)
+        self.dropped = trace.dropped if isinstance(trace, Trace) else 0
         self.run_title = title
         self._start = start
 
@@ -88,14 +117,41 @@ class StepperScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.sub_title = f"step through {self.run_title}"
-        if not len(self.replay):
-            self.notify("This run has no trace to replay.", severity="warning")
-        self.go(self._start)
         self.query_one(SearchTree).focus()
+        if self._pending is not None:
+            self.query_one("#step-position", Static).update(
+                f"Indexing {len(self._pending):,} events…")
+            self._index(self._pending, self._result)
+            return
+        self._ready()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="replay-index",
+          description="index a trace")
+    def _index(self, events: Sequence[TraceEvent], result: RunResult | None) -> None:
+        """Thread body: build the index (pure Python) and post it.  Touches no widget."""
+        self.post_message(ReplayIndexed(Replay(events, result)))
+
+    @on(ReplayIndexed)
+    def _indexed(self, message: ReplayIndexed) -> None:
+        self._pending = None
+        self.replay = message.replay
+        self.query_one(SearchTree).load(message.replay)
+        self._ready()
+
+    def _ready(self) -> None:
+        if not len(self.replay):
+            self.notify("This run has no trace to replay: run it with the trace on.",
+                        severity="warning")
+        elif self.dropped:
+            self.notify(f"The trace kept the first {len(self.replay):,} events; "
+                        f"{self.dropped:,} later ones were not recorded.", severity="warning")
+        self.go(self._start)
 
     # ------------------------------------------------------------------ moving
     def go(self, k: int) -> None:
         """Move to position k and redraw what depends on it."""
+        if self._pending is not None:  # still indexing
+            return
         tree = self.query_one(SearchTree)
         tree.go(k)
         self._show(tree.current)

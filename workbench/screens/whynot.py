@@ -25,16 +25,20 @@ from textual.worker import Worker, WorkerState
 
 from engine.tofs import AlternativeRecord, CancelToken, ChoicePoint, Progress, RunResult
 from workbench.contrast import Contrast, contrast, force_for, rows, value_text
-from workbench.replan import run_forced
-from workbench.runner import ProblemRef, error_message
+from workbench.replan import run_forced, settings_of
+from workbench.runner import ProblemRef, RunSettings, error_message
 from workbench.widgets.plan_contrast import PlanColumn
+from workbench.widgets.plan_items import AlternativeItem, PolicyItem
 
-__all__ = ["ForcedRunFailed", "ForcedRunFinished", "ForcedRunProgress", "WhyNotScreen"]
+__all__ = [
+    "ForcedRunFailed", "ForcedRunFinished", "ForcedRunProgress", "WhyNotScreen", "summary_text",
+    "why_not_target",
+]
 
 WHY_NOT_GROUP = "why-not"
 
 ForcedRunner = Callable[..., RunResult]
-"""``(request, force, db, *, cancel, progress) -> RunResult``; :func:`run_forced`."""
+"""``(request, force, db, *, settings, cancel, progress) -> RunResult``: :func:`run_forced`."""
 
 
 @dataclass
@@ -91,17 +95,29 @@ class WhyNotScreen(Screen[None]):
     def __init__(self, request: ProblemRef, result: RunResult, choice: ChoicePoint,
                  alternative: AlternativeRecord, *, db: Path | None = None,
                  events: Sequence[Any] | None = None,
+                 settings: RunSettings | None = None,
                  force: Mapping[str, str] | None = None,
                  runner: ForcedRunner = run_forced) -> None:
+        """Compare ``result`` with a run forcing ``alternative`` at ``choice``.
+
+        ``events`` (the run's trace) lets the force name the exact task instance;
+        ``settings`` default to those ``result`` was planned with; ``force`` overrides the
+        computed force entry.
+        """
         super().__init__()
         self.request = request
         self.result = result
         self.choice = choice
         self.alternative = alternative
         self.db = db
+        self.settings = settings if settings is not None else settings_of(result)
+        if events is None and result.trace is not None:
+            events = getattr(result.trace, "events", None)
         self.spec = force_for(choice, alternative, events)
         self.force = dict(force) if force is not None else self.spec.force
         self.contrast: Contrast | None = None
+        self.summary = ""
+        """The summary box as plain text (what it says now)."""
         self._runner = runner
         self._token = CancelToken()
 
@@ -146,8 +162,8 @@ class WhyNotScreen(Screen[None]):
             self.post_message(ForcedRunProgress(p))
 
         try:
-            forced = self._runner(self.request, self.force, self.db, cancel=token,
-                                  progress=progress)
+            forced = self._runner(self.request, self.force, self.db, settings=self.settings,
+                                  cancel=token, progress=progress)
             result = contrast(self.result, forced, self.choice, self.alternative)
         except Exception as exc:  # noqa: BLE001 - knowledge code is user code; never crash
             self.post_message(ForcedRunFailed(error_message(exc)))
@@ -200,6 +216,24 @@ class WhyNotScreen(Screen[None]):
     def _title(side: str, alt: AlternativeRecord | None, r: RunResult) -> str:
         label = f": {alt.label}" if alt is not None else ""
         return f"{side}{label} · {value_text(r.value)}"
+
+
+def why_not_target(item: object) -> tuple[ChoicePoint, AlternativeRecord] | str:
+    """The choice point and alternative a plan-tree line stands for, or why there is none.
+
+    Lines that can be asked "why not?": an alternative at a choice point, or a move of a
+    game policy that was one alternative of a recorded choice.
+    """
+    choice = alternative = None
+    if isinstance(item, AlternativeItem):
+        choice, alternative = item.choice, item.alternative
+    elif isinstance(item, PolicyItem):
+        choice, alternative = item.choice, item.alternative
+    if choice is None or alternative is None:
+        return "Highlight an alternative at a choice point (a ✗ or · line) to ask why not."
+    if alternative.chosen:
+        return f"{alternative.label} is what the planner chose; highlight another alternative."
+    return choice, alternative
 
 
 def summary_text(c: Contrast) -> Text:

@@ -10,6 +10,10 @@ it, so stepping costs the same on a 50-event trace and a 10^6-event one:
 * the tree follows the search: the lines from the top to the current node are opened,
   and lines the search has left are closed again and their children dropped, so the
   widget holds about depth x branching nodes however long the run;
+* deep searches (EDAPS plans run 70+ levels deep) show a window: when the current node is
+  more than ``MAX_SHOWN_DEPTH`` levels below the top line, the tree is re-rooted at the
+  ancestor ``KEEP_ABOVE`` levels up (the border says how deep that is).  A Textual tree
+  line costs time proportional to its depth to draw, so this keeps every key press fast;
 * a jump of more than ``RESYNC_AFTER`` events (home, end, next choice) rebuilds just that
   visible part from the model instead of replaying every event in between.
 
@@ -72,6 +76,10 @@ class SearchTree(Tree[LineData]):
 
     RESYNC_AFTER = 256
     """Jumps longer than this many events rebuild the visible part instead of stepping."""
+    MAX_SHOWN_DEPTH = 20
+    """Levels shown below the top line before the tree is re-rooted further down."""
+    KEEP_ABOVE = 10
+    """Levels kept above the current node when the tree is re-rooted."""
 
     def __init__(self, replay: Replay, *, id: str | None = None,
                  classes: str | None = None) -> None:
@@ -81,6 +89,8 @@ class SearchTree(Tree[LineData]):
         self.replay = replay
         self.position = 0
         self.current: int | None = None
+        self.anchor: int | None = None
+        """The line shown at the top (None: the whole tree from the search's root)."""
         self._tnodes: dict[int, TreeNode[LineData]] = {}
         self._built: set[int] = set()
         self._path: list[int] = []
@@ -94,6 +104,13 @@ class SearchTree(Tree[LineData]):
     def node_of(self, line: int) -> TreeNode[LineData] | None:
         return self._tnodes.get(line)
 
+    def top_lines(self, k: int | None = None) -> list[int]:
+        """The lines shown at the top level at position k (the anchor, or the roots)."""
+        k = self.position if k is None else k
+        if self.anchor is None:
+            return self.replay.roots_at(k)
+        return [self.anchor] if self.replay.visible(self.anchor, k) else []
+
     def labels(self) -> list[str]:
         """The labels of the nodes that exist, depth first (tests)."""
         out: list[str] = []
@@ -104,6 +121,15 @@ class SearchTree(Tree[LineData]):
                 out.append(node.data.plain)
             stack.extend(reversed(node.children))
         return out
+
+    def load(self, replay: Replay) -> None:
+        """Show another replay (e.g. one indexed in a worker), from position 0."""
+        self.replay = replay
+        self.position = 0
+        self.current = None
+        self.anchor = None
+        self.border_subtitle = ""
+        self._resync(0)
 
     def go(self, k: int) -> None:
         """Show the tree as it stood after ``k`` events, and follow the current node."""
@@ -131,25 +157,27 @@ class SearchTree(Tree[LineData]):
         self._tnodes[line] = node
         return node
 
-    def _parent_node(self, parent: int | None) -> TreeNode[LineData] | None:
-        return self.root if parent is None else self._tnodes.get(parent)
-
     def _apply(self, i: int, forward: bool) -> None:
         """Apply event i forward (position i -> i + 1) or undo it (i + 1 -> i)."""
         r = self.replay
         k = i + 1 if forward else i
         for line in r.created[i]:
             parent = r.items[line].parent
-            pnode = self._parent_node(parent)
+            if parent is None:
+                pnode = self.root if self.anchor is None else None
+                built = pnode is not None
+            else:
+                pnode = self._tnodes.get(parent)
+                built = parent in self._built
             if forward:
-                if parent is None or parent in self._built:
+                if built:
                     assert pnode is not None
                     self._add(pnode, line, k)
-                if pnode is not None and not pnode.allow_expand and parent is not None:
+                if pnode is not None and parent is not None and not pnode.allow_expand:
                     pnode.allow_expand = True
             else:
                 self._drop(line)
-                if parent is not None and pnode is not None and not r.has_children(parent, k):
+                if pnode is not None and parent is not None and not r.has_children(parent, k):
                     pnode.allow_expand = False
         for line in r.touched[i]:
             node = self._tnodes.get(line)
@@ -203,20 +231,42 @@ class SearchTree(Tree[LineData]):
 
     # ------------------------------------------------------------------ following
     def _resync(self, k: int) -> None:
+        """Rebuild the top lines at position k (everything below is built on demand)."""
         self.clear()
         self.root.expand()
         self._tnodes.clear()
         self._built.clear()
         self._path = []
         self.position = k
-        for line in self.replay.roots_at(k):
+        for line in self.top_lines(k):
             self._add(self.root, line, k)
+
+    def _anchor_for(self, path: list[int]) -> int | None:
+        """The top line for a current node with this path (hysteresis: keep the anchor
+        while the node stays 1 .. MAX_SHOWN_DEPTH levels below it)."""
+        depth = len(path) - 1
+        if self.anchor is not None and self.anchor in path:
+            below = depth - self.replay.items[self.anchor].depth
+            if 0 < below <= self.MAX_SHOWN_DEPTH:
+                return self.anchor
+        elif self.anchor is None and depth <= self.MAX_SHOWN_DEPTH:
+            return None
+        top = depth - self.KEEP_ABOVE
+        return path[top] if top > 0 else None
 
     def _follow(self) -> None:
         r, k = self.replay, self.position
         previous = self.current
         cur = r.current_line(k)
         path = r.path(cur) if cur is not None else []
+        anchor = self._anchor_for(path) if path else None
+        if anchor != self.anchor:
+            self.anchor = anchor
+            self._resync(k)
+            depth = r.items[anchor].depth if anchor is not None else 0
+            self.border_subtitle = f"from depth {depth}" if anchor is not None else ""
+        if self.anchor is not None:
+            path = path[r.items[self.anchor].depth:]
         keep = set(path)
         for line in reversed(self._path):
             if line not in keep:
@@ -237,7 +287,7 @@ class SearchTree(Tree[LineData]):
             if node is not None:
                 node.refresh()
         if cur is not None:
-            self._show(self._tnodes[cur], r.items[cur].depth)
+            self._show(self._tnodes[cur], len(path) - 1)
 
     def _show(self, node: TreeNode[LineData], depth: int) -> None:
         """Put the cursor on the current node and scroll so its label is in view."""

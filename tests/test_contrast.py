@@ -1,0 +1,213 @@
+"""Why-not comparisons: forcing an alternative, values, differences, first divergence.
+
+Expected numbers are worked out here from the problems' own figures (probabilities of the
+finesse example; the §7.5.7 milling formulas for EDAPS RM1), not read off the planner.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+
+import pytest
+
+from engine.tofs import (
+    AlternativeRecord, ChoicePoint, RunResult, SearchOptions, Status, Trace, TraceEvent, plan,
+)
+from knowledge import get_package
+from workbench.contrast import (
+    contrast, force_for, forced_applied, principal_nodes, rows, trajectory,
+)
+from workbench.replan import run_forced, settings_of
+from workbench.runner import ProblemRef, RunSettings
+
+
+@cache
+def base_run(package: str, problem: str) -> tuple[RunResult, tuple[TraceEvent, ...]]:
+    pkg = get_package(package)
+    domain, prob = pkg.problem(problem)
+    trace = Trace()
+    result = plan(domain, prob, SearchOptions(**{**prob.options, "mode": prob.mode,
+                                                 "trace": trace}))
+    return result, tuple(trace.events)
+
+
+def forced_run(package: str, problem: str, force: dict[str, str]) -> RunResult:
+    pkg = get_package(package)
+    domain, prob = pkg.problem(problem)
+    return plan(domain, prob, SearchOptions(**{**prob.options, "mode": prob.mode,
+                                               "force": force}))
+
+
+def pick(result: RunResult, task: str, label: str) -> tuple[ChoicePoint, AlternativeRecord]:
+    cp = next(c for c in result.choice_points if c.task == task)
+    return cp, next(a for a in cp.alternatives if a.label == label)
+
+
+def why_not(package: str, problem: str, task: str, label: str):  # type: ignore[no-untyped-def]
+    base, events = base_run(package, problem)
+    cp, alt = pick(base, task, label)
+    spec = force_for(cp, alt, events)
+    forced = forced_run(package, problem, spec.force)
+    return contrast(base, forced, cp, alt), spec
+
+
+# --------------------------------------------------------------------------- dinner
+
+def test_dinner_movie_first_has_no_plan_and_says_why() -> None:
+    c, spec = why_not("examples", "dinner", "Go to dinner and a movie", "MovieThenDinner")
+    assert spec.force == {"GoToDinnerAndMovie()": "MovieThenDinner"} and spec.exact
+    assert c.forced.value is None and c.forced.status is Status.NO_PLAN
+    assert c.base.value == pytest.approx(367.0)
+    assert c.difference is None and c.loss is None
+    failure = c.failure
+    assert failure is not None and failure.failing == "now() <= last_seating(R)"
+    seen = {v.text: v.value for v in failure.values}
+    assert seen["now()"] > seen["last_seating(R)"]  # the restaurant has stopped seating
+    verdict = c.verdict()
+    assert verdict.startswith("With MovieThenDinner forced at Go to dinner and a movie there "
+                              "is no plan: HaveDinner(the Mongolian Barbecue)")
+    assert c.first is not None and c.first.kind == "choice"
+    assert (c.first.where, c.first.base, c.first.forced) == (
+        "Go to dinner and a movie", "DinnerThenMovie", "MovieThenDinner (no plan)")
+    assert forced_applied(c.forced, *pick(c.base, "Go to dinner and a movie",
+                                          "MovieThenDinner")) is None
+    base_rows, forced_rows = rows(c)
+    assert base_rows[0].first and base_rows[0].text == "Go to dinner and a movie: DinnerThenMovie"
+    assert all(r.divergent for r in base_rows)  # nothing is shared with no plan
+    assert [r.kind for r in forced_rows] == ["choice", "failure"]
+    assert forced_rows[1].text.startswith("no plan: HaveDinner(the Mongolian Barbecue) needs")
+
+
+# --------------------------------------------------------------------------- finesse
+
+def test_finesse_cash_ace_loses_172_8() -> None:
+    # Finesse: East rises 10% (620), ducks 90% -> queen: king West 5/9 (-100), East 4/9 (620).
+    finesse = 0.1 * 620 + 0.9 * (5 / 9 * -100 + 4 / 9 * 620)
+    # Cash the ace: the king falls 26% (620), stands 74% (-100).
+    cash_ace = 0.26 * 620 + 0.74 * -100
+    assert (finesse, cash_ace) == (pytest.approx(260.0), pytest.approx(87.2))
+
+    c, spec = why_not("examples", "finesse", "South: play the suit", "CashAce")
+    assert spec.force == {"Play(South)": "CashAce"}
+    assert c.base.value == pytest.approx(finesse)
+    assert c.forced.value == pytest.approx(cash_ace)
+    assert c.difference == pytest.approx(cash_ace - finesse)
+    assert c.loss == pytest.approx(finesse - cash_ace) == pytest.approx(172.8)
+    assert c.applied is True
+    assert "value is 87.2 against 260: worse by 172.8" in c.verdict()
+    # The plans part at South's first decision: the very first move of the plan.
+    first = c.first
+    assert first is not None and first.index == 0 and first.kind == "choice"
+    assert (first.where, first.base, first.forced) == (
+        "South: play the suit", "Finesse", "CashAce")
+    assert c.first_choice == first
+    # Both lines start by leading low; the first different step is East's duck vs the loss.
+    assert c.first_step is not None and c.first_step.index == 1
+    assert (c.first_step.base, c.first_step.forced) == (
+        "East plays low", "The defence takes a trick (West to play)")
+
+
+def test_game_trajectory_follows_the_principal_variation() -> None:
+    base, _ = base_run("examples", "finesse")
+    on_pv = principal_nodes(base)
+    assert on_pv is not None and 0 in on_pv
+    texts = [m.text for m in trajectory(base) if m.kind == "choice"]
+    # East's Rise branch (node 3) is planned for but not on the principal variation.
+    assert texts == ["South: play the suit: Finesse", "East: second hand: Duck",
+                     "South: third hand: PlayQueen",
+                     "West: fourth hand after the queen: KingWest"]
+    assert all(cp.node in on_pv for cp in base.choice_points if cp.task in
+               {t.rsplit(": ", 1)[0] for t in texts})
+
+
+# --------------------------------------------------------------------------- EDAPS
+
+def test_rm1_end_milling_the_side_pocket_costs_more() -> None:
+    # §7.5.7: end-mill dp * (L*W - pi/4 * t^2) / t per cut; side-mill a quarter of that.
+    # Pocket 0.40 x 0.30, depth 0.50, tool t = corner radius 0.15; 2 mils: rough + finish.
+    end_cut = 0.5 * (0.4 * 0.3 - math.pi / 4 * 0.15 ** 2) / 0.15
+    side_cut = 0.25 * end_cut
+    assert side_cut == pytest.approx(0.25 * 0.5 * (0.12 - math.pi / 4 * 0.0225) / 0.15)
+    install = 0.1
+    # Planned: one side-milling tool, both side pockets rough + finish side-milled.
+    planned = install + 4 * side_cut
+    # Forced: end-milling tool and two end cuts for the first pocket; the second is still
+    # side-milled, so a side-milling tool is installed after all.
+    forced = install + 2 * end_cut + install + 2 * side_cut
+    extra = forced - planned
+    assert extra == pytest.approx(0.611643, abs=1e-6)
+
+    task = "Mill the milling feature at (0.00, 2.25)"
+    c, spec = why_not("edaps", "RM1", task, "EndMilling")
+    assert spec.exact and spec.force == {"MakeSlotOrPocket(M1)": "EndMilling"}
+    assert c.base.value == pytest.approx(642.327, abs=5e-4)
+    assert c.forced.value == pytest.approx(642.939, abs=5e-4)
+    assert c.loss == pytest.approx(extra, abs=1e-9)
+    assert c.applied is True
+    assert c.first is not None and (c.first.where, c.first.base, c.first.forced) == (
+        task, "SideMilling", "EndMilling")
+    step = c.first_step
+    assert step is not None and step.index == step.base_step == step.forced_step
+    assert step.base == "Install 0.15-diameter side-milling tool"
+    assert step.forced == "Install 0.15-diameter end-milling tool"
+    assert "first different step is step 36" in c.divergence_text()
+    # Divergent steps: side tool + two side cuts planned; end tool, two end cuts and the
+    # late side-tool install forced.  Everything else is shared.
+    planned_diff = [s.description for s, m in zip(c.base.plan, c.base_marks) if m]
+    forced_diff = [s.description for s, m in zip(c.forced.plan, c.forced_marks) if m]
+    assert len(planned_diff) == 3 and len(forced_diff) == 4
+    assert forced_diff[0] == "Install 0.15-diameter end-milling tool"
+    assert forced_diff[-1] == "Install 0.15-diameter side-milling tool"
+    assert sum(s.cost for s, m in zip(c.forced.plan, c.forced_marks) if m) - \
+        sum(s.cost for s, m in zip(c.base.plan, c.base_marks) if m) == pytest.approx(extra)
+
+
+def test_force_keys_with_and_without_a_trace() -> None:
+    base, events = base_run("edaps", "RM1")
+    cp, alt = pick(base, "Mill the milling feature at (0.00, 2.25)", "EndMilling")
+    loose = force_for(cp, alt)
+    assert loose.force == {"MakeSlotOrPocket": "EndMilling"} and not loose.exact
+    assert "first MakeSlotOrPocket" in loose.note
+
+
+def test_an_ambiguous_force_is_reported_not_hidden() -> None:
+    """The engine forces the first node whose task matches.  The second pocket's task
+    (node 1297 on the plan) was first expanded at node 85, below the first pocket's
+    end-milling branch, so no task key reaches node 1297: say so, and say the forced run
+    did not take the alternative there."""
+    base, events = base_run("edaps", "RM1")
+    cp, alt = pick(base, "Mill the milling feature at (0.00, 4.00)", "EndMilling")
+    spec = force_for(cp, alt, events)
+    assert spec.force == {"MakeSlotOrPocket(M2)": "EndMilling"} and not spec.exact
+    assert "expanded earlier (node 85)" in spec.note
+    c = contrast(base, forced_run("edaps", "RM1", spec.force), cp, alt)
+    assert c.applied is False and "did not take it at this choice point" in c.verdict()
+
+
+def test_identical_runs_do_not_diverge() -> None:
+    base, _ = base_run("examples", "dinner")
+    c = contrast(base, base)
+    assert c.first is None and c.first_step is None and c.loss == 0
+    assert c.divergence_text() == "The two plans are identical."
+    assert not any(c.base_marks) and not any(r.divergent for r in rows(c)[0])
+
+
+# --------------------------------------------------------------------------- the store
+
+def test_run_forced_plans_from_the_store_with_the_same_settings(tmp_path) -> None:
+    from workbench.kb.catalog import open_store
+
+    db = tmp_path / "kb.db"
+    request = ProblemRef("examples", "finesse")
+    base, _ = base_run("examples", "finesse")
+    settings = settings_of(base)
+    assert settings == RunSettings(trace=False)
+    forced = run_forced(request, {"Play(South)": "CashAce"}, db, settings=settings)
+    assert forced.value == pytest.approx(87.2) and forced.trace is None
+    store = open_store(db)
+    try:
+        last = store.runs("finesse")[-1]
+    finally:
+        store.close()
+    assert last["problem"] == "finesse" and '"CashAce"' in last["parameters"]
