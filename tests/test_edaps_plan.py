@@ -350,3 +350,25 @@ def test_state_key_is_the_cost_relevant_state(domain, rm1) -> None:
     state = edaps_problem(domain, rm1).state
     assert isinstance(state, Shop)
     assert state.key() == (False, None, None, None, None)
+
+
+def test_force_by_node_fixes_that_node_only(domain, rm1) -> None:
+    """A node id forces the alternative at that very node -- here the second side pocket's
+    choice, a later MakeSlotOrPocket than the first pocket's -- and nowhere else.
+
+    (It does not make the plan pass through that node: a branch avoiding it may be as good.
+    Re-planning *from* a choice point is what a why-not comparison needs; see issue 7.)"""
+    from engine.tofs import SearchOptions, Trace, plan
+    from engine.tofs.trace import EventKind
+
+    problem = edaps_problem(domain, rm1)
+    base = plan(domain, problem, SearchOptions(**problem.options))
+    cp = next(c for c in base.choice_points if c.task == "Mill the milling feature at (0.00, 4.00)")
+    trace = Trace(kinds={EventKind.NODE_CREATED})
+    plan(domain, problem, SearchOptions(**problem.options, force={cp.node: "EndMilling"},
+                                        trace=trace))
+    children = [e.data["alternative"] for e in trace if e.data.get("parent") == cp.node]
+    assert children == ["EndMilling"]
+    first = next(c for c in base.choice_points if c.task.endswith("(0.00, 2.25)"))
+    first_children = [e.data["alternative"] for e in trace if e.data.get("parent") == first.node]
+    assert first_children == ["EndMilling", "SideMilling"]  # the other pocket is untouched

@@ -20,6 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Tree
 
 from workbench.screens import HelpScreen, PlanScreen
+from workbench.screens.design_editor import DesignScreen
 from workbench.screens.editor import EditorScreen
 from workbench.screens.stepper import StepperScreen
 from workbench.screens.whynot import WhyNotScreen
@@ -64,6 +65,7 @@ class WorkbenchApp(App[None]):
             ("Knowledge editor", binding_rows(show, EditorScreen.BINDINGS)),
             ("Step-through", binding_rows(show, StepperScreen.BINDINGS)),
             ("Why not?", binding_rows(show, WhyNotScreen.BINDINGS)),
+            ("EDAPS design editor", binding_rows(show, DesignScreen.BINDINGS)),
             ("Trees (problems and plan)", binding_rows(show, Tree.BINDINGS)),
         ]))
 
@@ -72,6 +74,10 @@ class WorkbenchApp(App[None]):
         yield SystemCommand("Help", "List every key binding", self.action_help)
         yield SystemCommand("Knowledge editor", "Browse and edit the knowledge",
                             self.action_editor)
+        if isinstance(screen, DesignScreen):
+            for title, help_text, callback in screen.commands():
+                yield SystemCommand(title, help_text, callback)
+            return
         if not isinstance(screen, PlanScreen):
             return
         yield SystemCommand("Run", "Plan the highlighted problem", screen.action_run)

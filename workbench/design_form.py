@@ -13,13 +13,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.tofs import Domain, RunResult
 from knowledge.edaps.design import Design
 from knowledge.edaps.parser import DesignError, InputProblem, parse_design
 from knowledge.edaps.report import EdapsRun
 
 __all__ = [
     "DESIGN_KIND", "EDAPS", "NEW_DESIGN", "Checked", "DesignCounts", "check_design_text",
-    "check_problem_name", "count_design", "plan_design_text", "problem_label", "summary_rows",
+    "check_problem_name", "count_design", "edaps_run_of", "plan_design_text", "problem_label",
+    "summary_rows",
 ]
 
 EDAPS = "edaps"
@@ -143,20 +145,41 @@ def check_problem_name(name: str, existing: Iterable[str]) -> str | None:
     return None
 
 
-def plan_design_text(db: Path | None, text: str, name: str) -> EdapsRun:
-    """Plan the design ``text`` with the knowledge as it is in the store (blocking: call it
-    from a worker).  The store is opened here, in the caller's thread, because SQLite
-    connections cannot cross threads; it is the stored spec, not the bundled file, so an
-    edit to the knowledge changes the plan."""
+def _store_domain(db: Path | None) -> Domain:
+    """The EDAPS domain compiled from the store's spec (opened and closed in the caller's
+    thread, because SQLite connections cannot cross threads): the stored knowledge, not
+    the bundled file, so an edit to the knowledge changes the plan."""
     from knowledge import get_package
-    from knowledge.edaps.report import plan_design
     from workbench.kb.catalog import open_store
 
-    design = parse_design(text, path=name, name=name)
     store = open_store(db)
     try:
         spec = store.load(EDAPS)
     finally:
         store.close()
-    domain = get_package(EDAPS).domain(EDAPS, spec)
-    return plan_design(domain, design)
+    return get_package(EDAPS).domain(EDAPS, spec)
+
+
+def plan_design_text(db: Path | None, text: str, name: str) -> EdapsRun:
+    """Plan the design ``text`` with the knowledge in the store (blocking: call it from a
+    worker)."""
+    from knowledge.edaps.report import plan_design
+
+    design = parse_design(text, path=name, name=name)
+    return plan_design(_store_domain(db), design)
+
+
+def edaps_run_of(db: Path | None, text: str, name: str, result: RunResult) -> EdapsRun:
+    """An :class:`EdapsRun` around a result the planning screen already has (blocking).
+
+    The process plan needs only the result; the critique of an unmanufacturable design
+    needs the domain and the design, so it is computed here, as ``plan_design`` would."""
+    from knowledge.edaps.critique import critique
+    from knowledge.edaps.shop import edaps_problem
+
+    design = parse_design(text, path=name, name=name)
+    diagnostics = []
+    if not result.found:
+        domain = _store_domain(db)
+        diagnostics = critique(domain, edaps_problem(domain, design))
+    return EdapsRun(design, result, diagnostics, result.seconds)

@@ -18,7 +18,8 @@ from knowledge.edaps.report import EdapsRun
 from knowledge.edaps.shop import f32
 
 __all__ = [
-    "DIAGNOSTIC_COLUMNS", "PLAN_COLUMNS", "DiagnosticRow", "PlanRow", "critique_header",
+    "DIAGNOSTIC_COLUMNS", "PLAN_COLUMNS", "STALE_NOTE", "DiagnosticRow", "PlanRow",
+    "critique_header",
     "diagnostic_rows", "fmt_measure", "plan_header", "plan_rows", "where",
 ]
 
@@ -27,6 +28,9 @@ PLAN_COLUMNS: tuple[tuple[str, str], ...] = (
     ("ln", "LN"), ("description", "Description"),
 )
 """(key, heading) of the plan table: the dissertation's column headings."""
+
+STALE_NOTE = "(of an earlier text: ctrl+r plans the edited design)"
+"""Prefixed to a plan or critique header once the design is edited after the run."""
 
 RowKind = Literal["first", "line", "total", "grand"]
 

@@ -87,7 +87,10 @@ class SearchOptions:
     trace: Trace | None = None
     criterion: ExternalCriterion = field(default_factory=WeightedAverage)
     likelihood_cutoff: float | None = None
-    force: Mapping[str, str] | None = None
+    # {task: alternative} fixes an alternative.  A task is named by its name, label or call
+    # text (the first node with that task is forced), or by a node id (an int) of an earlier
+    # run with the same options: runs are deterministic, so the ids agree up to that node.
+    force: Mapping[str | int, str] | None = None
     # Stop the whole run at the first task that no method can accomplish (EDAPS: the
     # design is unmanufacturable; the dissertation stops there too).
     abort_on_dead_end: bool = False
@@ -99,7 +102,7 @@ class SearchOptions:
             "transpositions": self.transpositions and not self.full_tree,
             "node_budget": self.node_budget, "time_budget": self.time_budget,
             "criterion": self.criterion.name, "likelihood_cutoff": self.likelihood_cutoff,
-            "force": dict(self.force) if self.force else None,
+            "force": {str(k): v for k, v in self.force.items()} if self.force else None,
             "abort_on_dead_end": self.abort_on_dead_end,
         }
 
@@ -212,7 +215,7 @@ class _Search:
         if cutoff is None:
             cutoff = float(domain.constant("likelihood_cutoff", 0.0))
         self.cutoff = cutoff
-        self.force = dict(options.force or {})
+        self.force: dict[str | int, str] = dict(options.force or {})
         self.incumbent = _INF
         self.nodes = 0
         self.discarded = 0
@@ -378,11 +381,11 @@ class _Search:
         fmt = self.d.registry.hooks.get("format_value")
         return fmt(v) if fmt else (f"{v:g}" if isinstance(v, float) else str(v))
 
-    def _forced(self, task: Task, alts: list[_Alt]) -> int | None:
+    def _forced(self, task: Task, alts: list[_Alt], node: int) -> int | None:
         """Index of the alternative ``force`` fixes at this node, if any (used once)."""
         if not self.force:
             return None
-        for key in (task[0], self.d.task_label(task), call_text(*task)):
+        for key in (node, task[0], self.d.task_label(task), call_text(*task)):
             if key in self.force:
                 want = self.force[key]
                 for i, a in enumerate(alts):
@@ -417,7 +420,7 @@ class _Search:
                 self.aborted = failure
                 self.stop = Status.NO_PLAN
             return _Out(failure=failure)
-        forced = self._forced(tasks[0], alts)
+        forced = self._forced(tasks[0], alts, node)
         info = self.d.tasks.get(tasks[0][0])
         if (self.pruner and info is not None and info.spec.partial_plan_prune
                 and forced is None and len(alts) > 1):
@@ -675,7 +678,7 @@ class _Search:
         external = (agent is not None and self.controlled is not None
                     and not self.controlled(state, agent))
         kind = "external" if external else "decision"
-        forced = self._forced(tasks[0], alts)
+        forced = self._forced(tasks[0], alts, node)
         entries = [_Entry(a) for a in alts]
         usable = [i for i, a in enumerate(alts) if a.ok]
         if external and usable:

@@ -16,7 +16,9 @@ change.  Each plan gets an id, so the answer to a superseded request is dropped.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from rich.text import Text
@@ -34,12 +36,13 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
+from engine.tofs import RunResult
 from knowledge.edaps.echo import echo_text
 from knowledge.edaps.report import EdapsRun
 from workbench import runner
 from workbench.design_form import (
-    DESIGN_KIND, EDAPS, NEW_DESIGN, Checked, check_design_text, plan_design_text,
-    problem_label, summary_rows,
+    DESIGN_KIND, EDAPS, NEW_DESIGN, Checked, check_design_text, edaps_run_of,
+    plan_design_text, problem_label, summary_rows,
 )
 from workbench.screens.save_as import SaveAsScreen
 from workbench.widgets.critique import CritiqueView
@@ -65,6 +68,8 @@ class DesignPlanned(Message):
     run_id: int
     name: str
     run: EdapsRun
+    text: str
+    """The input text that was planned (to tell when the editor has moved on)."""
 
 
 @dataclass
@@ -136,19 +141,26 @@ class DesignScreen(Screen[None]):
     """A plan of this design is being computed."""
 
     def __init__(self, db: Path | None = None, name: str | None = None, *,
-                 plan_on_open: bool = False) -> None:
+                 plan_on_open: bool = False, result: RunResult | None = None) -> None:
+        """``plan_on_open`` plans the design as soon as it is shown; ``result`` (a run the
+        planning screen made of this stored design) is shown instead of planning again."""
         super().__init__()
         self.db = db
         """The knowledge store (None: the default store)."""
         self.design_name = name
         """The problem's name in the store (None: a new design, not saved yet)."""
         self.plan_on_open = plan_on_open
+        self.result = result
         self.description = ""
         self.saved_text: str | None = None
         """The text as the store holds it (None: not in the store)."""
         self.checked = Checked(None)
         """The last check of the editor's text."""
+        self.checked_text: str | None = None
+        """The text ``checked`` is of (the editor may have moved on while debouncing)."""
         self.run_id = 0
+        self.planned_text: str | None = None
+        """The text of the run shown in the plan and critique tabs."""
         self._timer: Timer | None = None
         self._close_warned = False
 
@@ -191,7 +203,9 @@ class DesignScreen(Screen[None]):
         self.validate_now()
         self._update_titles()
         self.editor.focus()
-        if self.plan_on_open:
+        if self.result is not None and self.checked.ok:
+            self.call_after_refresh(self._start_plan, self.result)
+        elif self.plan_on_open:
             self.call_after_refresh(self.action_plan)
 
     def _load(self) -> str:
@@ -240,12 +254,17 @@ class DesignScreen(Screen[None]):
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        checked = check_design_text(self.editor.text, self.design_name)
-        self._show_check(checked)
+        text = self.editor.text
+        checked = check_design_text(text, self.design_name)
+        self._show_check(checked, text)
         return checked
 
-    def _show_check(self, checked: Checked) -> None:
+    def _show_check(self, checked: Checked, text: str) -> None:
         self.checked = checked
+        self.checked_text = text
+        stale = self.planned_text is not None and text != self.planned_text
+        self.query_one(ProcessPlanView).mark_stale(stale)
+        self.query_one(CritiqueView).mark_stale(stale)
         problems = self.query_one("#design-problems", OptionList)
         problems.clear_options()
         if checked.ok:
@@ -340,7 +359,7 @@ class DesignScreen(Screen[None]):
 
         text = self.editor.text
         checked = check_design_text(text, name)
-        self._show_check(checked)
+        self._show_check(checked, text)
         if not checked.ok:
             first = checked.problems[0]
             where = f" (the first at {first.line}:{first.column})" if first.line > 0 else ""
@@ -383,22 +402,29 @@ class DesignScreen(Screen[None]):
             self._status(why, "error")
             self.notify(why, severity="error")
             return
+        self._start_plan(None)
+
+    def _start_plan(self, result: RunResult | None) -> None:
         name = self.design_name or "design"
         self.run_id += 1
         self.running = True
-        self._status(f"Planning {name}…", "running")
-        self._plan(self.editor.text, name, self.run_id)
+        self._status(f"Planning {name}…" if result is None else f"Critiquing {name}…",
+                     "running")
+        self._plan(self.editor.text, name, self.run_id, result)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group=DESIGN_GROUP,
           description="EDAPS planner")
-    def _plan(self, text: str, name: str, run_id: int) -> None:
-        """Thread body: plan, post the outcome.  Touches no widget."""
+    def _plan(self, text: str, name: str, run_id: int, result: RunResult | None) -> None:
+        """Thread body: plan (or wrap ``result``), post the outcome.  Touches no widget."""
         try:
-            run = plan_design_text(self.db, text, name)
+            if result is None:
+                run = plan_design_text(self.db, text, name)
+            else:
+                run = edaps_run_of(self.db, text, name, result)
         except Exception as exc:  # noqa: BLE001 - knowledge is user code; never crash
             self.post_message(DesignPlanFailed(run_id, name, runner.error_message(exc)))
             return
-        self.post_message(DesignPlanned(run_id, name, run))
+        self.post_message(DesignPlanned(run_id, name, run, text))
 
     @on(DesignPlanned)
     def _planned(self, message: DesignPlanned) -> None:
@@ -407,6 +433,7 @@ class DesignScreen(Screen[None]):
             return
         self.running = False
         run = message.run
+        self.planned_text = message.text
         self.query_one(ProcessPlanView).show_run(run)
         self.query_one(CritiqueView).show_run(run)
         if run.manufacturable:
@@ -469,6 +496,35 @@ class DesignScreen(Screen[None]):
         event.stop()
         if event.diagnostic.line is not None:
             self.go_to(event.diagnostic.line, select_line=True)
+
+    # ------------------------------------------------------------------ tabs, commands
+
+    def action_show_tab(self, tab: str) -> None:
+        """Open the tab ``design``, ``echo``, ``plan`` or ``critique`` and focus it."""
+        pane = TABS[tab]
+        self.query_one(TabbedContent).active = pane
+        target = self.query_one(PRIMARY[pane])
+        if target.display:
+            target.focus()
+
+    def commands(self) -> list[tuple[str, str, Callable[[], object]]]:
+        """(title, help, callback) for the command palette: every action of this screen,
+        including the tabs, which have no key of their own (printable keys belong to the
+        editor)."""
+        return [
+            ("Design: save", "Write the design to the knowledge store", self.action_save),
+            ("Design: save as…", "Write the design under a new name", self.action_save_as),
+            ("Design: plan it", "Plan the edited design", self.action_plan),
+            ("Design: show input", "The editor and its problems",
+             partial(self.action_show_tab, "design")),
+            ("Design: show echo", "The echo of translated input",
+             partial(self.action_show_tab, "echo")),
+            ("Design: show process plan", "The plan in work-center format",
+             partial(self.action_show_tab, "plan")),
+            ("Design: show critique", "What cannot be made, and why",
+             partial(self.action_show_tab, "critique")),
+            ("Design: back", "Leave the design editor", self.action_close),
+        ]
 
     # ------------------------------------------------------------------ leaving
 

@@ -32,6 +32,7 @@ from workbench.widgets.explain_md import (
 )
 from workbench.widgets.plan_items import PlanItem, RunView
 from workbench.export import export_path, plan_markdown
+from workbench.screens.design_editor import DesignScreen
 from workbench.screens.stepper import StepperScreen
 from workbench.screens.whynot import WhyNotScreen, why_not_target
 from workbench.widgets.run_options import RunOptions
@@ -57,6 +58,10 @@ class PlanScreen(Screen[None]):
                 tooltip="Replay how the search built this run"),
         Binding("w", "why_not", "Why not?", id="plan.why_not",
                 tooltip="Re-plan with the highlighted alternative forced and compare"),
+        Binding("v", "edaps_view", "Process plan", id="plan.edaps_view",
+                tooltip="Show the finished EDAPS run as a process plan or design critique"),
+        Binding("d", "edit_design", "Edit design", id="plan.edit_design",
+                tooltip="Open the highlighted EDAPS design in the design editor"),
         Binding("x", "export_markdown", "Export", id="plan.export",
                 tooltip="Write the plan and every explanation to a Markdown file"),
         Binding("X", "export_svg", "Screenshot", id="plan.svg", show=False,
@@ -103,6 +108,13 @@ class PlanScreen(Screen[None]):
             return True if self.running else None  # shown, but dimmed when idle
         if action in ("expand_all", "step_through", "why_not"):
             return True if self.view is not None else None
+        if action == "edaps_view":
+            ok = (self.view is not None and self.shown is not None
+                  and self.shown.package == "edaps" and not self.running)
+            return True if ok else None
+        if action == "edit_design":
+            entry = self.query_one(ProblemPicker).current
+            return True if entry is not None and entry.request.package == "edaps" else None
         return True
 
     def action_run(self) -> None:
@@ -189,6 +201,21 @@ class PlanScreen(Screen[None]):
         self.app.push_screen(WhyNotScreen(self.shown, self.view.result, choice, alternative,
                                           db=self.db))
 
+    def action_edaps_view(self) -> None:
+        request = self.shown
+        if self.view is None or request is None or request.package != "edaps":
+            self.notify("Run an EDAPS design first (r); v then shows its process plan.",
+                        severity="warning")
+            return
+        self.app.push_screen(DesignScreen(self.db, request.problem, result=self.view.result))
+
+    def action_edit_design(self) -> None:
+        entry = self.query_one(ProblemPicker).current
+        if entry is None or entry.request.package != "edaps":
+            self.notify("Highlight an EDAPS design first.", severity="warning")
+            return
+        self.app.push_screen(DesignScreen(self.db, entry.request.problem))
+
     def action_export_markdown(self) -> None:
         if self.view is None or self.shown is None:
             self.notify("Run a problem first; then export its plan.", severity="warning")
@@ -273,6 +300,7 @@ class PlanScreen(Screen[None]):
         result = message.result
         self.view = RunView.of(result)
         self.shown = message.request
+        self.refresh_bindings()
         tree = self.query_one(PlanTree)
         tree.show_result(self.view)
         self.query_one(ExplanationPane).show(explain(tree.root.data))
@@ -324,6 +352,7 @@ class PlanScreen(Screen[None]):
         elif isinstance(data, PackageEntry):
             text = data.error or data.description
             pane.show(explain_package(data.name, text, [p for p, _ in data.problems]))
+        self.refresh_bindings()  # "Edit design" applies to EDAPS problems only
 
     @on(Tree.NodeSelected, "#problems")
     def _problem_selected(self, event: Tree.NodeSelected[object]) -> None:

@@ -25,7 +25,7 @@ from textual.widgets import DataTable, Static
 from knowledge.edaps.critique import Diagnostic
 from knowledge.edaps.report import EdapsRun
 from workbench.edaps_tables import (
-    DIAGNOSTIC_COLUMNS, DiagnosticRow, critique_header, diagnostic_rows,
+    DIAGNOSTIC_COLUMNS, STALE_NOTE, DiagnosticRow, critique_header, diagnostic_rows,
 )
 
 __all__ = ["CritiqueView"]
@@ -69,6 +69,8 @@ class CritiqueView(Vertical):
         self.run: EdapsRun | None = None
         self.rows: list[DiagnosticRow] = []
         self.header_text = self.EMPTY
+        self.stale = False
+        """The design has been edited since the run shown was made."""
         self.message_text = ""
         """The full message of the highlighted diagnostic ("" when there is none)."""
 
@@ -95,6 +97,7 @@ class CritiqueView(Vertical):
 
     def show_run(self, run: EdapsRun) -> None:
         self.run = run
+        self.stale = False
         self.rows = [] if run.manufacturable else diagnostic_rows(run.diagnostics)
         self.header_text = critique_header(run)
         self.set_class(run.manufacturable, "-ok")
@@ -110,8 +113,20 @@ class CritiqueView(Vertical):
         if self.is_mounted:
             self._fill()
 
+    def mark_stale(self, stale: bool) -> None:
+        """Say (or stop saying) that the design was edited after this run was made."""
+        self.stale = stale
+        if self.is_mounted:
+            self._show_header()
+
+    def _show_header(self) -> None:
+        text = Text(self.header_text)
+        if self.stale and self.run is not None:
+            text = Text.assemble((STALE_NOTE, "italic"), " ", text)
+        self.query_one("#critique-header", Static).update(text)
+
     def _fill(self) -> None:
-        self.query_one("#critique-header", Static).update(Text(self.header_text))
+        self._show_header()
         table = self.query_one(DataTable)
         table.clear()
         for row in self.rows:

@@ -18,7 +18,9 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
 from knowledge.edaps.report import EdapsRun
-from workbench.edaps_tables import PLAN_COLUMNS, PlanRow, plan_header, plan_rows
+from workbench.edaps_tables import (
+    PLAN_COLUMNS, STALE_NOTE, PlanRow, plan_header, plan_rows,
+)
 
 __all__ = ["ProcessPlanView"]
 
@@ -46,6 +48,8 @@ class ProcessPlanView(Vertical):
         self.rows: list[PlanRow] = []
         """The rows shown, in order (empty for an unmanufacturable design)."""
         self.header_text = self.EMPTY
+        self.stale = False
+        """The design has been edited since the run shown was made."""
         """The header line's text (kept as a string so tests and callers can read it)."""
 
     def compose(self) -> ComposeResult:
@@ -62,6 +66,7 @@ class ProcessPlanView(Vertical):
     def show_run(self, run: EdapsRun) -> None:
         """Show ``run``'s plan (or, if it has none, say so and point at the critique)."""
         self.run = run
+        self.stale = False
         self.rows = plan_rows(run.result) if run.manufacturable else []
         self.header_text = plan_header(run)
         if self.is_mounted:
@@ -75,8 +80,20 @@ class ProcessPlanView(Vertical):
         if self.is_mounted:
             self._fill()
 
+    def mark_stale(self, stale: bool) -> None:
+        """Say (or stop saying) that the design was edited after this run was made."""
+        self.stale = stale
+        if self.is_mounted:
+            self._show_header()
+
+    def _show_header(self) -> None:
+        text = Text(self.header_text)
+        if self.stale and self.run is not None:
+            text = Text.assemble((STALE_NOTE, "italic"), " ", text)
+        self.query_one("#plan-header", Static).update(text)
+
     def _fill(self) -> None:
-        self.query_one("#plan-header", Static).update(Text(self.header_text))
+        self._show_header()
         table = self.query_one(DataTable)
         table.clear()
         for row in self.rows:
