@@ -382,3 +382,24 @@ async def test_run_options_are_applied_and_checked(tmp_path) -> None:
         assert screen.view.result.status is Status.NODE_BUDGET
         assert screen.view.result.nodes == 100
         assert screen.view.result.trace is not None  # recorded for step-through
+
+
+async def test_plan_tree_filters(tmp_path) -> None:
+    """`f` cycles: all considered -> chosen path only -> rejected alternatives only."""
+    app = WorkbenchApp(tmp_path / "kb.db")
+    async with app.run_test(size=SIZE) as pilot:
+        await run_problem(app, pilot, ProblemRef("edaps", "RM1"))
+        tree = screen_of(app).query_one(PlanTree)
+        tree.focus()
+        everything = "\n".join(labels(tree))
+        assert "✓ Spindle" in everything and "✗ Spread" in everything
+        await pilot.press("f")
+        chosen = "\n".join(labels(tree))
+        assert "✓ Spindle" in chosen and "✗ Spread" not in chosen and "✗ Paint" not in chosen
+        assert "chosen path only" in tree.border_title
+        await pilot.press("f")
+        rejected = "\n".join(labels(tree))
+        assert "✗ Spread" in rejected and "partial-plan pruned" in rejected
+        assert "✓ Spindle" not in rejected
+        await pilot.press("f")
+        assert "\n".join(labels(tree)) == everything

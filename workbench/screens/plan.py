@@ -54,6 +54,8 @@ class PlanScreen(Screen[None]):
                 tooltip="Open every node of the plan tree"),
         Binding("t", "test_knowledge", "Test knowledge", id="plan.test",
                 tooltip="Run the knowledge tests of the highlighted problem's domain"),
+        Binding("f", "cycle_filter", "Filter", id="plan.filter",
+                tooltip="Show all alternatives, the chosen path only, or rejected ones only"),
         Binding("s", "step_through", "Step through", id="plan.step_through",
                 tooltip="Replay how the search built this run"),
         Binding("w", "why_not", "Why not?", id="plan.why_not",
@@ -106,7 +108,7 @@ class PlanScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":
             return True if self.running else None  # shown, but dimmed when idle
-        if action in ("expand_all", "step_through", "why_not"):
+        if action in ("expand_all", "step_through", "why_not", "cycle_filter"):
             return True if self.view is not None else None
         if action == "edaps_view":
             ok = (self.view is not None and self.shown is not None
@@ -176,6 +178,13 @@ class PlanScreen(Screen[None]):
 
     def on_unmount(self) -> None:
         self.cancel_run()
+
+    def action_cycle_filter(self) -> None:
+        tree = self.query_one(PlanTree)
+        modes = PlanTree.FILTERS
+        tree.set_filter(modes[(modes.index(tree.filter) + 1) % len(modes)])
+        tree.border_title = f"Plan · {PlanTree.FILTER_TITLES[tree.filter]}"
+        self.notify(f"Plan tree: {PlanTree.FILTER_TITLES[tree.filter]}", timeout=2)
 
     def action_step_through(self) -> None:
         if self.view is None or self.shown is None:

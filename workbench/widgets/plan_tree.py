@@ -16,7 +16,10 @@ from textual import on
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from workbench.widgets.plan_items import PlanItem, RunView, Tone, root_item
+from engine.tofs import Reason
+from workbench.widgets.plan_items import (
+    AlternativeItem, PlanItem, PolicyItem, RunView, Tone, root_item,
+)
 
 __all__ = ["PlanTree"]
 
@@ -34,11 +37,39 @@ class PlanTree(Tree[PlanItem]):
     AUTO_OPEN_LIMIT = 400
     EXPAND_LIMIT = 5000
 
+    FILTERS = ("all", "chosen", "rejected")
+    FILTER_TITLES = {"all": "all considered", "chosen": "chosen path only",
+                     "rejected": "rejected alternatives only"}
+
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(Text("No run yet: pick a problem and press r"), id=id, classes=classes)
         self.root.allow_expand = False
         self._built: set[int] = set()
         self.view: RunView | None = None
+        self.filter = "all"
+        """Which alternatives to list: all, the chosen path only, or rejected ones only."""
+
+    def set_filter(self, mode: str) -> None:
+        """Show only some alternatives; the tree is rebuilt (lazily) from the same run."""
+        if mode not in self.FILTERS:
+            raise ValueError(f"unknown filter '{mode}'")
+        self.filter = mode
+        if self.view is not None:
+            self.show_result(self.view)
+
+    def keeps(self, item: PlanItem) -> bool:
+        """Whether ``item`` is listed under the current filter (containers always are)."""
+        if self.filter == "all":
+            return True
+        if isinstance(item, AlternativeItem):
+            weighted = item.alternative.reason is Reason.WEIGHTED
+            if self.filter == "chosen":
+                return item.alternative.chosen or weighted
+            return not item.alternative.chosen and not weighted
+        if isinstance(item, PolicyItem) and item.parent is not None \
+                and item.parent.kind == "decision" and self.filter == "chosen":
+            return item.planned
+        return True
 
     def show_result(self, view: RunView) -> None:
         """Replace the tree with this run, open along the chosen path, cursor on the root."""
@@ -82,7 +113,7 @@ class PlanTree(Tree[PlanItem]):
         if node.id in self._built or node.data is None:
             return 0
         self._built.add(node.id)
-        children = node.data.children()
+        children = [c for c in node.data.children() if self.keeps(c)]
         for child in children:
             node.add(Text(child.plain), data=child, allow_expand=child.expandable)
         return len(children)
