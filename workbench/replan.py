@@ -1,21 +1,18 @@
 """Re-plan a request from the store with one alternative forced: the why-not run.
 
-The same call as :func:`workbench.runner.execute` -- package, the knowledge and problem
-text as the store holds them, :func:`workbench.runner.search_options` with the user's run
-settings -- plus ``force``.  Kept beside the runner so the planning screen's path stays
-exactly what it is.  No Textual: call it from a thread worker; the store is opened in the
-calling thread, because SQLite connections cannot cross threads.
+It goes through :func:`workbench.runner.execute` -- the knowledge and problem text as the
+store holds them, the user's run settings -- with ``force`` added.  No Textual: call it
+from a thread worker; the store is opened in the calling thread, because SQLite
+connections cannot cross threads.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from pathlib import Path
 
-from engine.tofs import CancelToken, Progress, RunResult, plan
-from knowledge import get_package
-from workbench.runner import ProblemRef, RunSettings, search_options
+from engine.tofs import CancelToken, Progress, RunResult
+from workbench.runner import ProblemRef, RunSettings, execute
 
 __all__ = ["run_forced", "settings_of"]
 
@@ -32,29 +29,13 @@ def settings_of(result: RunResult) -> RunSettings:
     )
 
 
-def run_forced(request: ProblemRef, force: Mapping[str, str], db: Path | None = None, *,
+def run_forced(request: ProblemRef, force: Mapping[str | int, str], db: Path | None = None, *,
                settings: RunSettings | None = None, cancel: CancelToken | None = None,
                progress: Callable[[Progress], None] | None = None) -> RunResult:
-    """Plan ``request`` with ``force`` ({task: alternative}) fixed (blocking).
+    """Plan ``request`` with ``force`` ({task or node: alternative}) fixed (blocking).
 
-    The run is recorded in the store like any other, its parameters saying what was forced.
+    The same path as every run (:func:`workbench.runner.execute`), so the run is recorded in
+    the store like any other, its parameters saying what was forced.
     """
-    from workbench.kb.catalog import open_store
-
-    package = get_package(request.package)
-    store = open_store(db)
-    try:
-        domain_name = package.domain_of(request.problem)
-        spec = store.load(domain_name)
-        text = store.problem_text(domain_name, request.problem)
-        domain, problem = package.problem(request.problem, spec, text)
-        options = search_options(problem, settings or RunSettings(trace=False), cancel,
-                                 progress)
-        options = replace(options, force=dict(force))
-        result = plan(domain, problem, options)
-        store.record_run(domain_name, request.problem, options.summary(),
-                         {"status": str(result.status), "value": result.value,
-                          "nodes": result.nodes, "seconds": round(result.seconds, 6)})
-        return result
-    finally:
-        store.close()
+    return execute(request, cancel, progress, db, settings or RunSettings(trace=False),
+                   force=force)

@@ -7,8 +7,8 @@ tested on its own; the screen only decides *when* to run and where results go.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from engine.tofs import (
     CancelToken, Problem, Progress, RunResult, SearchOptions, Trace, criterion, plan,
@@ -66,9 +66,10 @@ class RunSettings:
         return ", ".join(parts)
 
 
-def execute(request: ProblemRef, cancel: CancelToken,
-            progress: Callable[[Progress], None], db: Path | None = None,
-            settings: RunSettings | None = None) -> RunResult:
+def execute(request: ProblemRef, cancel: CancelToken | None,
+            progress: Callable[[Progress], None] | None, db: Path | None = None,
+            settings: RunSettings | None = None,
+            force: Mapping[str | int, str] | None = None) -> RunResult:
     """Plan the problem with the knowledge as it is in the store (blocking; call from a
     worker).  The store is opened here, in the worker's own thread: SQLite connections
     cannot cross threads."""
@@ -82,6 +83,8 @@ def execute(request: ProblemRef, cancel: CancelToken,
         text = store.problem_text(domain_name, request.problem)
         domain, problem = package.problem(request.problem, spec, text)
         options = search_options(problem, settings or RunSettings(), cancel, progress)
+        if force:
+            options = replace(options, force=dict(force))
         result = plan(domain, problem, options)
         store.record_run(domain_name, request.problem, options.summary(),
                          {"status": str(result.status), "value": result.value,
