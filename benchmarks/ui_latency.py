@@ -6,10 +6,9 @@ several seconds of search), then presses up/down in the problem picker every 50 
 measures, for each key, the time until the app has handled it.  Prints the median and worst
 latency during the run, and the same without a run for comparison.
 
-Caveat, not yet resolved: Pilot's ``press`` waits for the app's message queue to settle, and
-the planner's progress messages keep it busy, so part of what this reports may be Pilot
-waiting rather than the app being slow; a measurement through a real terminal (tmux) is the
-next step.  The GIL switch interval made no difference (5 ms and 0.5 ms gave the same).
+Keys are posted to the app directly (``events.Key``) and the latency is the time until the
+picker's cursor has moved.  Not through ``Pilot.press``: that waits for the message queue to
+settle, which the planner's progress messages keep busy, and reported about 2 s per key.
 """
 
 from __future__ import annotations
@@ -19,6 +18,8 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+
+from textual import events
 
 from workbench.app import WorkbenchApp
 from workbench.runner import ProblemRef
@@ -53,14 +54,15 @@ async def measure(busy: bool, seconds: float = 8.0) -> list[float]:
             screen.start_run(ProblemRef("edaps", "URM3"))
         picker = screen.query_one(ProblemPicker)
         picker.focus()
+        await asyncio.sleep(0.3)
         end = time.perf_counter() + seconds
         key = "down"
         while time.perf_counter() < end and (not busy or screen.running):
             before = picker.cursor_line
             t0 = time.perf_counter()
-            await pilot.press(key)
-            while picker.cursor_line == before:  # handled when the cursor has moved
-                await asyncio.sleep(0.001)
+            app.post_message(events.Key(key, None))
+            while picker.cursor_line == before and time.perf_counter() - t0 < 5:
+                await asyncio.sleep(0.0005)  # handled when the cursor has moved
             latencies.append(time.perf_counter() - t0)
             key = "up" if key == "down" else "down"
             await asyncio.sleep(0.05)
