@@ -18,20 +18,20 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from knowledge.edaps.critique import Diagnostic
 from knowledge.edaps.report import EdapsRun
 from workbench.edaps_tables import (
-    DIAGNOSTIC_COLUMNS, STALE_NOTE, DiagnosticRow, critique_header, diagnostic_rows,
+    DIAGNOSTIC_COLUMNS, DiagnosticRow, critique_header, diagnostic_rows,
 )
+from workbench.widgets.run_table import RunTableView
 
 __all__ = ["CritiqueView"]
 
 
-class CritiqueView(Vertical):
+class CritiqueView(RunTableView):
     """Verdict line, diagnostics table and the selected diagnostic's message."""
 
     DEFAULT_CSS = """
@@ -52,6 +52,8 @@ class CritiqueView(Vertical):
     """
 
     EMPTY = "No critique yet: ctrl+r plans the design."
+    HEADER_ID = "critique-header"
+    rows: list[DiagnosticRow]
 
     @dataclass
     class DiagnosticSelected(Message):
@@ -66,11 +68,6 @@ class CritiqueView(Vertical):
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self.run: EdapsRun | None = None
-        self.rows: list[DiagnosticRow] = []
-        self.header_text = self.EMPTY
-        self.stale = False
-        """The design has been edited since the run shown was made."""
         self.message_text = ""
         """The full message of the highlighted diagnostic ("" when there is none)."""
 
@@ -106,24 +103,8 @@ class CritiqueView(Vertical):
             self._fill()
 
     def clear(self, message: str | None = None) -> None:
-        self.run = None
-        self.rows = []
-        self.header_text = message or self.EMPTY
         self.remove_class("-ok", "-bad")
-        if self.is_mounted:
-            self._fill()
-
-    def mark_stale(self, stale: bool) -> None:
-        """Say (or stop saying) that the design was edited after this run was made."""
-        self.stale = stale
-        if self.is_mounted:
-            self._show_header()
-
-    def _show_header(self) -> None:
-        text = Text(self.header_text)
-        if self.stale and self.run is not None:
-            text = Text.assemble((STALE_NOTE, "italic"), " ", text)
-        self.query_one("#critique-header", Static).update(text)
+        super().clear(message)
 
     def _fill(self) -> None:
         self._show_header()

@@ -14,13 +14,11 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
 from knowledge.edaps.report import EdapsRun
-from workbench.edaps_tables import (
-    PLAN_COLUMNS, STALE_NOTE, PlanRow, plan_header, plan_rows,
-)
+from workbench.edaps_tables import PLAN_COLUMNS, PlanRow, plan_header, plan_rows
+from workbench.widgets.run_table import RunTableView
 
 __all__ = ["ProcessPlanView"]
 
@@ -28,7 +26,7 @@ _STYLES = {"first": "", "line": "", "total": "bold", "grand": "bold reverse"}
 _RIGHT = {"setup", "run", "ln"}
 
 
-class ProcessPlanView(Vertical):
+class ProcessPlanView(RunTableView):
     """Header line + work-center table of one :class:`EdapsRun`."""
 
     DEFAULT_CSS = """
@@ -40,17 +38,8 @@ class ProcessPlanView(Vertical):
     """
 
     EMPTY = "No plan yet: ctrl+r plans the design."
-
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes)
-        self.run: EdapsRun | None = None
-        """The run shown (None: nothing planned yet)."""
-        self.rows: list[PlanRow] = []
-        """The rows shown, in order (empty for an unmanufacturable design)."""
-        self.header_text = self.EMPTY
-        self.stale = False
-        """The design has been edited since the run shown was made."""
-        """The header line's text (kept as a string so tests and callers can read it)."""
+    HEADER_ID = "plan-header"
+    rows: list[PlanRow]
 
     def compose(self) -> ComposeResult:
         yield Static(Text(self.header_text), id="plan-header")
@@ -71,26 +60,6 @@ class ProcessPlanView(Vertical):
         self.header_text = plan_header(run)
         if self.is_mounted:
             self._fill()
-
-    def clear(self, message: str | None = None) -> None:
-        """Forget the run (e.g. the design no longer parses) and show ``message``."""
-        self.run = None
-        self.rows = []
-        self.header_text = message or self.EMPTY
-        if self.is_mounted:
-            self._fill()
-
-    def mark_stale(self, stale: bool) -> None:
-        """Say (or stop saying) that the design was edited after this run was made."""
-        self.stale = stale
-        if self.is_mounted:
-            self._show_header()
-
-    def _show_header(self) -> None:
-        text = Text(self.header_text)
-        if self.stale and self.run is not None:
-            text = Text.assemble((STALE_NOTE, "italic"), " ", text)
-        self.query_one("#plan-header", Static).update(text)
 
     def _fill(self) -> None:
         self._show_header()
