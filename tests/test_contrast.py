@@ -7,29 +7,21 @@ finesse example; the §7.5.7 milling formulas for EDAPS RM1), not read off the p
 from __future__ import annotations
 
 import math
-from functools import cache
 
 import pytest
 
 from engine.tofs import (
-    AlternativeRecord, ChoicePoint, RunResult, SearchOptions, Status, Trace, TraceEvent, plan,
+    AlternativeRecord, ChoicePoint, RunResult, SearchOptions, Status, plan,
 )
 from knowledge import get_package
 from workbench.contrast import (
     contrast, force_for, forced_applied, principal_nodes, rows, trajectory,
 )
+from tests.trace_synth import traced_run
 from workbench.replan import run_forced, settings_of
 from workbench.runner import ProblemRef, RunSettings
 
 
-@cache
-def base_run(package: str, problem: str) -> tuple[RunResult, tuple[TraceEvent, ...]]:
-    pkg = get_package(package)
-    domain, prob = pkg.problem(problem)
-    trace = Trace()
-    result = plan(domain, prob, SearchOptions(**{**prob.options, "mode": prob.mode,
-                                                 "trace": trace}))
-    return result, tuple(trace.events)
 
 
 def forced_run(package: str, problem: str, force: dict[str, str]) -> RunResult:
@@ -45,7 +37,7 @@ def pick(result: RunResult, task: str, label: str) -> tuple[ChoicePoint, Alterna
 
 
 def why_not(package: str, problem: str, task: str, label: str):  # type: ignore[no-untyped-def]
-    base, events = base_run(package, problem)
+    base, events = traced_run(package, problem)
     cp, alt = pick(base, task, label)
     spec = force_for(cp, alt, events)
     forced = forced_run(package, problem, spec.force)
@@ -109,7 +101,7 @@ def test_finesse_cash_ace_loses_172_8() -> None:
 
 
 def test_game_trajectory_follows_the_principal_variation() -> None:
-    base, _ = base_run("examples", "finesse")
+    base, _ = traced_run("examples", "finesse")
     on_pv = principal_nodes(base)
     assert on_pv is not None and 0 in on_pv
     texts = [m.text for m in trajectory(base) if m.kind == "choice"]
@@ -164,7 +156,7 @@ def test_rm1_end_milling_the_side_pocket_costs_more() -> None:
 
 
 def test_force_keys_with_and_without_a_trace() -> None:
-    base, events = base_run("edaps", "RM1")
+    base, events = traced_run("edaps", "RM1")
     cp, alt = pick(base, "Mill the milling feature at (0.00, 2.25)", "EndMilling")
     loose = force_for(cp, alt)
     assert loose.force == {"MakeSlotOrPocket": "EndMilling"} and not loose.exact
@@ -176,7 +168,7 @@ def test_an_ambiguous_force_is_reported_not_hidden() -> None:
     (node 1297 on the plan) was first expanded at node 85, below the first pocket's
     end-milling branch, so no task key reaches node 1297: say so, and say the forced run
     did not take the alternative there."""
-    base, events = base_run("edaps", "RM1")
+    base, events = traced_run("edaps", "RM1")
     cp, alt = pick(base, "Mill the milling feature at (0.00, 4.00)", "EndMilling")
     spec = force_for(cp, alt, events)
     assert spec.force == {"MakeSlotOrPocket(M2)": "EndMilling"} and not spec.exact
@@ -186,7 +178,7 @@ def test_an_ambiguous_force_is_reported_not_hidden() -> None:
 
 
 def test_identical_runs_do_not_diverge() -> None:
-    base, _ = base_run("examples", "dinner")
+    base, _ = traced_run("examples", "dinner")
     c = contrast(base, base)
     assert c.first is None and c.first_step is None and c.loss == 0
     assert c.divergence_text() == "The two plans are identical."
@@ -200,7 +192,7 @@ def test_run_forced_plans_from_the_store_with_the_same_settings(tmp_path) -> Non
 
     db = tmp_path / "kb.db"
     request = ProblemRef("examples", "finesse")
-    base, _ = base_run("examples", "finesse")
+    base, _ = traced_run("examples", "finesse")
     settings = settings_of(base)
     assert settings == RunSettings(trace=False)
     forced = run_forced(request, {"Play(South)": "CashAce"}, db, settings=settings)

@@ -8,28 +8,19 @@ from scratch at that position, and its nodes are the trace's NODE_CREATED events
 from __future__ import annotations
 
 import random
-from functools import cache
 
 import pytest
 
-from engine.tofs import EventKind, RunResult, SearchOptions, Trace, TraceEvent, plan
+from engine.tofs import EventKind, SearchOptions, Trace, TraceEvent, plan
 from knowledge import get_package
-from tests.trace_synth import synthetic_events
+from tests.trace_synth import synthetic_events, traced_run
 from workbench.replay import ItemKind, Replay, ReplayState, events_of, task_text
 
 
-@cache
-def traced(package: str, problem: str) -> tuple[RunResult, tuple[TraceEvent, ...]]:
-    pkg = get_package(package)
-    domain, prob = pkg.problem(problem)
-    trace = Trace()
-    result = plan(domain, prob, SearchOptions(**{**prob.options, "mode": prob.mode,
-                                                 "trace": trace}))
-    return result, tuple(trace.events)
 
 
 def replay_of(package: str, problem: str) -> Replay:
-    result, events = traced(package, problem)
+    result, events = traced_run(package, problem)
     return Replay(events, result)
 
 
@@ -78,7 +69,7 @@ def test_rm1_forward_and_back_agree_at_sampled_positions() -> None:
 @pytest.mark.parametrize("package,problem", [("examples", "dinner"), ("examples", "finesse"),
                                              ("edaps", "RM1")])
 def test_node_count_matches_node_created_events(package: str, problem: str) -> None:
-    result, events = traced(package, problem)
+    result, events = traced_run(package, problem)
     r = Replay(events, result)
     assert r.node_count(len(r)) == created(events) == result.nodes
     nodes = [line for line, item in r.items.items() if item.kind is ItemKind.NODE]
@@ -209,7 +200,7 @@ def test_full_task_lists_are_used_when_the_trace_has_them() -> None:
 
 
 def test_game_runs_replay_with_node_kinds() -> None:
-    result, events = traced("examples", "finesse")
+    result, events = traced_run("examples", "finesse")
     r = Replay(events, result)
     assert r.node_view(2, len(r)).node_kind == "external"
     assert r.node_view(0, len(r)).node_kind == "decision"

@@ -1,4 +1,5 @@
-"""Synthetic depth-first traces of any size, shaped like the engine's (for replay tests).
+"""Traces for replay and contrast tests: real runs of shipped problems, and synthetic
+depth-first traces of any size shaped like the engine's.
 
 The engine's own runs top out at tens of thousands of events on the shipped problems; the
 step-through must stay incremental at 10^5 and beyond, so tests build bigger traces here:
@@ -9,10 +10,22 @@ prunes them, and backs up a choice -- the same event kinds, in the same order, a
 from __future__ import annotations
 
 import random
+from functools import cache
 
-from engine.tofs import EventKind, TraceEvent
+from engine.tofs import EventKind, RunResult, SearchOptions, Trace, TraceEvent, plan
+from knowledge import get_package
 
-__all__ = ["synthetic_events"]
+__all__ = ["synthetic_events", "traced_run"]
+
+
+@cache
+def traced_run(package: str, problem: str) -> tuple[RunResult, tuple[TraceEvent, ...]]:
+    """A shipped problem planned with its own options and a trace (computed once)."""
+    domain, prob = get_package(package).problem(problem)
+    trace = Trace()
+    result = plan(domain, prob, SearchOptions(**{**prob.options, "mode": prob.mode,
+                                                 "trace": trace}))
+    return result, tuple(trace.events)
 
 
 def synthetic_events(target: int, branching: int = 3, depth: int = 14, seed: int = 1,
