@@ -144,10 +144,9 @@ def cmd_undo_redo(store: KnowledgeStore, args: argparse.Namespace) -> int:
 
 def cmd_set(store: KnowledgeStore, args: argparse.Namespace) -> int:
     spec = store.load(args.domain)
-    from .store import _items, item_key
+    from .store import find_item
 
-    current = next((it for it in _items(spec, args.kind)
-                    if item_key(args.kind, it) == args.name), None)
+    current = find_item(spec, args.kind, args.name)
     data: dict[str, Any] = current.model_dump(mode="json") if current is not None else {}
     if current is None:
         if args.kind == "method":

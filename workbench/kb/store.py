@@ -41,7 +41,7 @@ from engine.tofs.source import SourceError, dump_domain_source, parse_domain_fil
 from .schema import MIGRATIONS, SCHEMA_VERSION
 
 __all__ = [
-    "EditRejected", "KINDS", "KnowledgeStore", "NotAStore", "Revision", "StaleRevision",
+    "EditRejected", "KINDS", "find_item", "KnowledgeStore", "NotAStore", "Revision", "StaleRevision",
     "StoreError", "UnknownItem",
 ]
 
@@ -133,6 +133,11 @@ def item_key(kind: str, item: Any) -> str:
 def _items(spec: DomainSpec, kind: str) -> list[Any]:
     return {"constant": spec.constants, "task": spec.tasks, "method": spec.methods,
             "operator": spec.operators, "test": spec.tests}[kind]
+
+
+def find_item(spec: DomainSpec, kind: str, name: str) -> Any | None:
+    """The item of ``kind`` called ``name`` (methods: ``Task.Method``), or None."""
+    return next((it for it in _items(spec, kind) if item_key(kind, it) == name), None)
 
 
 _MODELS: dict[str, type] = {"constant": ConstantDef, "task": TaskDef, "method": MethodDef,

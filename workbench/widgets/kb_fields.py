@@ -22,6 +22,7 @@ from engine.tofs.expressions import (
 )
 from engine.tofs.model import DomainSpec, is_identifier
 from engine.tofs.registry import Registry
+from workbench.kb.store import find_item as store_find_item
 
 __all__ = [
     "EXPRESSION_KINDS", "EditContext", "FieldError", "FieldSpec", "FormError", "FormValues",
@@ -212,14 +213,7 @@ def fields_for(ref: ItemRef, item: Any) -> tuple[FieldSpec, ...]:
 
 def find_item(spec: DomainSpec, ref: ItemRef) -> Any | None:
     """The item ``ref`` names in ``spec``, or None if it is not (or no longer) there."""
-    items: dict[str, list[Any]] = {"constant": list(spec.constants), "task": list(spec.tasks),
-                                   "operator": list(spec.operators), "test": list(spec.tests),
-                                   "method": list(spec.methods)}
-    for it in items[ref.kind]:
-        key = f"{it.task}.{it.name}" if ref.kind == "method" else it.name
-        if key == ref.name:
-            return it
-    return None
+    return store_find_item(spec, ref.kind, ref.name)
 
 
 # ------------------------------------------------------------------ item <-> form
