@@ -4,7 +4,9 @@ Run: ``.venv/bin/python benchmarks/ui_latency.py``.  Starts the app headless on 
 store, starts a long run (URM3 -- four copies of RM1 -- with the full tree and no pruner:
 several seconds of search), then presses up/down in the problem picker every 50 ms and
 measures, for each key, the time until the app has handled it.  Prints the median and worst
-latency during the run, and the same without a run for comparison.
+latency during the run, and the same without a run for comparison.  The last row records
+the trace too (over half a million events), so it includes bringing the trace back from
+the planning process.
 
 Keys are posted to the app directly (``events.Key``) and the latency is the time until the
 picker's cursor has moved.  Not through ``Pilot.press``: that waits for the message queue to
@@ -28,7 +30,7 @@ from workbench.widgets import ProblemPicker
 from workbench.widgets.run_options import RunOptions
 
 
-async def measure(busy: bool, seconds: float = 8.0) -> list[float]:
+async def measure(busy: bool, seconds: float = 8.0, trace: bool = False) -> list[float]:
     from textual.widgets import Checkbox
 
     from knowledge.edaps.generate import stuck_together
@@ -50,7 +52,7 @@ async def measure(busy: bool, seconds: float = 8.0) -> list[float]:
             options = screen.query_one(RunOptions)
             options.query_one("#opt-full-tree", Checkbox).value = True
             options.query_one("#opt-prune", Checkbox).value = False
-            options.query_one("#opt-trace", Checkbox).value = False
+            options.query_one("#opt-trace", Checkbox).value = trace
             screen.start_run(ProblemRef("edaps", "URM3"))
         picker = screen.query_one(ProblemPicker)
         picker.focus()
@@ -62,7 +64,11 @@ async def measure(busy: bool, seconds: float = 8.0) -> list[float]:
             t0 = time.perf_counter()
             app.post_message(events.Key(key, None))
             while picker.cursor_line == before and time.perf_counter() - t0 < 5:
+                if not picker.has_focus:
+                    break  # the run finished and focused its plan: the key went there
                 await asyncio.sleep(0.0005)  # handled when the cursor has moved
+            if not picker.has_focus:
+                break
             latencies.append(time.perf_counter() - t0)
             key = "up" if key == "down" else "down"
             await asyncio.sleep(0.05)
@@ -74,7 +80,9 @@ async def measure(busy: bool, seconds: float = 8.0) -> list[float]:
 def main() -> None:
     idle = asyncio.run(measure(busy=False, seconds=3.0))
     busy = asyncio.run(measure(busy=True))
-    for name, xs in (("idle", idle), ("while planning", busy)):
+    traced = asyncio.run(measure(busy=True, seconds=60.0, trace=True))
+    for name, xs in (("idle", idle), ("while planning", busy),
+                     ("… with a trace", traced)):
         xs_ms = [x * 1000 for x in xs]
         print(f"{name:15s} {len(xs):4d} keys  median {statistics.median(xs_ms):6.1f} ms  "
               f"worst {max(xs_ms):6.1f} ms")

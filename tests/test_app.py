@@ -7,9 +7,8 @@ worker, so tests wait for it with ``app.workers.wait_for_complete()`` and then
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,9 +17,8 @@ from textual.notifications import Notify
 from textual.pilot import Pilot
 from textual.widgets.tree import TreeNode
 
-from engine.tofs import Progress, RunResult, SearchOptions, Status
+from engine.tofs import Status
 from engine.tofs.explain import describe_alternative
-from workbench import runner
 from workbench.app import WorkbenchApp
 from workbench.messages import PlanFailed, PlanFinished, PlanProgress
 from workbench.runner import ProblemRef
@@ -32,6 +30,7 @@ from workbench.widgets.plan_items import AlternativeItem, PolicyItem
 SIZE = (120, 40)
 DINNER = ProblemRef("examples", "dinner")
 FINESSE = ProblemRef("examples", "finesse")
+RM1_TEXT = Path(__file__).resolve().parents[1] / "knowledge/edaps/designs/RM1.txt"
 
 
 def walk(node: TreeNode[Any]) -> Iterator[TreeNode[Any]]:
@@ -197,65 +196,71 @@ async def test_expand_all_builds_the_whole_policy() -> None:
         assert any("KingStands" in t and "p=0.74" in t for t in text)
 
 
-async def test_engine_error_is_reported_not_fatal(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(*_: Any) -> RunResult:
-        raise ValueError("problem 'dinner' names unknown task 'Nap'")
+async def test_bad_problem_text_is_reported_not_fatal() -> None:
+    """A stored design the parser refuses: the error crosses from the planning process
+    as the parser's own message, with the line it names."""
+    from workbench.kb.catalog import open_store
 
-    monkeypatch.setattr(runner, "plan", broken)
+    lines = RM1_TEXT.read_text("utf-8").splitlines()
+    lines[1] = "O thin"  # the conductor resistivity must be a number
+    store = open_store(None)
+    store.set_problem("edaps", "BROKEN", "edaps-design", "\n".join(lines) + "\n")
+    store.close()
     messages: list[Message] = []
     app = WorkbenchApp()
     async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
-        await run_problem(app, pilot, DINNER)
+        await run_problem(app, pilot, ProblemRef("edaps", "BROKEN"))
         screen = screen_of(app)
         failed = once(messages, PlanFailed)
-        assert len(failed) == 1 and failed[0].error_type == "ValueError"
+        assert len(failed) == 1 and failed[0].error_type == "DesignError"
+        assert failed[0].message.startswith("BROKEN:2:")
         assert not any(isinstance(m, PlanFinished) for m in messages)
         status = screen.query_one(StatusLine)
         assert status.has_class("-error")
-        assert "unknown task 'Nap'" in str(status.render())
-        assert "unknown task 'Nap'" in screen.query_one(ExplanationPane).source
+        assert "BROKEN:2:" in str(status.render())
+        assert "BROKEN:2:" in screen.query_one(ExplanationPane).source
         notes = [m.notification for m in once(messages, Notify)]
-        assert any("unknown task" in n.message and n.severity == "error" for n in notes)
+        assert any("BROKEN:2:" in n.message and n.severity == "error" for n in notes)
         assert app.is_running and not screen.running
 
 
-async def test_cancel_stops_a_running_search(monkeypatch: pytest.MonkeyPatch) -> None:
-    started = threading.Event()
+async def test_cancel_stops_a_running_search() -> None:
+    """A search of several seconds (four RM1 boards, full tree, no pruner) in the planning
+    process: progress reaches the status line, and Escape stops it."""
+    from knowledge.edaps.generate import stuck_together
+    from knowledge.edaps.parser import format_design, load_design
+    from workbench.kb.catalog import open_store
+    from workbench.widgets.run_options import RunOptions
+    from textual.widgets import Checkbox
 
-    def slow(domain: Any, problem: Any, options: SearchOptions) -> RunResult:
-        """Stands in for a long search: reports progress until the token is set."""
-        assert options.cancel is not None and options.progress is not None
-        t0, nodes = time.perf_counter(), 0
-        while not options.cancel.cancelled and time.perf_counter() - t0 < 20:
-            nodes += 1000
-            options.progress(Progress(nodes, 3, None, time.perf_counter() - t0))
-            started.set()
-            time.sleep(0.01)
-        return RunResult(problem.name, problem.name, options.mode, Status.CANCELLED, None,
-                         [], [], nodes, nodes, time.perf_counter() - t0)
-
-    monkeypatch.setattr(runner, "plan", slow)
+    rm1 = load_design(RM1_TEXT)
+    store = open_store(None)
+    store.set_problem("edaps", "URM3", "edaps-design", format_design(stuck_together(rm1, 4)))
+    store.close()
     messages: list[Message] = []
     app = WorkbenchApp()
     async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
         screen = screen_of(app)
         await pilot.pause()
-        assert screen.query_one(ProblemPicker).select(DINNER)
+        options = screen.query_one(RunOptions)
+        options.query_one("#opt-full-tree", Checkbox).value = True
+        options.query_one("#opt-prune", Checkbox).value = False
+        assert screen.query_one(ProblemPicker).select(ProblemRef("edaps", "URM3"))
         await pilot.pause()
         await pilot.press("r")
-        assert started.wait(5)
-        for _ in range(100):  # let a progress message reach the status line
+        for _ in range(500):  # let a progress message reach the status line
             await pilot.pause(0.02)
             if "nodes" in str(screen.query_one(StatusLine).render()):
                 break
         assert screen.running
-        assert "Planning examples/dinner" in str(screen.query_one(StatusLine).render())
+        assert "Planning edaps/URM3" in str(screen.query_one(StatusLine).render())
         await pilot.press("escape")
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert any(isinstance(m, PlanProgress) for m in messages)
         [finished] = once(messages, PlanFinished)
         assert finished.result.status is Status.CANCELLED
+        assert 0 < finished.result.nodes < 274_310  # URM3's full tree, had it finished
         assert not screen.running
         status = screen.query_one(StatusLine)
         assert status.has_class("-warning") and "cancelled" in str(status.render())

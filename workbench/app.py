@@ -19,6 +19,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Tree
 
+from workbench.planning_process import planning_process
 from workbench.screens import HelpScreen, PlanScreen
 from workbench.screens.design_editor import DesignScreen
 from workbench.screens.editor import EditorScreen
@@ -47,6 +48,11 @@ class WorkbenchApp(App[None]):
         super().__init__()
         self.db = db
         """The knowledge store to plan from (None: the default store)."""
+
+    def on_mount(self) -> None:
+        # Spawning the planning process takes about half a second: do it while the user
+        # is still reading the first screen, not when they press Run.
+        planning_process.start()
 
     def get_default_screen(self) -> Screen[Any]:
         return PlanScreen(self.db)

@@ -1,9 +1,9 @@
 """Re-plan a request from the store with one alternative forced: the why-not run.
 
 It goes through :func:`workbench.runner.execute` -- the knowledge and problem text as the
-store holds them, the user's run settings -- with ``force`` added.  No Textual: call it
-from a thread worker; the store is opened in the calling thread, because SQLite
-connections cannot cross threads.
+store holds them, the user's run settings -- with ``force`` added, in the planning process
+(:mod:`workbench.planning_process`) like every workbench run.  No Textual: call it from a
+thread worker.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from engine.tofs import CancelToken, Progress, RunResult
-from workbench.runner import ProblemRef, RunSettings, execute
+from workbench.planning_process import planning_process
+from workbench.runner import ProblemRef, RunSettings
 
 __all__ = ["run_forced", "settings_of"]
 
@@ -37,5 +38,5 @@ def run_forced(request: ProblemRef, force: Mapping[str | int, str], db: Path | N
     The same path as every run (:func:`workbench.runner.execute`), so the run is recorded in
     the store like any other, its parameters saying what was forced.
     """
-    return execute(request, cancel, progress, db, settings or RunSettings(trace=False),
-                   force=force)
+    return planning_process.execute(request, cancel, progress, db,
+                                    settings or RunSettings(trace=False), force=force)

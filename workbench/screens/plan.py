@@ -1,7 +1,9 @@
 """The planning screen: pick a problem, run the planner, browse the plan and read why.
 
-This screen owns the run's state.  The planner runs in a thread worker that never touches
-a widget: it posts :mod:`workbench.messages` and the handlers here update the picker, tree,
+This screen owns the run's state.  A thread worker waits on the planning process
+(:mod:`workbench.planning_process`: the search itself runs in a child process, so it never
+competes with the event loop for the GIL) and never touches a widget: it posts
+:mod:`workbench.messages` and the handlers here update the picker, tree,
 explanation pane and status line.  Each run gets an id, so messages from a run that was
 superseded (or cancelled and replaced) are ignored rather than shown over the new one.
 """
@@ -21,6 +23,7 @@ from textual.worker import Worker, WorkerState
 
 from engine.tofs import CancelToken, Progress, Status
 from workbench import runner
+from workbench.planning_process import PlanningError, planning_process
 from knowledge import PackageError, get_package
 from workbench.messages import PlanFailed, PlanFinished, PlanProgress, TestsFinished
 from workbench.runner import ProblemRef, RunSettings
@@ -83,12 +86,13 @@ class PlanScreen(Screen[None]):
         """The problem whose result is on screen (``_request`` may already be newer)."""
         self._token: CancelToken | None = None
         self._request: ProblemRef | None = None
+        self._shown_before = False
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="panes"):
             with Vertical(id="left"):
-                picker = ProblemPicker(id="problems")
+                picker = ProblemPicker(self.db, id="problems")
                 picker.border_title = "Problems"
                 yield picker
                 options = RunOptions(id="run-options")
@@ -164,10 +168,11 @@ class PlanScreen(Screen[None]):
             self.post_message(PlanProgress(run_id, request, p))
 
         try:
-            result = runner.execute(request, token, progress, self.db, settings)
+            result = planning_process.execute(request, token, progress, self.db, settings)
         except Exception as exc:  # noqa: BLE001 - knowledge code is user code; never crash
             self.post_message(PlanFailed(run_id, request, runner.error_message(exc),
-                                         type(exc).__name__))
+                                         exc.kind if isinstance(exc, PlanningError)
+                                         else type(exc).__name__))
             return
         self.post_message(PlanFinished(run_id, request, result))
 
@@ -175,6 +180,13 @@ class PlanScreen(Screen[None]):
         """Stop the search thread (used when the screen goes away)."""
         if self._token is not None:
             self._token.cancel()
+
+    def on_screen_resume(self) -> None:
+        # Back from another screen (the design editor may have saved a design under a new
+        # name): list the problems again.  The first resume is the screen's first showing.
+        if self._shown_before:
+            self.query_one(ProblemPicker).reload()
+        self._shown_before = True
 
     def on_unmount(self) -> None:
         self.cancel_run()

@@ -2,11 +2,14 @@
 
 Packages are loaded when the picker mounts; a package that fails to load is listed with
 its error rather than hidden, because the knowledge engineer needs to see that it broke.
+Problems come from the package and from the knowledge store, so a design saved under a
+new name in the design editor is listed beside the shipped ones (:meth:`reload`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from rich.text import Text
 from textual.widgets import Tree
@@ -35,15 +38,28 @@ class ProblemEntry:
 class ProblemPicker(Tree[PackageEntry | ProblemEntry]):
     """Packages as branches, problems as leaves; ``current`` is the problem to run."""
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(self, db: Path | None = None, *, id: str | None = None,
+                 classes: str | None = None) -> None:
         super().__init__(Text("knowledge"), id=id, classes=classes)
         self.show_root = False
+        self.db = db
         self.current: ProblemEntry | None = None
 
     def on_mount(self) -> None:
+        self._fill()
+
+    def reload(self) -> None:
+        """List the problems again (the store may hold new ones), keeping the selection."""
+        current = self.current
+        self.clear()
+        self.current = None
+        self._fill(select=current.request if current is not None else None)
+
+    def _fill(self, select: ProblemRef | None = None) -> None:
         first = None
+        stored = _stored_problems(self.db)
         for name in package_names():
-            entry = _load(name)
+            entry = _load(name, stored)
             label = Text(name) if entry.error is None else Text(f"✗ {name}", style="red")
             branch = self.root.add(label, data=entry, expand=True)
             for problem, description in entry.problems:
@@ -54,6 +70,8 @@ class ProblemPicker(Tree[PackageEntry | ProblemEntry]):
                 self.notify(entry.error, title=f"Package {name} failed to load",
                             severity="error")
         self.root.expand()
+        if select is not None and self.select(select):
+            return
         if first is not None:
             self.call_after_refresh(self._initial_cursor, first)
 
@@ -86,10 +104,30 @@ class ProblemPicker(Tree[PackageEntry | ProblemEntry]):
             self.current = event.node.data
 
 
-def _load(name: str) -> PackageEntry:
+def _stored_problems(db: Path | None) -> dict[str, dict[str, str]]:
+    """{domain: {problem: description}} from the store; empty if it cannot be read (the
+    package's own problems are still listed, and running one reports the store's error)."""
+    from workbench.kb.catalog import open_store
+
+    try:
+        store = open_store(db)
+    except Exception:  # noqa: BLE001 - shown when a run opens the store
+        return {}
+    try:
+        return {d.name: {p["name"]: p["description"] or "" for p in store.problems(d.name)}
+                for d in store.domains()}
+    finally:
+        store.close()
+
+
+def _load(name: str, stored: dict[str, dict[str, str]]) -> PackageEntry:
     try:
         pkg = get_package(name)
     except Exception as exc:  # noqa: BLE001 - any broken package is shown, not fatal
         return PackageEntry(name, "", (), f"{type(exc).__name__}: {exc}")
-    problems = tuple((p, pkg.problem_descriptions.get(p, "")) for p in sorted(pkg.problems))
-    return PackageEntry(name, pkg.description, problems)
+    problems = {p: pkg.problem_descriptions.get(p, "") for p in pkg.problems}
+    if pkg.problem_loader is not None:  # only packages that read problem text can run these
+        for domain in pkg.sources:
+            for problem, description in stored.get(domain, {}).items():
+                problems.setdefault(problem, description)
+    return PackageEntry(name, pkg.description, tuple(sorted(problems.items())))
