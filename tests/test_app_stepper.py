@@ -283,7 +283,6 @@ async def test_why_not_cash_the_ace() -> None:
     async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
         screen = await open_why_not(app, pilot, FINESSE, result, "South: play the suit",
                                     "CashAce")
-        assert screen.force == {"Play(South)": "CashAce"}
         finished = {id(m): m for m in messages if isinstance(m, ForcedRunFinished)}
         assert len(finished) == 1
         c = screen.contrast
@@ -346,8 +345,8 @@ async def test_leaving_why_not_cancels_the_forced_run() -> None:
     started = threading.Event()
     seen: list[CancelToken] = []
 
-    def slow(request: ProblemRef, force: dict[str, str], db: Any, *, settings: Any,
-             cancel: CancelToken, progress: Any) -> RunResult:
+    def slow(request: ProblemRef, base: RunResult, choice: Any, alternative: str, db: Any, *,
+             settings: Any, cancel: CancelToken, progress: Any) -> RunResult:
         seen.append(cancel)
         started.set()
         for _ in range(500):
@@ -364,8 +363,8 @@ async def test_leaving_why_not_cancels_the_forced_run() -> None:
         await pilot.pause()
         await app.push_screen(WhyNotScreen(DINNER, result, cp, alt, runner=slow))
         assert started.wait(5)
-        assert "Re-planning examples/dinner with GoToDinnerAndMovie() = MovieThenDinner" \
-            in app.screen.summary
+        assert ("Re-planning examples/dinner from Go to dinner and a movie (node 0) with "
+                "MovieThenDinner taken") in app.screen.summary
         await press(pilot, "escape")
         await app.workers.wait_for_complete()
         assert seen and seen[0].cancelled

@@ -11,11 +11,12 @@ import math
 import pytest
 
 from engine.tofs import (
-    AlternativeRecord, ChoicePoint, RunResult, SearchOptions, Status, plan,
+    AlternativeRecord, ChoicePoint, RunResult, SearchOptions, Status,
 )
 from knowledge import get_package
+from engine.tofs.explain import Anchor, replan_at
 from workbench.contrast import (
-    contrast, force_for, forced_applied, principal_nodes, rows, trajectory,
+    Contrast, contrast, forced_applied, principal_nodes, rows, trajectory,
 )
 from tests.trace_synth import traced_run
 from workbench.replan import run_forced, settings_of
@@ -24,11 +25,11 @@ from workbench.runner import ProblemRef, RunSettings
 
 
 
-def forced_run(package: str, problem: str, force: dict[str, str]) -> RunResult:
-    pkg = get_package(package)
-    domain, prob = pkg.problem(problem)
-    return plan(domain, prob, SearchOptions(**{**prob.options, "mode": prob.mode,
-                                               "force": force}))
+def forced_run(package: str, problem: str, base: RunResult, cp: ChoicePoint,
+               label: str) -> RunResult:
+    domain, prob = get_package(package).problem(problem)
+    options = SearchOptions(**{**prob.options, "mode": prob.mode})
+    return replan_at(domain, prob, options, Anchor.of(base, cp), label)
 
 
 def pick(result: RunResult, task: str, label: str) -> tuple[ChoicePoint, AlternativeRecord]:
@@ -36,19 +37,16 @@ def pick(result: RunResult, task: str, label: str) -> tuple[ChoicePoint, Alterna
     return cp, next(a for a in cp.alternatives if a.label == label)
 
 
-def why_not(package: str, problem: str, task: str, label: str):  # type: ignore[no-untyped-def]
-    base, events = traced_run(package, problem)
+def why_not(package: str, problem: str, task: str, label: str) -> Contrast:
+    base, _ = traced_run(package, problem)
     cp, alt = pick(base, task, label)
-    spec = force_for(cp, alt, events)
-    forced = forced_run(package, problem, spec.force)
-    return contrast(base, forced, cp, alt), spec
+    return contrast(base, forced_run(package, problem, base, cp, label), cp, alt)
 
 
 # --------------------------------------------------------------------------- dinner
 
 def test_dinner_movie_first_has_no_plan_and_says_why() -> None:
-    c, spec = why_not("examples", "dinner", "Go to dinner and a movie", "MovieThenDinner")
-    assert spec.force == {"GoToDinnerAndMovie()": "MovieThenDinner"} and spec.exact
+    c = why_not("examples", "dinner", "Go to dinner and a movie", "MovieThenDinner")
     assert c.forced.value is None and c.forced.status is Status.NO_PLAN
     assert c.base.value == pytest.approx(367.0)
     assert c.difference is None and c.loss is None
@@ -80,8 +78,7 @@ def test_finesse_cash_ace_loses_172_8() -> None:
     cash_ace = 0.26 * 620 + 0.74 * -100
     assert (finesse, cash_ace) == (pytest.approx(260.0), pytest.approx(87.2))
 
-    c, spec = why_not("examples", "finesse", "South: play the suit", "CashAce")
-    assert spec.force == {"Play(South)": "CashAce"}
+    c = why_not("examples", "finesse", "South: play the suit", "CashAce")
     assert c.base.value == pytest.approx(finesse)
     assert c.forced.value == pytest.approx(cash_ace)
     assert c.difference == pytest.approx(cash_ace - finesse)
@@ -131,8 +128,7 @@ def test_rm1_end_milling_the_side_pocket_costs_more() -> None:
     assert extra == pytest.approx(0.611643, abs=1e-6)
 
     task = "Mill the milling feature at (0.00, 2.25)"
-    c, spec = why_not("edaps", "RM1", task, "EndMilling")
-    assert spec.exact and spec.force == {"MakeSlotOrPocket(M1)": "EndMilling"}
+    c = why_not("edaps", "RM1", task, "EndMilling")
     assert c.base.value == pytest.approx(642.327, abs=5e-4)
     assert c.forced.value == pytest.approx(642.939, abs=5e-4)
     assert c.loss == pytest.approx(extra, abs=1e-9)
@@ -155,26 +151,31 @@ def test_rm1_end_milling_the_side_pocket_costs_more() -> None:
         sum(s.cost for s, m in zip(c.base.plan, c.base_marks) if m) == pytest.approx(extra)
 
 
-def test_force_keys_with_and_without_a_trace() -> None:
-    base, events = traced_run("edaps", "RM1")
-    cp, alt = pick(base, "Mill the milling feature at (0.00, 2.25)", "EndMilling")
-    loose = force_for(cp, alt)
-    assert loose.force == {"MakeSlotOrPocket": "EndMilling"} and not loose.exact
-    assert "first MakeSlotOrPocket" in loose.note
-
-
-def test_an_ambiguous_force_is_reported_not_hidden() -> None:
-    """The engine forces the first node whose task matches.  The second pocket's task
-    (node 1297 on the plan) was first expanded at node 85, below the first pocket's
-    end-milling branch, so no task key reaches node 1297: say so, and say the forced run
-    did not take the alternative there."""
-    base, events = traced_run("edaps", "RM1")
-    cp, alt = pick(base, "Mill the milling feature at (0.00, 4.00)", "EndMilling")
-    spec = force_for(cp, alt, events)
-    assert spec.force == {"MakeSlotOrPocket(M2)": "EndMilling"} and not spec.exact
-    assert "expanded earlier (node 85)" in spec.note
-    c = contrast(base, forced_run("edaps", "RM1", spec.force), cp, alt)
-    assert c.applied is False and "did not take it at this choice point" in c.verdict()
+def test_every_alternative_on_rm1s_plan_is_taken_where_it_was_asked() -> None:
+    """Why-not re-plans from the choice point, so the answer goes through the alternative
+    even where a task key could not reach the node (the second pocket's task was first
+    expanded at node 85, below the first pocket's end-milling branch).  A claim that the
+    alternative costs more is checked by the re-plan: exact for lower-value and
+    partial-plan-pruned alternatives, a lower bound for bound-pruned ones."""
+    base, _ = traced_run("edaps", "RM1")
+    checked = 0
+    for cp in base.choice_points:
+        for alt in cp.alternatives:
+            if alt.chosen or alt.value is None:
+                continue
+            forced = forced_run("edaps", "RM1", base, cp, alt.label)
+            c = contrast(base, forced, cp, alt)
+            assert c.applied is True, (cp.task, alt.label)
+            [again] = [x for x in forced.choice_points if x.node == cp.node]
+            assert again.chosen is not None and again.chosen.label == alt.label
+            assert forced.value is not None and base.value is not None
+            assert forced.value >= base.value - 1e-9
+            if alt.value_is_bound:
+                assert forced.value >= alt.value - 1e-9
+            else:
+                assert forced.value == pytest.approx(alt.value, abs=1e-9)
+            checked += 1
+    assert checked >= 5
 
 
 def test_identical_runs_do_not_diverge() -> None:
@@ -195,7 +196,8 @@ def test_run_forced_plans_from_the_store_with_the_same_settings(tmp_path) -> Non
     base, _ = traced_run("examples", "finesse")
     settings = settings_of(base)
     assert settings == RunSettings(trace=False)
-    forced = run_forced(request, {"Play(South)": "CashAce"}, db, settings=settings)
+    cp, _ = pick(base, "South: play the suit", "CashAce")
+    forced = run_forced(request, base, cp, "CashAce", db, settings=settings)
     assert forced.value == pytest.approx(87.2) and forced.trace is None
     store = open_store(db)
     try:

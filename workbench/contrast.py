@@ -2,9 +2,8 @@
 
 Pure functions over two :class:`~engine.tofs.RunResult` records, no Textual, no store:
 
-* :func:`force_for` says which ``SearchOptions.force`` entry re-plans with an alternative
-  fixed at a choice point (the engine matches a task's name, label or call text and takes
-  the *first* node it meets with that key, so the exact call text is preferred);
+* the forced run itself comes from :func:`engine.tofs.explain.replan_at` (re-planned from
+  the choice point, so it always goes through the alternative);
 * :func:`contrast` lines the two runs up -- values, how much worse (or better) the forced
   plan is, the first choice or plan step where they part, and which steps of each plan
   differ -- and :meth:`Contrast.verdict` says it in words.
@@ -18,18 +17,17 @@ points on it count.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from engine.tofs import (
-    AlternativeRecord, ChoicePoint, EventKind, Failure, PlanStep, RunResult, Status,
+    AlternativeRecord, ChoicePoint, Failure, PlanStep, RunResult, Status,
 )
 from engine.tofs.domain import call_text
 
 __all__ = [
-    "Contrast", "Divergence", "ForceSpec", "Milestone", "Row", "contrast", "force_for",
-    "forced_applied", "principal_nodes", "rows", "step_text", "trajectory", "value_text",
+    "Contrast", "Divergence", "Milestone", "Row", "contrast", "forced_applied",
+    "principal_nodes", "rows", "step_text", "trajectory", "value_text",
 ]
 
 
@@ -38,56 +36,6 @@ def value_text(v: float | None) -> str:
 
 
 # --------------------------------------------------------------------------- forcing
-
-@dataclass(frozen=True)
-class ForceSpec:
-    """The ``force`` entry for one alternative at one choice point, and how sure it is."""
-
-    key: str
-    alternative: str
-    exact: bool  # the key names this choice point's own task instance
-    note: str = ""
-
-    @property
-    def force(self) -> dict[str, str]:
-        return {self.key: self.alternative}
-
-
-def force_for(choice: ChoicePoint, alternative: AlternativeRecord,
-              events: Sequence[Any] | None = None) -> ForceSpec:
-    """How to force ``alternative`` at ``choice``.
-
-    Why not just the task's label: the engine compares keys with a label rendered without
-    the state, and state-dependent labels ("Mill the milling feature at (0.00, 2.25)") never
-    match.  The task's call text (``MakeSlotOrPocket(M1)``) names the exact instance, but a
-    choice point does not record its arguments; the run's trace does (NODE_EXPANDED at the
-    choice's node).  Without a trace the task name is used, which forces the first node of
-    that task the search meets -- the same node whenever no earlier node has that task.
-    """
-    label = alternative.label
-    if events is not None:
-        first_seen: dict[str, int] = {}
-        task = None
-        for e in events:
-            if e.kind is not EventKind.NODE_EXPANDED:
-                continue
-            t = e.data.get("task")
-            if not (isinstance(t, tuple) and len(t) == 2):
-                continue
-            text = call_text(t[0], t[1])
-            first_seen.setdefault(text, e.node)
-            if e.node == choice.node:
-                task = text
-                break
-        if task is not None:
-            if first_seen[task] == choice.node:
-                return ForceSpec(task, label, True)
-            return ForceSpec(task, label, False,
-                             f"{task} is expanded earlier (node {first_seen[task]}); "
-                             "the engine forces the first one it meets")
-    return ForceSpec(choice.task_name, label, False,
-                     f"forces the first {choice.task_name} the search meets")
-
 
 def forced_applied(forced: RunResult, choice: ChoicePoint, alternative: AlternativeRecord
                    ) -> bool | None:

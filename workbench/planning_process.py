@@ -93,7 +93,7 @@ class _SharedToken(CancelToken):
 
 
 def _run_in_child(run_id: int, request: Any, db: Path | None, settings: Any,
-                  force: Mapping[str | int, str] | None) -> tuple[Any, ...]:
+                  force: Mapping[str | int, str] | None, at: Any) -> tuple[Any, ...]:
     from workbench import runner
 
     last = 0.0
@@ -106,7 +106,8 @@ def _run_in_child(run_id: int, request: Any, db: Path | None, settings: Any,
             _progress_queue.put((run_id, p))
 
     try:
-        result = runner.execute(request, _SharedToken(run_id), progress, db, settings, force)
+        result = runner.execute(request, _SharedToken(run_id), progress, db, settings, force,
+                                at)
     except Exception as exc:  # noqa: BLE001 - reported to the user, never a traceback
         return ("error", runner.error_message(exc), type(exc).__name__)
     return ("ok", result)
@@ -172,16 +173,16 @@ class PlanningProcess:
     def execute(self, request: Any, cancel: CancelToken | None,
                 progress: Callable[[Progress], None] | None, db: Path | None = None,
                 settings: Any = None,
-                force: Mapping[str | int, str] | None = None) -> RunResult:
+                force: Mapping[str | int, str] | None = None,
+                at: Any = None) -> RunResult:
         """Plan in the child (blocking); see :func:`workbench.runner.execute`."""
         run_id = next(self._ids)
+        job = (_run_in_child, run_id, request, db, settings, dict(force) if force else None, at)
         try:
-            future: Future[tuple[Any, ...]] = self._pool().submit(
-                _run_in_child, run_id, request, db, settings, dict(force) if force else None)
+            future: Future[tuple[Any, ...]] = self._pool().submit(*job)
         except BrokenProcessPool:
             self._restart()
-            future = self._pool().submit(
-                _run_in_child, run_id, request, db, settings, dict(force) if force else None)
+            future = self._pool().submit(*job)
         sent_cancel = False
         try:
             while True:

@@ -1,17 +1,18 @@
 """Re-plan a request from the store with one alternative forced: the why-not run.
 
 It goes through :func:`workbench.runner.execute` -- the knowledge and problem text as the
-store holds them, the user's run settings -- with ``force`` added, in the planning process
-(:mod:`workbench.planning_process`) like every workbench run.  No Textual: call it from a
-thread worker.
+store holds them, the user's run settings -- re-planning from the choice point with the
+alternative taken, in the planning process (:mod:`workbench.planning_process`) like every
+workbench run.  No Textual: call it from a thread worker.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 
-from engine.tofs import CancelToken, Progress, RunResult
+from engine.tofs import CancelToken, ChoicePoint, Progress, RunResult
+from engine.tofs.explain import Anchor
 from workbench.planning_process import planning_process
 from workbench.runner import ProblemRef, RunSettings
 
@@ -30,13 +31,16 @@ def settings_of(result: RunResult) -> RunSettings:
     )
 
 
-def run_forced(request: ProblemRef, force: Mapping[str | int, str], db: Path | None = None, *,
-               settings: RunSettings | None = None, cancel: CancelToken | None = None,
+def run_forced(request: ProblemRef, base: RunResult, choice: ChoicePoint, alternative: str,
+               db: Path | None = None, *, settings: RunSettings | None = None,
+               cancel: CancelToken | None = None,
                progress: Callable[[Progress], None] | None = None) -> RunResult:
-    """Plan ``request`` with ``force`` ({task or node: alternative}) fixed (blocking).
+    """The plan ``base`` would have been with ``alternative`` taken at ``choice`` (blocking).
 
-    The same path as every run (:func:`workbench.runner.execute`), so the run is recorded in
-    the store like any other, its parameters saying what was forced.
+    Re-planned from the choice point itself (:func:`engine.tofs.explain.replan_at`), so the
+    answer always goes through the alternative.  The same path as every run
+    (:func:`workbench.runner.execute`), so it is recorded in the store like any other.
     """
     return planning_process.execute(request, cancel, progress, db,
-                                    settings or RunSettings(trace=False), force=force)
+                                    settings or RunSettings(trace=False),
+                                    at=(Anchor.of(base, choice), alternative))

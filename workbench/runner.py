@@ -13,6 +13,7 @@ from pathlib import Path
 from engine.tofs import (
     CancelToken, Problem, Progress, RunResult, SearchOptions, Trace, criterion, plan,
 )
+from engine.tofs.explain import Anchor, replan_at
 from knowledge import PackageError, get_package
 from workbench.kb import StoreError
 
@@ -69,10 +70,15 @@ class RunSettings:
 def execute(request: ProblemRef, cancel: CancelToken | None,
             progress: Callable[[Progress], None] | None, db: Path | None = None,
             settings: RunSettings | None = None,
-            force: Mapping[str | int, str] | None = None) -> RunResult:
+            force: Mapping[str | int, str] | None = None,
+            at: tuple[Anchor, str] | None = None) -> RunResult:
     """Plan the problem with the knowledge as it is in the store (blocking; call from a
     worker).  The store is opened here, in the worker's own thread: SQLite connections
-    cannot cross threads."""
+    cannot cross threads.
+
+    ``at`` = (anchor, alternative) re-plans from a choice point of an earlier run with that
+    alternative taken there (why not?; :func:`engine.tofs.explain.replan_at`).
+    """
     from workbench.kb.catalog import open_store
 
     package = get_package(request.package)
@@ -85,8 +91,16 @@ def execute(request: ProblemRef, cancel: CancelToken | None,
         options = search_options(problem, settings or RunSettings(), cancel, progress)
         if force:
             options = replace(options, force=dict(force))
-        result = plan(domain, problem, options)
-        store.record_run(domain_name, request.problem, options.summary(),
+        if at is not None:
+            result = replan_at(domain, problem, options, *at)
+        else:
+            result = plan(domain, problem, options)
+        parameters = options.summary()
+        if at is not None:
+            anchor, alternative = at
+            parameters["why_not"] = {"node": anchor.choice.node, "task": anchor.choice.task,
+                                     "alternative": alternative}
+        store.record_run(domain_name, request.problem, parameters,
                          {"status": str(result.status), "value": result.value,
                           "nodes": result.nodes, "seconds": round(result.seconds, 6)})
         return result

@@ -8,11 +8,20 @@ renderers and the workbench build richer views on the same records.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-from .results import AlternativeRecord, ChoicePoint, Failure, PolicyNode, Reason, RunResult
+from dataclasses import dataclass
+from dataclasses import replace as dc_replace
 
-__all__ = ["describe_alternative", "failure_text", "render_policy", "render_text"]
+from .domain import Domain, Problem
+from .results import (
+    AlternativeRecord, ChoicePoint, Failure, PlanStep, PolicyNode, Reason, RunResult,
+)
+from .search import SearchOptions, plan
+
+__all__ = [
+    "Anchor", "describe_alternative", "failure_text", "render_policy", "render_text",
+    "replan_at",
+]
 
 
 def _num(v: float | None, fmt: Callable[[float], str]) -> str:
@@ -130,3 +139,54 @@ def render_text(result: RunResult, fmt: Callable[[float], str] = lambda v: f"{v:
     return "\n".join(lines)
 
 
+
+
+# --------------------------------------------------------------------------- why not X?
+
+@dataclass(frozen=True)
+class Anchor:
+    """Where a why-not re-plan starts: a choice point on a finished run's plan, with the
+    plan's steps and choice points before it (all a re-plan needs of that run, small
+    enough to send to another process)."""
+
+    choice: ChoicePoint
+    steps: tuple[PlanStep, ...] = ()
+    choices: tuple[ChoicePoint, ...] = ()
+
+    @classmethod
+    def of(cls, run: RunResult, choice: ChoicePoint) -> Anchor:
+        # Node ids grow along a path, so the plan's steps and choices before the node are
+        # exactly those with smaller ids.
+        return cls(choice,
+                   tuple(s for s in run.plan if s.node is not None and s.node <= choice.node),
+                   tuple(cp for cp in run.choice_points if cp.node < choice.node))
+
+
+def replan_at(domain: Domain, problem: Problem, options: SearchOptions, anchor: Anchor,
+              alternative: str) -> RunResult:
+    """The run would have been with ``alternative`` taken at ``anchor.choice``.
+
+    Optimise and first mode re-plan from the choice point's own state and task list (kept
+    on the :class:`ChoicePoint`) with the alternative forced at that root, and put the
+    plan's steps and choice points before the node in front.  Forcing the node inside a
+    whole new run is not the same question: the best plan of that run may go around the
+    node altogether (an earlier alternative that ties, say), and then the answer would not
+    show the alternative at all.  The sub-run starts with the node's id and the cost spent
+    before it, so its values are totals from the original root and its node ids follow the
+    original plan's.
+
+    Game mode forces the node inside a whole re-run: a decision's value there is read at
+    the root through the policy, and a game tree is searched exhaustively in the same
+    order every time, so the node ids agree.
+    """
+    choice = anchor.choice
+    if options.mode == "game" or choice.state is None:
+        return plan(domain, problem, dc_replace(options, force={choice.node: alternative}))
+    spent = sum(s.cost for s in anchor.steps)
+    sub = dc_replace(problem, state=choice.state, tasks=choice.tasks)
+    forced = plan(domain, sub, dc_replace(options, force={choice.node: alternative},
+                                          start_node=choice.node, start_cost=spent))
+    if forced.value is None:
+        return forced
+    return dc_replace(forced, plan=list(anchor.steps) + list(forced.plan),
+                      choice_points=list(anchor.choices) + list(forced.choice_points))

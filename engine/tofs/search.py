@@ -94,6 +94,11 @@ class SearchOptions:
     # Stop the whole run at the first task that no method can accomplish (EDAPS: the
     # design is unmanufacturable; the dissertation stops there too).
     abort_on_dead_end: bool = False
+    # Re-planning from inside an earlier run (``engine.tofs.explain.replan_at``): the root
+    # takes this node id and starts with this cost already spent, so the new run's node
+    # ids, values and choice-point totals read like the earlier run's.
+    start_node: int = 0
+    start_cost: float = 0.0
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -104,6 +109,8 @@ class SearchOptions:
             "criterion": self.criterion.name, "likelihood_cutoff": self.likelihood_cutoff,
             "force": {str(k): v for k, v in self.force.items()} if self.force else None,
             "abort_on_dead_end": self.abort_on_dead_end,
+            **({"start_node": self.start_node, "start_cost": self.start_cost}
+               if self.start_node or self.start_cost else {}),
         }
 
 
@@ -158,7 +165,7 @@ class _PendingChoice:
     node: int
     depth: int
     state: Any
-    task: Task
+    tasks: tuple[Task, ...]
     kind: str
     agent: Any
     value: float | None
@@ -250,7 +257,7 @@ class _Search:
             self.next_progress = self.nodes + self.o.progress_every
             best = None if self.incumbent == _INF else self.incumbent
             self.o.progress(Progress(self.nodes, depth, best, time.perf_counter() - self.t0))
-        return self.nodes - 1
+        return self.nodes - 1 + self.o.start_node
 
     # ------------------------------------------------------------------ expansion
     def _bindings(self, m: Method, state: Any, env: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -522,7 +529,7 @@ class _Search:
             tr.emit(EventKind.CHOICE_MADE, node, alternative=alts[best_i].label,
                     value=best_total)
         if sum(a.ok for a in alts) > 1:  # a real choice: two or more alternatives applied
-            result.choices = (self._pending_choice(node, depth, state, tasks[0], "decision",
+            result.choices = (self._pending_choice(node, depth, state, tasks, "decision",
                                                    None, best_total, entries), result.choices)
         return result
 
@@ -613,7 +620,7 @@ class _Search:
                 entries[i].detail = (f"finishing this task costs {cost:g} against "
                                      f"{kcost:g}; the task's alternatives do not affect later "
                                      "choices, so the rest of the plan is the same")
-        choice = self._pending_choice(node, depth, state, tasks[0], "decision", None, total,
+        choice = self._pending_choice(node, depth, state, tasks, "decision", None, total,
                                       entries)
         return _Out(value=kcost + out.value, steps=steps, choices=(choice, out.choices),
                     failure=deepest, bounded=out.bounded, incomplete=out.incomplete)
@@ -653,9 +660,10 @@ class _Search:
         a = alt.method.spec.assumption if alt.method is not None else None
         return assumptions + (a,) if a else assumptions
 
-    def _pending_choice(self, node: int, depth: int, state: Any, task: Task, kind: str,
-                        agent: Any, value: float | None, entries: list[_Entry]) -> _PendingChoice:
-        return _PendingChoice(node, depth, state, task, kind, agent, value, entries)
+    def _pending_choice(self, node: int, depth: int, state: Any, tasks: tuple[Task, ...],
+                        kind: str, agent: Any, value: float | None, entries: list[_Entry]
+                        ) -> _PendingChoice:
+        return _PendingChoice(node, depth, state, tasks, kind, agent, value, entries)
 
     # ------------------------------------------------------------------ game mode
     def visit_game(self, state: Any, tasks: tuple[Task, ...], depth: int, node: int,
@@ -770,7 +778,7 @@ class _Search:
                 tr.emit(EventKind.CHOICE_MADE, node, alternative=alts[chosen_entry].label,
                         value=value)
         if len(usable) > 1:  # a real choice: two or more moves applied
-            pending[node] = self._pending_choice(node, depth, state, tasks[0], kind, agent,
+            pending[node] = self._pending_choice(node, depth, state, tasks, kind, agent,
                                                  value, entries)
             self._chosen_idx[node] = chosen_entry
         return _Out(value=value, policy=pnode, incomplete=incomplete, profile=profile)
@@ -834,8 +842,9 @@ class _Search:
                 node=e.node,
             ))
         agent = pc.agent
-        return ChoicePoint(pc.node, pc.depth, self.d.task_label(pc.task, pc.state), pc.task[0], pc.kind,
-                           agent, pc.value, tuple(recs))
+        task = pc.tasks[0]
+        return ChoicePoint(pc.node, pc.depth, self.d.task_label(task, pc.state), task[0],
+                           pc.kind, agent, pc.value, tuple(recs), state=pc.state, tasks=pc.tasks)
 
     def run(self) -> RunResult:
         p = self.p
@@ -847,7 +856,8 @@ class _Search:
         try:
             if self.mode == "game":
                 return self._run_game(root)
-            out = self.visit(p.state, p.tasks, 0.0, 0, root, ())
+            g0 = self.o.start_cost
+            out = self.visit(p.state, p.tasks, g0, 0, root, ())
         finally:
             sys.setrecursionlimit(old_limit)
         if self.aborted is not None:
@@ -858,7 +868,8 @@ class _Search:
             status = self.stop
         else:
             status = Status.OK if out.value is not None else Status.NO_PLAN
-        return self._result(status, out.value, steps, choices, None,
+        value = None if out.value is None else g0 + out.value
+        return self._result(status, value, steps, choices, None,
                             self.failure(out.failure) if out.value is None else None)
 
     def _run_game(self, root: int) -> RunResult:

@@ -1,17 +1,16 @@
 """Why not X?  Re-plan with an alternative forced and show both plans side by side.
 
-The forced run is a full planner run, so it happens in a thread worker that never touches
-a widget: it opens the store in its own thread (:func:`workbench.replan.run_forced`),
+The forced run re-plans from the choice point itself (:func:`workbench.replan.run_forced`,
+in the planning process), waited on by a thread worker that never touches a widget: it
 compares the two runs (:func:`workbench.contrast.contrast`, pure) and posts one message;
 the handlers here own every UI change.  Leaving the screen cancels the run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from rich.text import Text
 from textual import on, work
@@ -24,7 +23,7 @@ from textual.widgets import Footer, Header, Static
 from textual.worker import Worker, WorkerState
 
 from engine.tofs import AlternativeRecord, CancelToken, ChoicePoint, Progress, RunResult
-from workbench.contrast import Contrast, contrast, force_for, rows, value_text
+from workbench.contrast import Contrast, contrast, rows, value_text
 from workbench.replan import run_forced, settings_of
 from workbench.runner import ProblemRef, RunSettings, error_message
 from workbench.widgets.plan_contrast import PlanColumn
@@ -38,7 +37,8 @@ __all__ = [
 WHY_NOT_GROUP = "why-not"
 
 ForcedRunner = Callable[..., RunResult]
-"""``(request, force, db, *, settings, cancel, progress) -> RunResult``: :func:`run_forced`."""
+"""``(request, base, choice, alternative, db, *, settings, cancel, progress) -> RunResult``:
+:func:`run_forced`."""
 
 
 @dataclass
@@ -94,16 +94,10 @@ class WhyNotScreen(Screen[None]):
 
     def __init__(self, request: ProblemRef, result: RunResult, choice: ChoicePoint,
                  alternative: AlternativeRecord, *, db: Path | None = None,
-                 events: Sequence[Any] | None = None,
                  settings: RunSettings | None = None,
-                 force: Mapping[str, str] | None = None,
                  runner: ForcedRunner = run_forced) -> None:
-        """Compare ``result`` with a run forcing ``alternative`` at ``choice``.
-
-        ``events`` (the run's trace) lets the force name the exact task instance;
-        ``settings`` default to those ``result`` was planned with; ``force`` overrides the
-        computed force entry.
-        """
+        """Compare ``result`` with the plan that takes ``alternative`` at ``choice``;
+        ``settings`` default to those ``result`` was planned with."""
         super().__init__()
         self.request = request
         self.result = result
@@ -111,10 +105,6 @@ class WhyNotScreen(Screen[None]):
         self.alternative = alternative
         self.db = db
         self.settings = settings if settings is not None else settings_of(result)
-        if events is None and result.trace is not None:
-            events = getattr(result.trace, "events", None)
-        self.spec = force_for(choice, alternative, events)
-        self.force = dict(force) if force is not None else self.spec.force
         self.contrast: Contrast | None = None
         self.summary = ""
         """The summary box as plain text (what it says now)."""
@@ -137,9 +127,8 @@ class WhyNotScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.sub_title = f"why not {self.alternative.label} · {self.request.title}"
-        key = ", ".join(f"{k} = {v}" for k, v in self.force.items())
-        note = f" ({self.spec.note})" if self.spec.note and self.force == self.spec.force else ""
-        self._say(Text(f"Re-planning {self.request.title} with {key} forced{note}…"))
+        self._say(Text(f"Re-planning {self.request.title} from {self.choice.task} "
+                       f"(node {self.choice.node}) with {self.alternative.label} taken…"))
         self.query_one("#forced-plan", PlanColumn).show_message("Re-planning…")
         self.query_one("#base-plan", PlanColumn).show(
             rows(contrast(self.result, self.result))[0])
@@ -162,7 +151,8 @@ class WhyNotScreen(Screen[None]):
             self.post_message(ForcedRunProgress(p))
 
         try:
-            forced = self._runner(self.request, self.force, self.db, settings=self.settings,
+            forced = self._runner(self.request, self.result, self.choice,
+                                  self.alternative.label, self.db, settings=self.settings,
                                   cancel=token, progress=progress)
             result = contrast(self.result, forced, self.choice, self.alternative)
         except Exception as exc:  # noqa: BLE001 - knowledge code is user code; never crash
