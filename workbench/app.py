@@ -19,6 +19,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Tree
 
+from knowledge import get_package
 from workbench.planning_process import planning_process
 from workbench.screens import HelpScreen, PlanScreen
 from workbench.screens.design_editor import DesignScreen
@@ -58,8 +59,20 @@ class WorkbenchApp(App[None]):
         return PlanScreen(self.db)
 
     def action_editor(self) -> None:
-        if not isinstance(self.screen, EditorScreen):
-            self.push_screen(EditorScreen(self.db))
+        """Open the knowledge editor on the domain of the problem in the picker, if any:
+        the knowledge the user is about to run is the knowledge they came to edit."""
+        if isinstance(self.screen, EditorScreen):
+            return
+        domain = None
+        if isinstance(self.screen, PlanScreen):
+            entry = self.screen.query_one(ProblemPicker).current
+            if entry is not None:
+                try:
+                    domain = get_package(entry.request.package).domain_of(
+                        entry.request.problem)
+                except Exception:  # noqa: BLE001 - a broken package opens the default
+                    domain = None
+        self.push_screen(EditorScreen(self.db, domain))
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
