@@ -499,3 +499,85 @@ async def test_domain_picker_switches_domain(tmp_path: Path) -> None:
         tree = screen.query_one(KnowledgeTree)
         assert str(tree.root.label).startswith("dinner")
         assert screen.query_one(ItemForm).ref is None
+
+
+# ---------------------------------------------------------------------- create, rename, ...
+
+async def test_create_rename_reorder_and_delete_a_method(tmp_path: Path) -> None:
+    from workbench.screens.item_dialogs import ConfirmScreen, NewItemScreen, RenameScreen
+
+    db = tmp_path / "kb.db"
+    app = EditorApp(db)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(app, pilot)
+        tree = screen.query_one(KnowledgeTree)
+        tree.focus()
+        assert tree.select_item(ItemRef("task", "ApplyPhotoresist"))
+        await settle(app, pilot)
+        store = open_store(db)
+
+        def order() -> list[str]:
+            return [m.name for m in store.load("edaps").methods if m.task == "ApplyPhotoresist"]
+
+        before = order()
+        await pilot.press("ctrl+n")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, NewItemScreen)
+        assert (dialog.item_kind, dialog.task_name) == ("method", "ApplyPhotoresist")
+        await pilot.press(*"Paint")  # taken: the reason shows, enter does nothing
+        await pilot.pause()
+        assert "already a method called 'Paint'" in str(dialog.query_one("#new-why").render())
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is dialog
+        await pilot.press(*"Dip", "enter")
+        await settle(app, pilot)
+        assert app.screen is screen
+        assert order() == before + ["PaintDip"]
+        new = ItemRef("method", "ApplyPhotoresist.PaintDip")
+        assert screen.query_one(ItemForm).ref == new
+
+        tree.focus()
+        assert tree.select_item(new)
+        await settle(app, pilot)
+        await pilot.press("alt+up")
+        await settle(app, pilot)
+        assert order() == before[:-1] + ["PaintDip", before[-1]]
+
+        await pilot.press("ctrl+e")
+        await settle(app, pilot)
+        assert isinstance(app.screen, RenameScreen)
+        await pilot.press("ctrl+u", *"Dip", "enter")
+        await settle(app, pilot)
+        assert order() == before[:-1] + ["Dip", before[-1]]
+        assert tree.cursor_node is not None and \
+            tree.cursor_node.data == ItemRef("method", "ApplyPhotoresist.Dip")
+
+        await pilot.press("ctrl+d")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert order() == before
+        history = [r.action for r in store.history("edaps")[-4:]]
+        assert history == ["create", "reorder", "rename", "delete"]
+        store.close()
+
+
+async def test_deleting_a_constant_in_use_is_refused_with_the_reason(tmp_path: Path) -> None:
+    db = tmp_path / "kb.db"
+    app = EditorApp(db)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(app, pilot)
+        tree = screen.query_one(KnowledgeTree)
+        tree.focus()
+        assert tree.select_item(ItemRef("constant", "paint_min_gap"))
+        await settle(app, pilot)
+        digest = files_digest(db)
+        await pilot.press("ctrl+d", "y")
+        await settle(app, pilot)
+        outcome = text_of(screen.query_one("#kb-outcome", Static))
+        assert "refused deleting constant paint_min_gap" in outcome
+        assert "paint_min_gap" in outcome.split("nothing was changed", 1)[1]
+        assert files_digest(db) == digest

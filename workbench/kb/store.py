@@ -512,6 +512,31 @@ class KnowledgeStore:
                 before=[m.name for m in mine], after=order, parent=parent, reverts=None,
                 author=author, message="")
 
+    def rename(self, domain: str, kind: str, name: str, new_name: str, *, base: int | None,
+               author: str | None = None) -> Revision:
+        """Rename an item and every reference to it, as one revision
+        (:func:`workbench.kb.rename.rename_item`)."""
+        from workbench.kb.rename import RenameError, rename_item
+
+        spec = self.load(domain)
+        what = f"renaming {kind} '{name}' to '{new_name}'"
+        try:
+            new = rename_item(spec, kind, name, new_name)
+        except RenameError as exc:
+            raise EditRejected(domain, what, [str(exc)]) from None
+        except ValidationError as exc:
+            raise EditRejected(domain, what, [e["msg"] for e in exc.errors()]) from None
+        self._validate(domain, new, what)
+        target = f"{name.partition('.')[0]}.{new_name}" if kind == "method" and \
+            "." not in new_name else new_name
+        with self._write() as db:
+            parent = self._check_base(db, domain, base)
+            self._write_rows(db, new)
+            return self._commit_revision(
+                db, new, self.header(domain), action="rename", kind=kind, target=target,
+                before=name, after=target, parent=parent, reverts=None, author=author,
+                message="")
+
     # .................................................................. history
     def _row_to_revision(self, r: Mapping[str, Any]) -> Revision:
         return Revision(r["id"], r["domain"], r["author"], r["created"], r["action"],

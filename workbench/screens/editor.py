@@ -40,14 +40,19 @@ from engine.tofs.model import DomainSpec
 from engine.tofs.registry import Registry
 from workbench.kb.catalog import domain_owner, open_store
 from workbench.kb.lint import Finding, lint_domain
-from workbench.kb.store import EditRejected, KnowledgeStore, StaleRevision, StoreError
+from workbench.kb.store import (
+    EditRejected, KnowledgeStore, Revision, StaleRevision, StoreError,
+)
+from workbench.screens.item_dialogs import (
+    ConfirmScreen, NewItem, NewItemScreen, RenameScreen, taken_names,
+)
 from workbench.widgets.item_form import FieldInput, ItemForm
 from workbench.widgets.kb_fields import (
     EditContext, FormError, FormValues, ItemRef, build_value, find_item,
 )
 from workbench.widgets.kb_history_view import HistoryPanel
 from workbench.widgets.kb_lint_view import LintList
-from workbench.widgets.kb_tree import CallRef, KnowledgeTree, NodeData
+from workbench.widgets.kb_tree import CallRef, GroupRef, KnowledgeTree, NodeData
 from workbench.widgets.status_line import StatusLine
 
 __all__ = ["EditorCommands", "EditorScreen", "LintFinished"]
@@ -115,6 +120,17 @@ class EditorScreen(Screen[None]):
                         "enter marks the 'from' side"),
         Binding("ctrl+r", "reload", "Reload", id="editor.reload",
                 tooltip="Reload the domain from the store (unsaved edits stay in the form)"),
+        Binding("ctrl+n", "new_item", "New", id="editor.new",
+                tooltip="Create a constant, task, method, operator or knowledge test "
+                        "(a method goes to the highlighted task)"),
+        Binding("ctrl+e", "rename_item", "Rename", id="editor.rename",
+                tooltip="Rename the highlighted item and every reference to it"),
+        Binding("ctrl+d", "delete_item", "Delete", id="editor.delete",
+                tooltip="Delete the highlighted item (refused while something uses it)"),
+        Binding("alt+up", "move_method(-1)", "Method up", id="editor.method_up",
+                tooltip="Try the highlighted method earlier (methods are tried in order)"),
+        Binding("alt+down", "move_method(1)", "Method down", id="editor.method_down",
+                tooltip="Try the highlighted method later"),
         Binding("f2", "close", "Close", id="editor.close",
                 tooltip="Leave the editor (refused while the form has unsaved edits)"),
     ]
@@ -197,6 +213,11 @@ the primitive at the cursor.  Empty list entries are dropped on save.
             return True if self.has_item else None
         if action == "revert":
             return True if self.dirty else None
+        if action in ("rename_item", "delete_item"):
+            return True if self._target() is not None else None
+        if action == "move_method":
+            ref = self._target()
+            return True if ref is not None and ref.kind == "method" else None
         return True
 
     # ------------------------------------------------------------------ loading
@@ -395,6 +416,161 @@ the primitive at the cursor.  Empty list entries are dropped on save.
 
     async def action_redo(self) -> None:
         await self._undo_redo("redo")
+
+    # ------------------------------------------------------------------ create, rename, ...
+
+    def _target(self) -> ItemRef | None:
+        """The item under the tree cursor (a call stands for the method it is in)."""
+        tree = self.query_one(KnowledgeTree)
+        node = tree.cursor_node
+        data = node.data if node is not None else None
+        if isinstance(data, ItemRef):
+            return data
+        if isinstance(data, CallRef) and node is not None and node.parent is not None:
+            parent = node.parent.data
+            return parent if isinstance(parent, ItemRef) else None
+        return None
+
+    def _busy_form(self, doing: str) -> bool:
+        form = self.query_one(ItemForm)
+        if form.dirty and form.ref is not None:
+            self._status(f"Save (ctrl+s) or drop (escape) the edits to {form.ref.title} "
+                         f"before {doing}.", "warning")
+            return True
+        return False
+
+    def _names(self) -> dict[str, list[str]]:
+        spec = self.spec
+        if spec is None:
+            return {}
+        return {"constant": [c.name for c in spec.constants], "task": [t.name for t in spec.tasks],
+                "method": [f"{m.task}.{m.name}" for m in spec.methods],
+                "operator": [o.name for o in spec.operators], "test": [t.name for t in spec.tests]}
+
+    async def _store_change(self, what: str, change: Callable[[], Revision],
+                            keep: ItemRef | None) -> bool:
+        """Run one store change; say what became of it.  True if it was made."""
+        if self.domain is None:
+            return False
+        try:
+            rev = change()
+        except StaleRevision as exc:
+            self._outcome(f"Not done: the domain changed since r{self.base}.",
+                          [str(exc), "Press ctrl+r to reload it."], "error")
+            return False
+        except StoreError as exc:
+            problems = exc.problems if isinstance(exc, EditRejected) else [str(exc)]
+            self._outcome(f"Not done: the store refused {what}; nothing was changed.",
+                          problems, "error")
+            return False
+        await self.load_domain(self.domain, keep=keep)
+        self._outcome(f"Done: {what} (r{rev.id}).", [], "ok")
+        return True
+
+    def action_new_item(self) -> None:
+        if self.spec is None or self._busy_form("creating an item"):
+            return
+        tree = self.query_one(KnowledgeTree)
+        node = tree.cursor_node
+        data = node.data if node is not None else None
+        kind, task = "method", None
+        if isinstance(data, GroupRef):
+            kind = data.kind
+        elif isinstance(data, ItemRef):
+            kind = data.kind
+            if data.kind == "task":
+                kind, task = "method", data.name
+            elif data.kind == "method":
+                task = data.name.partition(".")[0]
+        tasks = [t.name for t in self.spec.tasks]
+        self.app.push_screen(NewItemScreen(taken_names(self._names()), tasks, kind, task),
+                             self._create)
+
+    async def _create(self, item: NewItem | None) -> None:
+        if item is None or self.domain is None:
+            return
+        problems = [p["name"] for p in self.store.problems(self.domain)]
+        value: dict[str, object] = {"name": item.name}
+        key = item.name
+        if item.kind == "constant":
+            value["value"] = 0
+        elif item.kind == "method":
+            value |= {"task": item.task, "subtasks": []}
+            key = f"{item.task}.{item.name}"
+        elif item.kind == "test":
+            value |= {"problem": problems[0] if problems else item.name,
+                      "expect": {"found": True}}
+        ref = ItemRef(item.kind, key)  # type: ignore[arg-type]
+        domain, base = self.domain, self.base
+        if await self._store_change(
+                f"creating {item.kind} {key}",
+                lambda: self.store.edit(domain, item.kind, key, value, base=base), ref):
+            self.query_one(KnowledgeTree).select_item(ref)
+            fields = self.query_one(ItemForm).query("FieldInput")
+            if fields:
+                fields.first().focus()
+
+    def action_rename_item(self) -> None:
+        ref = self._target()
+        if ref is None or self._busy_form("renaming"):
+            return
+        names = self._names()
+        if ref.kind == "method":
+            task, _, own = ref.name.partition(".")
+            taken = taken_names(names)("method", task)
+        else:
+            own, taken = ref.name, taken_names(names)(ref.kind, None)
+        self.app.push_screen(RenameScreen(ref.kind, own, taken - {own}),
+                             partial(self._rename, ref))
+
+    async def _rename(self, ref: ItemRef, new: str | None) -> None:
+        if new is None or self.domain is None:
+            return
+        domain, base = self.domain, self.base
+        new_ref = ItemRef(ref.kind, f"{ref.name.partition('.')[0]}.{new}"
+                          if ref.kind == "method" else new)
+        await self._store_change(
+            f"renaming {ref.title} to {new}",
+            lambda: self.store.rename(domain, ref.kind, ref.name, new, base=base), new_ref)
+
+    def action_delete_item(self) -> None:
+        ref = self._target()
+        if ref is None or self._busy_form("deleting"):
+            return
+        self.app.push_screen(
+            ConfirmScreen(f"Delete {ref.title}?",
+                          f"Delete {ref.title} from {self.domain}?  The store refuses if "
+                          "anything still uses it; undo (ctrl+z) brings it back."),
+            partial(self._delete, ref))
+
+    async def _delete(self, ref: ItemRef, yes: bool | None) -> None:
+        if not yes or self.domain is None:
+            return
+        domain, base = self.domain, self.base
+        await self._store_change(
+            f"deleting {ref.title}",
+            lambda: self.store.edit(domain, ref.kind, ref.name, None, base=base), None)
+
+    async def action_move_method(self, step: int) -> None:
+        ref = self._target()
+        if ref is None or ref.kind != "method" or self.spec is None or self.domain is None:
+            return
+        if self._busy_form("reordering"):
+            return
+        task, _, name = ref.name.partition(".")
+        order = [m.name for m in self.spec.methods if m.task == task]
+        i = order.index(name)
+        j = i + step
+        if not 0 <= j < len(order):
+            self._status(f"{name} is already the {'first' if j < 0 else 'last'} method of "
+                         f"{task}.", "warning")
+            return
+        order[i], order[j] = order[j], order[i]
+        domain, base = self.domain, self.base
+        if await self._store_change(
+                f"trying {name} {'earlier' if step < 0 else 'later'} for {task}",
+                lambda: self.store.reorder_methods(domain, task, order, base=base), ref):
+            self.query_one(KnowledgeTree).focus()
 
     def action_close(self) -> None:
         form = self.query_one(ItemForm)
