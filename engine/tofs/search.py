@@ -701,6 +701,10 @@ class _Search:
         children: list[PolicyEdge] = []
         profiles: list[dict[str, float]] = []
         incomplete = False
+        # Two methods proposing the same move (a card that is both a winner to cash and the
+        # top of a sequence) lead to the same state and tasks: search it once.
+        same_as: dict[int, int] = {}
+        first_of: dict[tuple[Any, tuple[Task, ...]], int] = {}
         for i, (alt, ent) in enumerate(zip(alts, entries)):
             if not alt.ok:
                 ent.reason, ent.failure = alt.reason, alt.failure
@@ -708,6 +712,12 @@ class _Search:
             if forced is not None and i != forced:
                 ent.reason, ent.detail = Reason.NOT_EXPANDED, "another alternative was forced"
                 continue
+            if not external:
+                key = (self.state_key(alt.state), alt.tasks)
+                if key in first_of:
+                    same_as[i] = first_of[key]
+                    continue
+                first_of[key] = i
             if external and alt.weight is not None and (alt.weight < self.cutoff or alt.weight <= 0):
                 ent.reason, ent.detail = Reason.LIKELIHOOD_PRUNED, f"p = {alt.weight:.3g}"
                 ent.compared = self.cutoff
@@ -771,6 +781,12 @@ class _Search:
                 else:
                     ent.reason = Reason.LOWER_VALUE
                 ent.compared = value
+        for i, j in same_as.items():
+            ent, twin = entries[i], entries[j]
+            ent.reason = (Reason.TIE if twin.reason is Reason.CHOSEN
+                          else twin.reason or Reason.NOT_EXPANDED)
+            ent.value, ent.compared = twin.value, twin.compared
+            ent.detail = f"the same move as {alts[j].label}, so it was not searched again"
         pnode.value = value
         if tr is not None:
             tr.emit(EventKind.VALUE_BACKED_UP, node, value=value, node_kind=kind)

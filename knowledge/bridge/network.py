@@ -1,0 +1,637 @@
+"""The Python half of the bridge method network: primitives, the card-play effect, hooks.
+
+The knowledge itself -- which schemes exist, when each applies, how the opponents may
+answer and how likely each answer is -- lives in ``bridge.toml`` where a knowledge engineer
+edits it.  What is here is what that file calls: card generators for each scheme ("the
+top winners in this hand", "a low card towards partner's tenace"), the facts preconditions
+test, the opponents' planned cards and the probabilities of their moves under the
+method's belief view (:mod:`knowledge.bridge.beliefs`), the one operator's effect
+(``PlayCard``), and the engine hooks: who is controlled, where planning stops, what a leaf
+is worth.
+
+Card generators return at most one card per *equivalence class* (cards no other held card
+separates), so the tree never branches on the ♦3 against the ♦2.
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+from engine.tofs import Registry
+from knowledge.bridge.beliefs import Vacancies
+from knowledge.bridge.cards import RANK_CHARS, SUIT_MASKS, SUIT_OF, SUIT_SYMBOLS
+from knowledge.bridge.estimate import estimate_tricks
+from knowledge.bridge.position import Position
+from knowledge.bridge.scoring import score
+
+__all__ = ["registry", "card_text", "seat_name"]
+
+SEAT_NAMES = ("North", "East", "South", "West")
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+
+registry = Registry("bridge")
+
+
+def card_text(c: int) -> str:
+    return SUIT_SYMBOLS[SUIT_OF[c]] + RANK_CHARS[c % 13]
+
+
+def seat_name(seat: int) -> str:
+    return SEAT_NAMES[seat]
+
+
+def _low(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def _high(mask: int) -> int:
+    return mask.bit_length() - 1
+
+
+def _gone(pos: Position) -> int:
+    """Cards no longer held by anyone (played), for equivalence: everything not in a hand,
+    not unseen and not on the table."""
+    held = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3] | pos.unseen
+    for _, c in pos.trick:
+        held |= 1 << c
+    return ((1 << 52) - 1) & ~held
+
+
+def _classes(pos: Position, cards: int, holder: int) -> list[int]:
+    """One card (the lowest) per run of ``cards`` that no other card in play separates."""
+    out: list[int] = []
+    gone = _gone(pos)
+    in_run = -2
+    for c in range(52):
+        if not cards >> c & 1:
+            if not (gone >> c & 1) or SUIT_OF[c] != SUIT_OF[in_run if in_run >= 0 else c]:
+                in_run = -2
+            continue
+        if in_run >= 0 and SUIT_OF[in_run] == SUIT_OF[c]:
+            continue  # same run as the card kept
+        out.append(c)
+        in_run = c
+    return out
+
+
+# ------------------------------------------------------------------ facts (no state)
+
+@registry.primitive(uses_state=False)
+def next_seat(p: int) -> int:
+    """The seat after ``p`` in play order (clockwise)."""
+    return (p + 1) & 3
+
+
+@registry.primitive(uses_state=False)
+def partner(p: int) -> int:
+    """``p``'s partner."""
+    return (p + 2) & 3
+
+
+@registry.primitive(uses_state=False)
+def prev_seat(p: int) -> int:
+    """The seat before ``p`` in play order."""
+    return (p + 3) & 3
+
+
+@registry.primitive(uses_state=False)
+def suit_name(s: int) -> str:
+    """The suit's name, for labels ("diamonds")."""
+    return SUIT_NAMES[s]
+
+
+@registry.primitive(uses_state=False)
+def card_name(c: int) -> str:
+    """A card as text with its suit symbol (♦A)."""
+    return card_text(c)
+
+
+@registry.primitive(uses_state=False)
+def seat(p: int) -> str:
+    """A seat's name (North)."""
+    return SEAT_NAMES[p]
+
+
+@registry.primitive(uses_state=False)
+def suit_of(c: int) -> int:
+    """The suit of a card (0 spades .. 3 clubs)."""
+    return SUIT_OF[c]
+
+
+# ------------------------------------------------------------------ facts of the position
+
+@registry.primitive
+def leader(pos: Position) -> int:
+    """The seat to lead the next trick (or that led the current one)."""
+    return pos.leader
+
+
+@registry.primitive
+def deal_over(pos: Position) -> bool:
+    """All thirteen tricks have been played."""
+    return pos.won + pos.lost >= 13
+
+
+@registry.primitive
+def ours(pos: Position, p: int) -> bool:
+    """Whether ``p`` is declarer or dummy (the seats the planner controls)."""
+    return p in (pos.table.declarer, pos.table.dummy)
+
+
+@registry.primitive
+def on_lead(pos: Position, p: int) -> bool:
+    """``p`` is to play the first card of a trick."""
+    return not pos.trick and pos.leader == p
+
+
+@registry.primitive
+def led_suit(pos: Position) -> int:
+    """The suit led to the current trick (-1 before the lead)."""
+    s = pos.led_suit()
+    return -1 if s is None else s
+
+
+@registry.primitive
+def can_follow(pos: Position, p: int) -> bool:
+    """Our hand ``p`` holds a card of the suit led."""
+    s = pos.led_suit()
+    return s is not None and bool(pos.hands[p] & SUIT_MASKS[s])
+
+
+@registry.primitive
+def has_trumps(pos: Position, p: int) -> bool:
+    """Our hand ``p`` holds a trump (never in no-trump)."""
+    t = pos.table.trump
+    return t < 4 and bool(pos.hands[p] & SUIT_MASKS[t])
+
+
+@registry.primitive
+def trump_contract(pos: Position) -> bool:
+    """The contract has a trump suit."""
+    return pos.table.trump < 4
+
+
+@registry.primitive
+def trumps_out(pos: Position) -> int:
+    """Trumps the defenders may still hold."""
+    t = pos.table.trump
+    return (pos.theirs & SUIT_MASKS[t]).bit_count() if t < 4 else 0
+
+
+@registry.primitive
+def partner_winning(pos: Position, p: int) -> bool:
+    """``p``'s partner's card is winning the trick so far."""
+    w = pos.winning()
+    return w is not None and w[0] == ((p + 2) & 3)
+
+
+# ------------------------------------------------------------------ our cards, by scheme
+
+def _suit_cards(pos: Position, p: int, suit: int) -> int:
+    return pos.hands[p] & SUIT_MASKS[suit]
+
+
+def _top_winner(pos: Position, p: int, suit: int) -> int | None:
+    """``p``'s highest card of ``suit`` if no defender can beat it."""
+    mine = _suit_cards(pos, p, suit)
+    if not mine:
+        return None
+    top = _high(mine)
+    theirs = pos.theirs & SUIT_MASKS[suit]
+    return top if not theirs or top > _high(theirs) else None
+
+
+@registry.primitive
+def winners(pos: Position, p: int) -> list[int]:
+    """Top winners ``p`` can lead, one per suit (cashing: "CashWinner")."""
+    out = []
+    for s in range(4):
+        c = _top_winner(pos, p, s)
+        if c is not None:
+            out.append(c)
+    return out
+
+
+@registry.primitive
+def crossing_leads(pos: Position, p: int) -> list[int]:
+    """A low card in each suit where partner has a top winner: lead it to cross."""
+    out = []
+    q = (p + 2) & 3
+    for s in range(4):
+        mine = _suit_cards(pos, p, s)
+        if mine and _top_winner(pos, q, s) is not None and _top_winner(pos, p, s) is None:
+            out.append(_low(mine))
+    return out
+
+
+@registry.primitive
+def finesse_leads(pos: Position, p: int) -> list[int]:
+    """Low cards towards partner's tenace: partner holds a card just below a missing one
+    (A-Q missing the K, K-J missing the Q, ...) with a higher card or the lead behind it."""
+    out = []
+    q = (p + 2) & 3
+    gone = _gone(pos)
+    for s in range(4):
+        mine, hers = _suit_cards(pos, p, s), _suit_cards(pos, q, s)
+        theirs = pos.theirs & SUIT_MASKS[s]
+        if not mine or not hers or not theirs:
+            continue
+        if _finesse_card(hers, theirs, gone) is not None and _high(mine) < _high(hers):
+            out.append(_low(mine))
+    return out
+
+
+def _finesse_card(hers: int, theirs: int, gone: int) -> int | None:
+    """The card to finesse with: partner's highest card below a defender's card that is
+    itself below one of partner's cards (Q of A-Q against the K)."""
+    for c in sorted((c for c in range(52) if hers >> c & 1), reverse=True):
+        above = theirs >> (c + 1)
+        if not above:
+            continue
+        their_card = _low(above) + c + 1
+        if hers >> (their_card + 1):
+            return c
+    return None
+
+
+@registry.primitive
+def sequence_leads(pos: Position, p: int) -> list[int]:
+    """The top of a sequence below a missing honour (K of K-Q against the A): it forces
+    the honour out and sets up the rest ("sequence winner")."""
+    out = []
+    q = (p + 2) & 3
+    gone = _gone(pos)
+    for s in range(4):
+        mine = _suit_cards(pos, p, s)
+        ours_s = mine | _suit_cards(pos, q, s)
+        theirs = pos.theirs & SUIT_MASKS[s]
+        if not mine or not theirs or _top_winner(pos, p, s) is not None:
+            continue
+        top = _high(mine)
+        # cards of ours touching `top` (gaps filled only by played cards) make a sequence
+        run, c = 1, top - 1
+        while c >= s * 13 and (ours_s >> c & 1 or gone >> c & 1):
+            run += ours_s >> c & 1
+            c -= 1
+        above = (theirs >> (top + 1)).bit_count()
+        if run >= 2 and above == 1:
+            out.append(top)
+    return out
+
+
+@registry.primitive
+def length_leads(pos: Position, p: int) -> list[int]:
+    """A low card in a suit where we hold seven or more and length can be set up by
+    giving up a trick ("LengthWinner" / "HardLengthWinner")."""
+    out = []
+    q = (p + 2) & 3
+    for s in range(4):
+        mine, hers = _suit_cards(pos, p, s), _suit_cards(pos, q, s)
+        theirs = pos.theirs & SUIT_MASKS[s]
+        if mine and theirs and (mine | hers).bit_count() >= 7 and \
+                max(mine.bit_count(), hers.bit_count()) > theirs.bit_count() // 2 + 1:
+            out.append(_low(mine))
+    return out
+
+
+@registry.primitive
+def trump_leads(pos: Position, p: int) -> list[int]:
+    """The card to draw trumps with: the top trump if it is a winner, else a low one.
+    Not when the defenders' only trump is the master (it will make anyway; §5.3)."""
+    t = pos.table.trump
+    if t >= 4:
+        return []
+    mine = _suit_cards(pos, p, t)
+    theirs = pos.theirs & SUIT_MASKS[t]
+    if not mine or not theirs:
+        return []
+    ours_t = mine | _suit_cards(pos, (p + 2) & 3, t)
+    if theirs.bit_count() == 1 and _high(theirs) > _high(ours_t):
+        return []
+    top = _top_winner(pos, p, t)
+    return [top if top is not None else _low(mine)]
+
+
+@registry.primitive
+def ruff_leads(pos: Position, p: int) -> list[int]:
+    """A low card in a suit partner is void in while holding trumps (take a ruff)."""
+    t = pos.table.trump
+    q = (p + 2) & 3
+    if t >= 4 or not pos.hands[q] & SUIT_MASKS[t]:
+        return []
+    return [_low(_suit_cards(pos, p, s)) for s in range(4)
+            if s != t and _suit_cards(pos, p, s) and not _suit_cards(pos, q, s)]
+
+
+@registry.primitive
+def low_leads(pos: Position, p: int) -> list[int]:
+    """The lowest card of each suit ``p`` holds (any other lead)."""
+    return [_low(_suit_cards(pos, p, s)) for s in range(4) if _suit_cards(pos, p, s)]
+
+
+@registry.primitive
+def follow_low(pos: Position, p: int) -> list[int]:
+    """``p``'s lowest card of the suit led."""
+    s = pos.led_suit()
+    mine = _suit_cards(pos, p, s) if s is not None else 0
+    return [_low(mine)] if mine else []
+
+
+@registry.primitive
+def follow_win(pos: Position, p: int) -> list[int]:
+    """``p``'s cheapest card of the suit led that beats the card winning so far (none when
+    partner is winning with a card no defender can beat, or the trick is ruffed)."""
+    s = pos.led_suit()
+    w = pos.winning()
+    if s is None or w is None:
+        return []
+    mine = _suit_cards(pos, p, s)
+    if SUIT_OF[w[1]] != s:
+        return []
+    above = mine >> (w[1] + 1)
+    if not above:
+        return []
+    c = _low(above) + w[1] + 1
+    return [] if c == _low(mine) else [c]
+
+
+@registry.primitive
+def follow_finesse(pos: Position, p: int) -> list[int]:
+    """Third hand in a finesse: the card just below the missing honour, when it beats the
+    card winning so far (the Q of A-Q after the K did not appear)."""
+    s = pos.led_suit()
+    w = pos.winning()
+    if s is None or w is None or SUIT_OF[w[1]] != s:
+        return []
+    mine = _suit_cards(pos, p, s)
+    c = _finesse_card(mine, pos.theirs & SUIT_MASKS[s], _gone(pos))
+    if c is None or c < w[1] or c in follow_win(pos, p) or c == _low(mine):
+        return []
+    return [c]
+
+
+@registry.primitive
+def follow_high(pos: Position, p: int) -> list[int]:
+    """``p``'s highest card of the suit led, when it differs from the cheaper choices."""
+    s = pos.led_suit()
+    mine = _suit_cards(pos, p, s) if s is not None else 0
+    if not mine:
+        return []
+    c = _high(mine)
+    return [] if c == _low(mine) or c in follow_win(pos, p) else [c]
+
+
+@registry.primitive
+def ruffs(pos: Position, p: int) -> list[int]:
+    """The lowest trump of ``p`` that wins the trick (overruffing if need be)."""
+    t = pos.table.trump
+    w = pos.winning()
+    mine = _suit_cards(pos, p, t) if t < 4 else 0
+    if not mine or w is None:
+        return []
+    if SUIT_OF[w[1]] == t:
+        above = mine >> (w[1] + 1)
+        return [_low(above) + w[1] + 1] if above else []
+    return [_low(mine)]
+
+
+@registry.primitive
+def discards(pos: Position, p: int) -> list[int]:
+    """The lowest card of each side suit ``p`` could throw (which loser to discard)."""
+    t = pos.table.trump
+    out = [_low(_suit_cards(pos, p, s)) for s in range(4)
+           if s != t and _suit_cards(pos, p, s)]
+    if not out and t < 4 and _suit_cards(pos, p, t):
+        out.append(_low(_suit_cards(pos, p, t)))  # only trumps left: must underruff
+    return out
+
+
+# ------------------------------------------------------------------ the defenders
+
+def _vac(pos: Position) -> Vacancies:
+    t = pos.table
+    lho, rho = t.defenders
+    return Vacancies(max(0, pos.counts[0] - pos.hands[lho].bit_count()),
+                     max(0, pos.counts[1] - pos.hands[rho].bit_count()))
+
+
+def _who(pos: Position, p: int) -> str:
+    return "W" if pos.table.defender_index(p) == 0 else "E"
+
+
+def _p_void(pos: Position, p: int, suit: int) -> float:
+    d = pos.table.defender_index(p)
+    if pos.voids[d] >> suit & 1 or pos.lengths[d][suit] == 0:
+        return 1.0
+    if pos.hands[p] & SUIT_MASKS[suit] or pos.lengths[d][suit] > 0:
+        return 0.0
+    other = 1 - d
+    if pos.voids[other] >> suit & 1 or pos.lengths[other][suit] == 0:
+        return 0.0 if pos.unseen & SUIT_MASKS[suit] else 1.0
+    n = (pos.unseen & SUIT_MASKS[suit]).bit_count()
+    vac = _vac(pos)
+    if n == 0:
+        return 1.0
+    if vac.total == 0 or n > vac.total:
+        return 0.0
+    return pos.table.model.p_void(_who(pos, p), n, vac)  # type: ignore[arg-type]
+
+
+def _p_holds_one_of(pos: Position, p: int, cards: int) -> float:
+    """Probability defender ``p`` holds at least one of the unseen ``cards``."""
+    k = (cards & pos.unseen).bit_count()
+    if pos.hands[p] & cards:
+        return 1.0
+    if k == 0:
+        return 0.0
+    vac = _vac(pos)
+    mine = vac.of(_who(pos, p))  # type: ignore[arg-type]
+    other = vac.total - mine
+    if mine == 0:
+        return 0.0
+    if k > other:
+        return 1.0
+    return 1.0 - comb(other, k) / comb(vac.total, k)
+
+
+def _their_pool(pos: Position, p: int) -> int:
+    """Cards defender ``p`` might play: placed with him, or unseen (and not a suit he is
+    known void in)."""
+    d = pos.table.defender_index(p)
+    pool = pos.hands[p] | pos.unseen
+    for s in range(4):
+        if pos.voids[d] >> s & 1 or pos.lengths[d][s] == 0:
+            pool &= ~SUIT_MASKS[s]
+    return pool
+
+
+@registry.primitive
+def their_low(pos: Position, p: int) -> list[int]:
+    """Defender ``p`` follows with a card that does not win: the lowest such unseen card
+    of the suit led (the planned card)."""
+    s = pos.led_suit()
+    w = pos.winning()
+    if s is None or w is None:
+        return []
+    pool = _their_pool(pos, p) & SUIT_MASKS[s]
+    if not pool:
+        return []
+    if SUIT_OF[w[1]] == s:
+        below = pool & ((1 << w[1]) - 1)
+        return [_low(below)] if below else []
+    return [_low(pool)]
+
+
+@registry.primitive
+def their_win(pos: Position, p: int) -> list[int]:
+    """Defender ``p`` beats the card winning so far as cheaply as he can (planned card)."""
+    s = pos.led_suit()
+    w = pos.winning()
+    if s is None or w is None or SUIT_OF[w[1]] != s:
+        return []
+    if w[0] == ((p + 2) & 3):
+        return []  # partner is winning: he does not overtake
+    pool = _their_pool(pos, p) & SUIT_MASKS[s]
+    above = pool >> (w[1] + 1)
+    return [_low(above) + w[1] + 1] if above else []
+
+
+@registry.primitive
+def their_ruff(pos: Position, p: int) -> list[int]:
+    """Defender ``p``, void in the suit led, ruffs with the lowest trump that wins."""
+    t = pos.table.trump
+    s = pos.led_suit()
+    w = pos.winning()
+    if t >= 4 or s is None or s == t or w is None or w[0] == ((p + 2) & 3):
+        return []
+    pool = _their_pool(pos, p) & SUIT_MASKS[t]
+    if SUIT_OF[w[1]] == t:
+        pool >>= w[1] + 1
+        return [_low(pool) + w[1] + 1] if pool else []
+    return [_low(pool)] if pool else []
+
+
+@registry.primitive
+def their_discard(pos: Position, p: int) -> list[int]:
+    """Defender ``p``, void in the suit led, throws the lowest card of his longest other
+    (non-trump) suit (the planned card)."""
+    s = pos.led_suit()
+    t = pos.table.trump
+    pool = _their_pool(pos, p)
+    best = None
+    for x in range(4):
+        if x in (s, t):
+            continue
+        cards = pool & SUIT_MASKS[x]
+        if cards and (best is None or cards.bit_count() > (pool & SUIT_MASKS[best]).bit_count()):
+            best = x
+    if best is None:
+        cards = pool & ~SUIT_MASKS[s] if s is not None else pool
+        return [_low(cards)] if cards else []
+    return [_low(pool & SUIT_MASKS[best])]
+
+
+@registry.primitive
+def their_leads(pos: Position, p: int) -> list[int]:
+    """Defender ``p``'s possible leads: the lowest unseen card of each suit he may hold."""
+    pool = _their_pool(pos, p)
+    return [_low(pool & SUIT_MASKS[s]) for s in range(4) if pool & SUIT_MASKS[s]]
+
+
+@registry.primitive
+def p_void(pos: Position, p: int) -> float:
+    """Probability defender ``p`` holds no card of the suit led (belief model)."""
+    s = pos.led_suit()
+    return 1.0 if s is None else _p_void(pos, p, s)
+
+
+@registry.primitive
+def p_can_win(pos: Position, p: int) -> float:
+    """Probability defender ``p`` holds a card of the suit led that beats the card winning
+    so far (given nothing about whether he follows)."""
+    s = pos.led_suit()
+    w = pos.winning()
+    if s is None or w is None or SUIT_OF[w[1]] != s or w[0] == ((p + 2) & 3):
+        return 0.0
+    above = SUIT_MASKS[s] & ~((1 << (w[1] + 1)) - 1)
+    return _p_holds_one_of(pos, p, above & (pos.unseen | pos.hands[p]))
+
+
+@registry.primitive
+def p_plays_high(pos: Position, p: int) -> float:
+    """Probability defender ``p`` beats the card winning so far: when he can, in third
+    and fourth seat; in second seat only to cover an honour (second hand low)."""
+    if len(pos.trick) == 1 and pos.trick[0][1] % 13 < 8:
+        return 0.0
+    return min(p_can_win(pos, p), 1.0 - p_void(pos, p))
+
+
+@registry.primitive
+def p_has_trump(pos: Position, p: int) -> float:
+    """Probability defender ``p`` still holds a trump."""
+    t = pos.table.trump
+    if t >= 4:
+        return 0.0
+    return 1.0 - _p_void(pos, p, t)
+
+
+@registry.primitive
+def p_lead(pos: Position, p: int, c: int) -> float:
+    """Probability defender ``p`` leads the suit of ``c``: in proportion to how many
+    unseen cards of the suit there are (a longer suit is likelier to be his)."""
+    pool = _their_pool(pos, p)
+    total = pool.bit_count()
+    return (pool & SUIT_MASKS[SUIT_OF[c]]).bit_count() / total if total else 0.0
+
+
+@registry.primitive
+def second_hand(pos: Position) -> bool:
+    """The next card is the second of the trick."""
+    return len(pos.trick) == 1
+
+
+@registry.primitive
+def honour_led(pos: Position) -> bool:
+    """The card led is an honour (ten or higher): second hand covers it."""
+    return bool(pos.trick) and pos.trick[0][1] % 13 >= 8
+
+
+# ------------------------------------------------------------------ the operator's effect
+
+@registry.effect
+def play_card(pos: Position, p: int, c: int) -> Position:
+    return pos.with_card(p, c)
+
+
+@registry.effect
+def lead_card(pos: Position, p: int, c: int, scheme: str) -> Position:
+    return pos.with_scheme(scheme).with_card(p, c)
+
+
+# ------------------------------------------------------------------ hooks
+
+@registry.hook("controlled")
+def controlled(pos: Position, agent: int) -> bool:
+    return agent in (pos.table.declarer, pos.table.dummy)
+
+
+@registry.hook("stop_planning")
+def stop_planning(pos: Position, tasks: tuple, depth: int) -> bool:  # type: ignore[type-arg]
+    """Plan whole tricks, and no more than the table's horizon of them."""
+    return tasks[0][0] == "Continue" and \
+        pos.won + pos.lost - pos.start_tricks >= pos.table.horizon
+
+
+@registry.hook("evaluate")
+def evaluate(pos: Position) -> float:
+    """The expected duplicate score for declarer's side: the trick estimate, rounded."""
+    t = pos.table
+    tricks = estimate_tricks(pos)
+    return float(score(t.contract, t.vulnerable, int(round(tricks))))
+
+
+@registry.hook("state_key")
+def state_key(pos: Position) -> tuple:  # type: ignore[type-arg]
+    return pos.key()
+
+

@@ -1,0 +1,210 @@
+"""What declarer's planner reasons about: a position as declarer knows it, plus the
+assumptions a plan has made about the defenders' cards.
+
+Tignum 2 planned over *state information sets*: declarer and dummy's cards are known, the
+defenders' are not.  A :class:`Position` holds exactly that -- our two hands, the pool of
+unseen cards, each defender's shown voids, the number of cards each still holds (the
+vacant places) and the lengths a plan has *assumed* ("diamonds 3-3") -- and nothing that
+declarer could not know.  Opponents' moves in a plan are *planned cards* drawn from the
+unseen pool (the dissertation's "♦T (planned)"); playing one records where that card was.
+
+Positions are immutable and hashable: the engine shares them between branches and keys
+its caches on them.  Seats are ints (N=0, E=1, S=2, W=3) and suits ints (♠=0 … ♣=3, 4 is
+no-trump) for speed; :mod:`knowledge.bridge.cards` names them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from knowledge.bridge.beliefs import DEFAULT_MODEL, BeliefModel
+from knowledge.bridge.cards import SUIT_MASKS, SUIT_OF
+from knowledge.bridge.deal import Contract
+from knowledge.bridge.information import Information
+
+__all__ = ["Position", "Table", "position_of"]
+
+UNKNOWN = -1
+
+
+@dataclass(frozen=True, eq=False)
+class Table:
+    """What does not change during one deal's planning: the contract and its scoring."""
+
+    contract: Contract
+    declarer: int
+    vulnerable: bool
+    model: BeliefModel = field(default=DEFAULT_MODEL)
+    horizon: int = 2
+    """Tricks to plan beyond the current one's start when there is a real choice."""
+
+    @property
+    def trump(self) -> int:
+        return int(self.contract.denom)
+
+    @property
+    def dummy(self) -> int:
+        return (self.declarer + 2) & 3
+
+    @property
+    def defenders(self) -> tuple[int, int]:
+        """(declarer's left-hand opponent, right-hand opponent): per-defender tuples are
+        indexed in this order (West, East when South declares)."""
+        return ((self.declarer + 1) & 3, (self.declarer + 3) & 3)
+
+    def is_defender(self, seat: int) -> bool:
+        return (seat - self.declarer) & 1 == 1
+
+    def defender_index(self, seat: int) -> int:
+        return 0 if seat == (self.declarer + 1) & 3 else 1
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    table: Table
+    hands: tuple[int, int, int, int]
+    """Known cards still held, by seat; a defender's entry holds cards the plan placed."""
+    unseen: int
+    """Cards the defenders hold that are not placed with either of them."""
+    trick: tuple[tuple[int, int], ...]
+    """The trick in progress: (seat, card) in play order."""
+    leader: int
+    won: int
+    """Tricks won by declarer's side."""
+    lost: int
+    counts: tuple[int, int]
+    """Cards each defender (left-hand, right-hand opponent) still holds, placed or not."""
+    lengths: tuple[tuple[int, ...], tuple[int, ...]]
+    """Per defender and suit: cards of the suit still held, if a plan assumed it (else -1)."""
+    voids: tuple[int, int]
+    """Per defender: bit s set when the defender has shown out of suit s."""
+    start_tricks: int
+    """Tricks completed when planning began (the horizon counts from here)."""
+    scheme: str = ""
+    """The scheme the current lead belongs to (its belief view and annotation)."""
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def turn(self) -> int:
+        return (self.leader + len(self.trick)) & 3
+
+    @property
+    def tricks_done(self) -> int:
+        return self.won + self.lost
+
+    @property
+    def ours(self) -> int:
+        t = self.table
+        return self.hands[t.declarer] | self.hands[t.dummy]
+
+    @property
+    def theirs(self) -> int:
+        """Every card the defenders still hold (placed or unseen)."""
+        lho, rho = self.table.defenders
+        return self.unseen | self.hands[lho] | self.hands[rho]
+
+    def led_suit(self) -> int | None:
+        return SUIT_OF[self.trick[0][1]] if self.trick else None
+
+    def winning(self) -> tuple[int, int] | None:
+        """(seat, card) winning the trick so far."""
+        if not self.trick:
+            return None
+        trump = self.table.trump
+        best = self.trick[0]
+        for seat, c in self.trick[1:]:
+            bs, cs = SUIT_OF[best[1]], SUIT_OF[c]
+            if (cs == bs and c > best[1]) or (cs == trump and bs != trump):
+                best = (seat, c)
+        return best
+
+    def may_hold(self, seat: int, suit: int) -> bool:
+        """Could defender ``seat`` still hold a card of ``suit``?"""
+        d = self.table.defender_index(seat)
+        if self.voids[d] >> suit & 1 or self.lengths[d][suit] == 0:
+            return False
+        return bool((self.unseen | self.hands[seat]) & SUIT_MASKS[suit])
+
+    def unseen_in(self, suit: int) -> int:
+        return self.unseen & SUIT_MASKS[suit]
+
+    # ------------------------------------------------------------------ changing
+    def with_card(self, seat: int, c: int) -> Position:
+        """``seat`` plays ``c`` (a defender's card comes from the unseen pool or his
+        placed cards); completes the trick when it is the fourth card."""
+        bit = 1 << c
+        hands = list(self.hands)
+        unseen = self.unseen
+        counts = self.counts
+        lengths = self.lengths
+        voids = self.voids
+        suit = SUIT_OF[c]
+        if self.table.is_defender(seat):
+            d = self.table.defender_index(seat)
+            if hands[seat] & bit:
+                hands[seat] &= ~bit
+            else:
+                unseen &= ~bit
+            counts = _set(counts, d, counts[d] - 1)
+            if lengths[d][suit] > 0:
+                lengths = _set(lengths, d, _set(lengths[d], suit, lengths[d][suit] - 1))
+            led = self.led_suit()
+            if led is not None and suit != led:
+                voids = _set(voids, d, voids[d] | 1 << led)
+                lengths = _set(lengths, d, _set(lengths[d], led, 0))
+        else:
+            hands[seat] &= ~bit
+        trick = self.trick + ((seat, c),)
+        if len(trick) < 4:
+            return replace(self, hands=tuple(hands), unseen=unseen, trick=trick,  # type: ignore[arg-type]
+                           counts=counts, lengths=lengths, voids=voids)
+        probe = replace(self, trick=trick)
+        winner = probe.winning()
+        assert winner is not None
+        ours = winner[0] in (self.table.declarer, self.table.dummy)
+        return replace(self, hands=tuple(hands), unseen=unseen, trick=(),  # type: ignore[arg-type]
+                       leader=winner[0], won=self.won + ours, lost=self.lost + (not ours),
+                       counts=counts, lengths=lengths, voids=voids)
+
+    def assume_length(self, seat: int, suit: int, n: int) -> Position:
+        """Record a plan's assumption: defender ``seat`` holds ``n`` cards of ``suit``
+        now (the partner then holds the rest of the unplaced ones)."""
+        d = self.table.defender_index(seat)
+        out = _set(self.lengths, d, _set(self.lengths[d], suit, n))
+        other = 1 - d
+        rest = self.theirs & SUIT_MASKS[suit]
+        out = _set(out, other, _set(out[other], suit, max(0, rest.bit_count() - n)))
+        return replace(self, lengths=out)
+
+    def with_scheme(self, scheme: str) -> Position:
+        return self if scheme == self.scheme else replace(self, scheme=scheme)
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.hands, self.unseen, self.trick, self.leader, self.won, self.lost,
+                self.counts, self.lengths, self.voids)
+
+
+def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
+    return t[:i] + (v,) + t[i + 1:]
+
+
+def position_of(info: Information, table: Table, start_tricks: int | None = None) -> Position:
+    """Declarer's information set as a planning position: own and dummy's cards, the
+    trick on the table, the tricks won, and what the play has shown about the defenders
+    (how many cards each holds, which suits each has shown out of)."""
+    hands = [0, 0, 0, 0]
+    hands[table.declarer] = info.hands[table.declarer]
+    hands[table.dummy] = info.hands[table.dummy]
+    lho, rho = table.defenders
+    voids = (info.voids[lho], info.voids[rho])
+    trick = tuple(((info.leader + i) & 3, c) for i, c in enumerate(info.trick))
+    counts = (info.counts[lho], info.counts[rho])
+    side = table.declarer & 1
+    won, lost = info.won[side], info.won[1 - side]
+    lengths = tuple(tuple(0 if voids[d] >> s & 1 else UNKNOWN for s in range(4))
+                    for d in range(2))
+    done = won + lost
+    return Position(table, tuple(hands), info.unseen, trick, int(info.leader),  # type: ignore[arg-type]
+                    won, lost, counts, lengths, voids,  # type: ignore[arg-type]
+                    done if start_tricks is None else start_tricks)

@@ -1,0 +1,280 @@
+"""Tignum 2's way of playing a hand: plan, follow the plan while the defenders play as
+planned, re-plan when they do not.
+
+At each of declarer's (or dummy's) turns the player either carries on with the decision
+tree it holds -- the defenders' cards since the last decision were accepted by the
+critics at their nodes -- or plans afresh from declarer's information set: the engine's
+``game`` mode on the method network (``bridge.toml``), with the table's planning horizon
+(to the end of this trick when only one sensible card exists, else ``plan_tricks``
+tricks).  The chosen edge's card is played and annotated with its scheme, as the
+dissertation annotates its play diagrams ("[Draw second round of trump]").
+
+Every planning run is kept (:attr:`TofsDeclarer.decisions`): what the explanations and the
+workbench show.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from engine.tofs import Domain, PolicyNode, Problem, RunResult, SearchOptions, compile_domain, plan
+from engine.tofs.model import DomainSpec
+from engine.tofs.source import load_domain_file
+from knowledge.bridge.beliefs import BeliefModel, get_model
+from knowledge.bridge.cards import SUIT_MASKS, CARD_NAMES, Seat
+from knowledge.bridge.critics import critics
+from knowledge.bridge.deal import Contract, PlayState
+from knowledge.bridge.information import Information
+from knowledge.bridge.network import registry
+from knowledge.bridge.position import Position, Table, position_of
+
+__all__ = ["Decision", "TofsDeclarer", "bridge_domain", "plan_position", "SOURCE"]
+
+SOURCE = Path(__file__).with_name("bridge.toml")
+
+
+@cache
+def _shipped_domain() -> Domain:
+    return compile_domain(load_domain_file(SOURCE), registry)
+
+
+def bridge_domain(spec: DomainSpec | None = None) -> Domain:
+    """The bridge domain: the shipped network, or ``spec`` as edited in the store."""
+    return _shipped_domain() if spec is None else compile_domain(spec, registry)
+
+
+def root_tasks(pos: Position) -> tuple[tuple[str, tuple[Any, ...]], ...]:
+    """What is left to do: the rest of the current trick, then the next tricks."""
+    seats = [(pos.turn + i) & 3 for i in range(4 - len(pos.trick))] if pos.trick else []
+    return tuple(("Play", (s,)) for s in seats) + (("Continue", ()),)
+
+
+def sensible_cards(pos: Position, seat: int) -> int:
+    """How many of ``seat``'s legal cards differ in effect (one per equivalence class)."""
+    hand = pos.hands[seat]
+    led = pos.led_suit()
+    legal = hand & SUIT_MASKS[led] if led is not None and hand & SUIT_MASKS[led] else hand
+    held = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3] | pos.unseen
+    for _, c in pos.trick:
+        held |= 1 << c
+    classes = 0
+    previous = -2
+    for c in range(52):
+        if legal >> c & 1:
+            if previous < 0 or c // 13 != previous // 13 or \
+                    any(held >> x & 1 and not legal >> x & 1 for x in range(previous + 1, c)):
+                classes += 1
+            previous = c
+    return classes
+
+
+def plan_position(pos: Position, domain: Domain | None = None,
+                  options: SearchOptions | None = None) -> RunResult:
+    """Run the planner on a position (declarer or dummy to play)."""
+    domain = domain or bridge_domain()
+    cutoff = float(domain.constant("likelihood_cutoff", 0.05))
+    problem = Problem("decision", pos, root_tasks(pos), mode="game",
+                      description=f"{Seat(pos.turn).title} to play")
+    opts = options or SearchOptions(mode="game", likelihood_cutoff=cutoff)
+    return plan(domain, problem, opts)
+
+
+@dataclass
+class Decision:
+    """One planning run of a deal: where it was made and what it concluded."""
+
+    cards_played: int
+    seat: int
+    result: RunResult
+    card: int
+
+
+@dataclass
+class TofsDeclarer:
+    """The TOFS declarer (a :class:`knowledge.bridge.players.Player`)."""
+
+    model: str = "vacant-places"
+    domain: Domain | None = None
+    vulnerable: bool = False
+    name: str = "tofs"
+    double_dummy: bool = False
+    decisions: list[Decision] = field(default_factory=list)
+    nodes: int | None = None
+    note: str | None = None
+    _policy: PolicyNode | None = None
+    _seen: int = 0
+    _table: Table | None = None
+
+    def reset(self) -> None:
+        self.decisions.clear()
+        self._policy, self._seen, self._table = None, 0, None
+
+    def _table_for(self, info: Information) -> Table:
+        if self._table is None or self._table.declarer != int(info.declarer):
+            contract = info.contract or Contract.parse("1NT")
+            domain = self.domain or bridge_domain()
+            self._table = Table(contract, int(info.declarer),
+                                self.vulnerable,
+                                _model(self.model),
+                                int(domain.constant("plan_tricks", 2)))
+        return self._table
+
+    def choose(self, state: PlayState, seat: Seat, info: Information) -> int:
+        if not info.plays:
+            self.reset()
+        table = self._table_for(info)
+        pos = position_of(info, table)
+        self.nodes, self.note = 0, None
+        card = self._follow_plan(pos, info, int(seat))
+        if card is not None:
+            return card
+        domain = self.domain or bridge_domain()
+        horizon = 1 if sensible_cards(pos, int(seat)) <= 1 else table.horizon
+        if horizon != table.horizon:
+            pos = _with_horizon(pos, horizon)
+        result = plan_position(pos, domain)
+        self.nodes = result.nodes
+        policy = result.policy
+        card = self._card_from(policy, int(seat)) if policy is not None else None
+        if card is None or card not in state.legal_plays():
+            legal = state.legal_plays()
+            card = min(legal)  # the network had nothing to say: the lowest legal card
+            self._policy = None
+        self.decisions.append(Decision(len(info.plays), int(seat), result, card))
+        self._seen = len(info.plays) + 1
+        return card
+
+    # ------------------------------------------------------------------ the kept plan
+    def _card_from(self, node: PolicyNode, seat: int) -> int | None:
+        """Descend to this seat's decision; play its chosen card; keep the rest."""
+        node = _skip_decompositions(node)
+        if node.kind != "decision" or node.agent != seat or node.chosen is None:
+            return None
+        edge = node.children[node.chosen]
+        if edge.step is None:
+            return None
+        label = self._method_label(edge.method)
+        self.note = f"[{label}]" if label else None
+        self._policy = edge.node
+        return int(edge.step.args[1])
+
+    def _follow_plan(self, pos: Position, info: Information, seat: int) -> int | None:
+        """Walk the kept tree along the cards played since the last decision."""
+        node = self._policy
+        if node is None:
+            return None
+        plays = info.plays[self._seen:] if self._seen <= len(info.plays) else ()
+        replay = self._replay_position(info, len(info.plays) - len(plays))
+        for p, c in plays:
+            node = _skip_decompositions(node)
+            if node.kind != "external" or node.agent != p:
+                self._policy = None
+                return None
+            nxt = self._accept(node, replay, p, c)
+            if nxt is None:
+                self._policy = None
+                return None
+            node = nxt
+            replay = replay.with_card(p, c) if replay is not None else None
+        self._policy = node
+        card = self._card_from(node, seat)
+        if card is None or not _legal(info, seat, card):
+            self._policy = None
+            return None
+        self.nodes = 0
+        self._seen = len(info.plays) + 1
+        return card
+
+    def _replay_position(self, info: Information, upto: int) -> Position | None:
+        table = self._table
+        if table is None:
+            return None
+        pos = position_of(info, table)
+        # Take back the cards after ``upto``: the critic judges each card in the position
+        # it was played in.
+        return pos if upto >= len(info.plays) else _rewind(pos, info.plays, upto)
+
+    def _accept(self, node: PolicyNode, pos: Position | None, seat: int, card: int
+                ) -> PolicyNode | None:
+        move = ("PlayCard", (seat, card))
+        order = ([node.planned] if node.planned is not None else []) + \
+            [i for i in range(len(node.children)) if i != node.planned]
+        for i in order:
+            edge = node.children[i]
+            if edge.step is None:
+                continue
+            planned = (edge.step.operator, tuple(edge.step.args))
+            if planned[1][:2] == (seat, card):
+                return edge.node
+            name = self._method_critic(edge.method)
+            if name and pos is not None and critics.get(name).judge(pos, planned, move):
+                return edge.node
+        return None
+
+    def _method_label(self, method: str) -> str:
+        domain = self.domain or bridge_domain()
+        for task in domain.tasks.values():
+            for m in task.methods:
+                if m.name == method:
+                    return m.spec.label or m.name
+        return method
+
+    def _method_critic(self, method: str) -> str | None:
+        domain = self.domain or bridge_domain()
+        for task in domain.tasks.values():
+            for m in task.methods:
+                if m.name == method:
+                    return m.spec.critic
+        return None
+
+
+def _model(name: str) -> BeliefModel:
+    return get_model(name)
+
+
+def _with_horizon(pos: Position, horizon: int) -> Position:
+    from dataclasses import replace
+    return replace(pos, table=replace(pos.table, horizon=horizon))
+
+
+def _skip_decompositions(node: PolicyNode) -> PolicyNode:
+    """Step over nodes that only decompose (one child, no card): Continue, NextTrick."""
+    while node.kind == "decision" and len(node.children) == 1 and \
+            node.children[0].step is None:
+        node = node.children[0].node
+    return node
+
+
+def _legal(info: Information, seat: int, card: int) -> bool:
+    hand = info.hands[seat]
+    if not hand >> card & 1:
+        return False
+    if not info.trick:
+        return True
+    led = SUIT_MASKS[info.trick[0] // 13]
+    return bool(led >> card & 1) or not hand & led
+
+
+def _rewind(pos: Position, plays: tuple[tuple[int, int], ...], upto: int) -> Position:
+    """``pos`` as it was after the first ``upto`` cards of ``plays``: the later cards go
+    back to our hands or the unseen pool, and the trick is the one then on the table.
+    Only what the critics read is rebuilt (hands, unseen pool, trick, leader)."""
+    from dataclasses import replace
+    hands = list(pos.hands)
+    unseen = pos.unseen
+    for p, c in plays[upto:]:
+        if p in (pos.table.declarer, pos.table.dummy):
+            hands[p] |= 1 << c
+        else:
+            unseen |= 1 << c
+    start = upto - upto % 4
+    trick = tuple(plays[start:upto])
+    leader = trick[0][0] if trick else (plays[upto][0] if upto < len(plays) else pos.leader)
+    return replace(pos, hands=tuple(hands), unseen=unseen, trick=trick,  # type: ignore[arg-type]
+                   leader=leader)
+
+
+CARD_TEXT = CARD_NAMES
