@@ -20,7 +20,8 @@ __all__ = [
 ]
 
 # Name -> module; a package is imported only when asked for.
-_PACKAGES = {"examples": "knowledge.examples", "edaps": "knowledge.edaps"}
+_PACKAGES = {"examples": "knowledge.examples", "edaps": "knowledge.edaps",
+             "bridge": "knowledge.bridge"}
 
 # Exit statuses of a planning command, shared by every package.
 EXIT_PLAN = 0

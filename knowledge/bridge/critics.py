@@ -2,12 +2,20 @@
 planned one, so that declarer can carry on with the plan instead of re-planning?
 
 Smith 1997 (§5.3, §5.4.3) found that without critics Tignum re-planned after almost every
-card.  Equivalence is judged *relative to declarer's and dummy's cards*: two defender
-cards of one suit are equivalent when none of our cards (in hand or on the table) ranks
-between them -- the ♦8 does what the planned ♦T does when our ♦Q and ♦2 surround both, but
-the ♣8 is not the planned ♣3 when our ♣5 and ♣4 lie between.  A planned card that is no
-longer unseen (the other defender has just played it) means the plan's picture of the
-deal is wrong: rejected.  Two discards are equivalent whatever their suits.
+card.  Equivalence is judged *relative to our cards*: two defender cards of one suit are
+equivalent when none of our cards ranks between them -- the ♦8 does what the planned ♦T
+does when our ♦Q and ♦2 surround both, but the ♣8 is not the planned ♣3 when declarer's
+♣5 and ♣4 lie between.  "Our cards" are the cards on the table, declarer's hand, and
+dummy's hand unless dummy is still to play to this trick: dummy's card is then chosen
+after seeing the defender's, so the difference is absorbed there.  That last clause is
+our reading, not the dissertation's words; it is the one simple rule that reproduces all
+eleven accept/reject decisions the dissertation reports (deals 353021 and 353306, §3.7 of
+the notes) -- counting dummy always contradicts 353306's trick 2 (♣7 accepted for ♣2),
+never counting it contradicts its trick 4 (♣9 rejected for ♣5).
+
+A planned card that is no longer unseen (the other defender has just played it) means the
+plan's picture of the deal is wrong: rejected.  Two discards are equivalent whatever their
+suits.
 """
 
 from __future__ import annotations
@@ -22,11 +30,15 @@ Move = tuple[str, tuple[object, ...]]
 
 
 def equivalent_for_us(pos: Position, planned: int, actual: int) -> bool:
-    """Same suit and no card of ours (held or on the table) ranked between them."""
+    """Same suit and no card of ours (see the module docstring) ranked between them."""
     if SUIT_OF[planned] != SUIT_OF[actual]:
         return False
     lo, hi = sorted((planned, actual))
-    ours = pos.ours
+    t = pos.table
+    ours = pos.hands[t.declarer]
+    dummy_to_play = pos.trick and all(seat != t.dummy for seat, _ in pos.trick)
+    if not dummy_to_play:
+        ours |= pos.hands[t.dummy]
     for _, c in pos.trick:
         ours |= 1 << c  # cards on the table decide the trick too
     between = ours & ((1 << hi) - 1) & ~((1 << (lo + 1)) - 1)

@@ -15,6 +15,7 @@ separates), so the tree never branches on the ♦3 against the ♦2.
 
 from __future__ import annotations
 
+from functools import wraps
 from math import comb
 
 from engine.tofs import Registry
@@ -38,6 +39,36 @@ def card_text(c: int) -> str:
 
 def seat_name(seat: int) -> str:
     return SEAT_NAMES[seat]
+
+
+class CardArg(int):
+    """A card as a task argument: an int for the code, "♦A" in labels and explanations."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return card_text(int(self))
+
+
+class SeatArg(int):
+    """A seat as a task argument: an int for the code, "North" in labels."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return SEAT_NAMES[int(self)]
+
+
+CARDS = tuple(CardArg(c) for c in range(52))
+SEATS = tuple(SeatArg(s) for s in range(4))
+
+
+def _as_cards(fn):  # type: ignore[no-untyped-def]
+    """Generators return :class:`CardArg` values (so labels read "C=♦A", not "C=38")."""
+    @wraps(fn)
+    def wrapper(*args):  # type: ignore[no-untyped-def]
+        return [CARDS[c] for c in fn(*args)]
+    return wrapper
 
 
 def _low(mask: int) -> int:
@@ -77,21 +108,21 @@ def _classes(pos: Position, cards: int, holder: int) -> list[int]:
 # ------------------------------------------------------------------ facts (no state)
 
 @registry.primitive(uses_state=False)
-def next_seat(p: int) -> int:
+def next_seat(p: int) -> SeatArg:
     """The seat after ``p`` in play order (clockwise)."""
-    return (p + 1) & 3
+    return SEATS[(p + 1) & 3]
 
 
 @registry.primitive(uses_state=False)
-def partner(p: int) -> int:
+def partner(p: int) -> SeatArg:
     """``p``'s partner."""
-    return (p + 2) & 3
+    return SEATS[(p + 2) & 3]
 
 
 @registry.primitive(uses_state=False)
-def prev_seat(p: int) -> int:
+def prev_seat(p: int) -> SeatArg:
     """The seat before ``p`` in play order."""
-    return (p + 3) & 3
+    return SEATS[(p + 3) & 3]
 
 
 @registry.primitive(uses_state=False)
@@ -121,9 +152,9 @@ def suit_of(c: int) -> int:
 # ------------------------------------------------------------------ facts of the position
 
 @registry.primitive
-def leader(pos: Position) -> int:
+def leader(pos: Position) -> SeatArg:
     """The seat to lead the next trick (or that led the current one)."""
-    return pos.leader
+    return SEATS[pos.leader]
 
 
 @registry.primitive
@@ -202,6 +233,7 @@ def _top_winner(pos: Position, p: int, suit: int) -> int | None:
 
 
 @registry.primitive
+@_as_cards
 def winners(pos: Position, p: int) -> list[int]:
     """Top winners ``p`` can lead, one per suit (cashing: "CashWinner")."""
     out = []
@@ -213,6 +245,7 @@ def winners(pos: Position, p: int) -> list[int]:
 
 
 @registry.primitive
+@_as_cards
 def crossing_leads(pos: Position, p: int) -> list[int]:
     """A low card in each suit where partner has a top winner: lead it to cross."""
     out = []
@@ -225,6 +258,7 @@ def crossing_leads(pos: Position, p: int) -> list[int]:
 
 
 @registry.primitive
+@_as_cards
 def finesse_leads(pos: Position, p: int) -> list[int]:
     """Low cards towards partner's tenace: partner holds a card just below a missing one
     (A-Q missing the K, K-J missing the Q, ...) with a higher card or the lead behind it."""
@@ -255,6 +289,7 @@ def _finesse_card(hers: int, theirs: int, gone: int) -> int | None:
 
 
 @registry.primitive
+@_as_cards
 def sequence_leads(pos: Position, p: int) -> list[int]:
     """The top of a sequence below a missing honour (K of K-Q against the A): it forces
     the honour out and sets up the rest ("sequence winner")."""
@@ -280,6 +315,7 @@ def sequence_leads(pos: Position, p: int) -> list[int]:
 
 
 @registry.primitive
+@_as_cards
 def length_leads(pos: Position, p: int) -> list[int]:
     """A low card in a suit where we hold seven or more and length can be set up by
     giving up a trick ("LengthWinner" / "HardLengthWinner")."""
@@ -295,6 +331,7 @@ def length_leads(pos: Position, p: int) -> list[int]:
 
 
 @registry.primitive
+@_as_cards
 def trump_leads(pos: Position, p: int) -> list[int]:
     """The card to draw trumps with: the top trump if it is a winner, else a low one.
     Not when the defenders' only trump is the master (it will make anyway; §5.3)."""
@@ -313,6 +350,7 @@ def trump_leads(pos: Position, p: int) -> list[int]:
 
 
 @registry.primitive
+@_as_cards
 def ruff_leads(pos: Position, p: int) -> list[int]:
     """A low card in a suit partner is void in while holding trumps (take a ruff)."""
     t = pos.table.trump
@@ -324,12 +362,14 @@ def ruff_leads(pos: Position, p: int) -> list[int]:
 
 
 @registry.primitive
+@_as_cards
 def low_leads(pos: Position, p: int) -> list[int]:
     """The lowest card of each suit ``p`` holds (any other lead)."""
     return [_low(_suit_cards(pos, p, s)) for s in range(4) if _suit_cards(pos, p, s)]
 
 
 @registry.primitive
+@_as_cards
 def follow_low(pos: Position, p: int) -> list[int]:
     """``p``'s lowest card of the suit led."""
     s = pos.led_suit()
@@ -338,6 +378,7 @@ def follow_low(pos: Position, p: int) -> list[int]:
 
 
 @registry.primitive
+@_as_cards
 def follow_win(pos: Position, p: int) -> list[int]:
     """``p``'s cheapest card of the suit led that beats the card winning so far (none when
     partner is winning with a card no defender can beat, or the trick is ruffed)."""
@@ -356,6 +397,7 @@ def follow_win(pos: Position, p: int) -> list[int]:
 
 
 @registry.primitive
+@_as_cards
 def follow_finesse(pos: Position, p: int) -> list[int]:
     """Third hand in a finesse: the card just below the missing honour, when it beats the
     card winning so far (the Q of A-Q after the K did not appear)."""
@@ -371,6 +413,7 @@ def follow_finesse(pos: Position, p: int) -> list[int]:
 
 
 @registry.primitive
+@_as_cards
 def follow_high(pos: Position, p: int) -> list[int]:
     """``p``'s highest card of the suit led, when it differs from the cheaper choices."""
     s = pos.led_suit()
@@ -382,6 +425,7 @@ def follow_high(pos: Position, p: int) -> list[int]:
 
 
 @registry.primitive
+@_as_cards
 def ruffs(pos: Position, p: int) -> list[int]:
     """The lowest trump of ``p`` that wins the trick (overruffing if need be)."""
     t = pos.table.trump
@@ -396,6 +440,7 @@ def ruffs(pos: Position, p: int) -> list[int]:
 
 
 @registry.primitive
+@_as_cards
 def discards(pos: Position, p: int) -> list[int]:
     """The lowest card of each side suit ``p`` could throw (which loser to discard)."""
     t = pos.table.trump
@@ -466,6 +511,7 @@ def _their_pool(pos: Position, p: int) -> int:
 
 
 @registry.primitive
+@_as_cards
 def their_low(pos: Position, p: int) -> list[int]:
     """Defender ``p`` follows with a card that does not win: the lowest such unseen card
     of the suit led (the planned card)."""
@@ -483,6 +529,7 @@ def their_low(pos: Position, p: int) -> list[int]:
 
 
 @registry.primitive
+@_as_cards
 def their_win(pos: Position, p: int) -> list[int]:
     """Defender ``p`` beats the card winning so far as cheaply as he can (planned card)."""
     s = pos.led_suit()
@@ -497,6 +544,7 @@ def their_win(pos: Position, p: int) -> list[int]:
 
 
 @registry.primitive
+@_as_cards
 def their_ruff(pos: Position, p: int) -> list[int]:
     """Defender ``p``, void in the suit led, ruffs with the lowest trump that wins."""
     t = pos.table.trump
@@ -512,6 +560,7 @@ def their_ruff(pos: Position, p: int) -> list[int]:
 
 
 @registry.primitive
+@_as_cards
 def their_discard(pos: Position, p: int) -> list[int]:
     """Defender ``p``, void in the suit led, throws the lowest card of his longest other
     (non-trump) suit (the planned card)."""
@@ -532,6 +581,7 @@ def their_discard(pos: Position, p: int) -> list[int]:
 
 
 @registry.primitive
+@_as_cards
 def their_leads(pos: Position, p: int) -> list[int]:
     """Defender ``p``'s possible leads: the lowest unseen card of each suit he may hold."""
     pool = _their_pool(pos, p)

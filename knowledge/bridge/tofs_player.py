@@ -28,7 +28,7 @@ from knowledge.bridge.cards import SUIT_MASKS, CARD_NAMES, Seat
 from knowledge.bridge.critics import critics
 from knowledge.bridge.deal import Contract, PlayState
 from knowledge.bridge.information import Information
-from knowledge.bridge.network import registry
+from knowledge.bridge.network import SEATS, registry
 from knowledge.bridge.position import Position, Table, position_of
 
 __all__ = ["Decision", "TofsDeclarer", "bridge_domain", "plan_position", "SOURCE"]
@@ -49,7 +49,7 @@ def bridge_domain(spec: DomainSpec | None = None) -> Domain:
 def root_tasks(pos: Position) -> tuple[tuple[str, tuple[Any, ...]], ...]:
     """What is left to do: the rest of the current trick, then the next tricks."""
     seats = [(pos.turn + i) & 3 for i in range(4 - len(pos.trick))] if pos.trick else []
-    return tuple(("Play", (s,)) for s in seats) + (("Continue", ()),)
+    return tuple(("Turn", (SEATS[s],)) for s in seats) + (("Continue", ()),)
 
 
 def sensible_cards(pos: Position, seat: int) -> int:

@@ -1,0 +1,136 @@
+"""Random deals with the game contract a sensible auction would reach, for declarer matches.
+
+:func:`generate_games` deals at random from a seed (Python's ``random.Random``, so the same
+seed gives the same deals on every machine), computes each deal's double-dummy table with
+DDS (endplay ``calc_dd_table``) and picks a game for the side with more high-card points:
+
+* candidate strains: no-trump always, a suit only with an eight-card or longer fit;
+* the game level of each (3NT, 4♥/4♠, 5♣/5♦); declarer is the partner with more cards in
+  the trump suit (ties: more honour points in it; for no-trump, more points overall;
+  then the first of the pair clockwise from North);
+* the strain chosen is the one whose game makes with the most tricks to spare double-dummy
+  (ties: majors, then no-trump, then minors -- the order auctions prefer);
+* only deals where that contract is within ``tolerance`` tricks (default ±1) of making
+  double-dummy are kept, so every board is one where declarer play decides the result.
+
+Boards are tagged "G1", "G2", ...; dealer and vulnerability follow the usual rotation of the
+board number.  Each record carries ``[Contract]``, ``[Declarer]``, the DD table as
+``[DoubleDummyTricks]`` (BridgeComposer order) and ``[Generator]`` (seed and index), and
+:func:`write_pbn` saves them for :func:`.pbn.read_pbn` to read back.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from pathlib import Path
+
+from .cards import SUIT_MASKS, Denom, Seat
+from .deal import Contract, Deal, Vul, dealer_for_board
+from .pbn import BoardRecord, record_to_pbn
+
+__all__ = ["GAME_LEVEL", "choose_game", "dd_table", "generate_games", "random_deal", "write_pbn"]
+
+GAME_LEVEL = {Denom.NT: 3, Denom.S: 4, Denom.H: 4, Denom.D: 5, Denom.C: 5}
+_PREFERENCE = {Denom.S: 3, Denom.H: 3, Denom.NT: 2, Denom.D: 1, Denom.C: 1}
+_HCP = (0,) * 9 + (1, 2, 3, 4)
+
+
+def _hcp(hand: int, suit: int | None = None) -> int:
+    pts = 0
+    for s in range(4) if suit is None else (suit,):
+        lane = (hand >> (13 * s)) & 0x1FFF
+        for r in range(9, 13):
+            if lane >> r & 1:
+                pts += _HCP[r]
+    return pts
+
+
+def random_deal(rng: random.Random) -> Deal:
+    cards = list(range(52))
+    rng.shuffle(cards)
+    hands = [0, 0, 0, 0]
+    for i, c in enumerate(cards):
+        hands[i // 13] |= 1 << c
+    return Deal((hands[0], hands[1], hands[2], hands[3]))
+
+
+def dd_table(deal: Deal) -> dict[tuple[Seat, Denom], int]:
+    """DD tricks for every declarer and strain (endplay ``calc_dd_table``)."""
+    from endplay.dds import calc_dd_table
+    from endplay.types import Denom as EpDenom
+    from endplay.types import Player
+    t = calc_dd_table(deal.to_endplay())
+    return {(seat, d): t[EpDenom(int(d)), Player(int(seat))] for seat in Seat for d in Denom}
+
+
+def table_tag(table: dict[tuple[Seat, Denom], int]) -> str:
+    """The BridgeComposer ``[DoubleDummyTricks]`` value: declarer N, S, E, W x NT, S, H, D, C."""
+    order = (Denom.NT, Denom.S, Denom.H, Denom.D, Denom.C)
+    return "".join("%X" % table[seat, d] for seat in (Seat.N, Seat.S, Seat.E, Seat.W)
+                   for d in order)
+
+
+def choose_game(deal: Deal, table: dict[tuple[Seat, Denom], int]
+                ) -> tuple[Contract, Seat, int]:
+    """(game contract, declarer, DD tricks) for the side with more points; see the module doc."""
+    ns = _hcp(deal[Seat.N]) + _hcp(deal[Seat.S])
+    pair = (Seat.N, Seat.S) if ns >= 40 - ns else (Seat.E, Seat.W)
+    a, b = pair
+    best: tuple[tuple[int, int], Contract, Seat, int] | None = None
+    for d in Denom:
+        if d == Denom.NT:
+            decl = a if _hcp(deal[a]) >= _hcp(deal[b]) else b
+        else:
+            la = (deal[a] & SUIT_MASKS[d]).bit_count()
+            lb = (deal[b] & SUIT_MASKS[d]).bit_count()
+            if la + lb < 8:
+                continue
+            key_a = (la, _hcp(deal[a], d))
+            key_b = (lb, _hcp(deal[b], d))
+            decl = a if key_a >= key_b else b
+        contract = Contract(GAME_LEVEL[d], d)
+        tricks = table[decl, d]
+        key = (tricks - contract.tricks_needed, _PREFERENCE[d])
+        if best is None or key > best[0]:
+            best = (key, contract, decl, tricks)
+    assert best is not None  # no-trump is always a candidate
+    return best[1], best[2], best[3]
+
+
+def generate_games(n: int, seed: int = 0, *, tolerance: int = 1, start: int = 1,
+                   max_tries: int | None = None) -> list[BoardRecord]:
+    """``n`` deals whose chosen game is within ``tolerance`` tricks of making double-dummy.
+
+    Deterministic for a seed.  ``start`` numbers the first board ("G<start>").  Raises
+    ``RuntimeError`` if ``max_tries`` deals (default ``50 * n``) do not yield ``n``.
+    """
+    rng = random.Random(seed)
+    out: list[BoardRecord] = []
+    tries = 0
+    limit = max_tries if max_tries is not None else 50 * max(n, 1)
+    while len(out) < n:
+        if tries >= limit:
+            raise RuntimeError(f"only {len(out)} of {n} deals found in {tries} tries")
+        tries += 1
+        deal = random_deal(rng)
+        table = dd_table(deal)
+        contract, declarer, tricks = choose_game(deal, table)
+        if abs(tricks - contract.tricks_needed) > tolerance:
+            continue
+        no = start + len(out)
+        out.append(BoardRecord(
+            board=f"G{no}", deal=deal, dealer=dealer_for_board(no),
+            vulnerability=Vul.for_board(no), contract=contract, declarer=declarer,
+            tags={"Event": "Generated game contracts", "Site": "knowledge.bridge.generate",
+                  "DoubleDummyTricks": table_tag(table),
+                  "Generator": f"seed={seed} try={tries} tolerance={tolerance}"}))
+    return out
+
+
+def write_pbn(records: Sequence[BoardRecord], path: str | Path) -> Path:
+    """Write ``records`` as one PBN file (``% PBN 2.1`` header, a blank line between boards)."""
+    p = Path(path)
+    text = "% PBN 2.1\n% EXPORT\n\n" + "\n".join(record_to_pbn(r) for r in records)
+    p.write_text(text, encoding="utf-8")
+    return p

@@ -1,0 +1,570 @@
+"""Duplicate-style declarer matches: every declarer plays every board against the same defence.
+
+A match is a list of pure jobs ``(problem, declarer name, defence name, options) ->``
+:class:`BoardResult`.  Jobs carry only plain data (a :class:`Problem` is strings and ints),
+so they pickle, run in worker processes, and could be handed to a distributed executor
+unchanged.  :func:`run_match` runs them with ``jobs`` worker processes (``jobs=1``: in this
+process) and a per-board ``timeout``: a worker still busy after ``timeout`` seconds is
+killed and replaced, and the board is reported as a timeout for that declarer -- a
+pathological deal never hangs the run.  (In-process runs can only check the timeout between
+cards; a single decision that never returns needs a worker process: ``jobs >= 2`` or
+``isolate=True``.)  The pool is a small one of our own rather than
+``concurrent.futures.ProcessPoolExecutor``, which cannot kill one stuck worker.
+
+Per declarer the report gives mean tricks, made rate, mean score, the double-dummy tricks
+lost through declarer's own cards (DDS ``AnalysePlay`` gives declarer's DD tricks after
+every card; each drop after a declarer or dummy card is declarer's loss -- defenders'
+cards can only raise the value), seconds and search nodes per deal, and timeouts.
+
+Head to head, as Smith compared Tignum 2 with Bridge Baron (dissertation §5.2-5.4): Swiss
+teams board-a-match -- on each board the declarer with more points wins it, equal scores
+tie -- and a 95% confidence interval for the mean per-board difference ``d`` in {+1, 0, -1}:
+``mean(d) +/- t(0.975, n-1) * s / sqrt(n)`` with ``s`` the sample standard deviation.  (Smith
+used 1.980, the t value for 120 degrees of freedom, for n = 1000; we use the t quantile for
+n - 1.)  The interval excludes 0 when one declarer is significantly better.  A board that
+timed out (or failed) for one declarer is a loss for it; for both, a tie.
+
+Problems come from PBN records: ``[Contract]``, ``[Declarer]`` and ``[Lead]`` when present.
+Records without a contract but with the DDS tags of the dev set (``[DDSTrump]``,
+``[DDSLeader]``, ``[DDSTrace]``) get the strain of ``DDSTrump``, declarer to the right of
+``DDSLeader``, and the level double dummy says makes exactly (DD tricks - 6, kept in 1..7),
+so every trick decides make or fail at some level of scoring.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing as mp
+import time
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from multiprocessing.connection import wait as mp_wait
+
+from .cards import CARD_NAMES, Denom, Seat, parse_card
+from .deal import Contract, Deal, Vul
+from .scoring import score as contract_score
+
+__all__ = [
+    "BoardResult", "DeclarerSummary", "HeadToHead", "Job", "MatchReport", "Problem",
+    "ci95_board_a_match", "play_problem", "problem_from_record", "run_job", "run_match",
+    "t_quantile_975",
+]
+
+
+# -- problems and jobs --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Problem:
+    """One board to declare, as plain data: what a job needs and nothing else."""
+
+    board: str
+    deal: str                 # PBN "N:... ... ... ..."
+    contract: str             # "4H", "3NT"
+    declarer: str             # "N", "E", "S", "W"
+    vulnerability: str = "None"
+    lead: str | None = None   # a fixed opening lead, e.g. "SQ"
+    script: str = ""          # a recorded play ("SQS3…") for the scripted defence
+
+    @property
+    def contract_obj(self) -> Contract:
+        return Contract.parse(self.contract)
+
+    @property
+    def declarer_seat(self) -> Seat:
+        return Seat.parse(self.declarer)
+
+
+def problem_from_record(rec: object, index: int = 0) -> Problem:
+    """A :class:`Problem` from a :class:`~.pbn.BoardRecord` (or a Problem, returned as is).
+
+    Raises ``ValueError`` when the record says neither what contract is played nor
+    (through the dev set's DDS tags) how to derive one.
+    """
+    if isinstance(rec, Problem):
+        return rec
+    board = getattr(rec, "board", None)
+    board = str(board) if board is not None else str(index + 1)
+    deal: Deal = rec.deal  # type: ignore[attr-defined]
+    tags: Mapping[str, str] = getattr(rec, "tags", {}) or {}
+    contract: Contract | None = getattr(rec, "contract", None)
+    declarer: Seat | None = getattr(rec, "declarer", None)
+    lead_card = getattr(rec, "lead", None)
+    play = tuple(getattr(rec, "play", ()) or ())
+    script = "".join(CARD_NAMES[c] for c in play) if play else tags.get("DDSPlay", "")
+    if contract is None or declarer is None:
+        if "DDSTrump" not in tags or "DDSLeader" not in tags:
+            raise ValueError(f"board {board}: no [Contract]/[Declarer] and no DDS tags to "
+                             "derive them from")
+        trump = Denom.parse(tags["DDSTrump"])
+        declarer = Seat.parse(tags["DDSLeader"]).prev
+        if "DDSTrace" in tags:
+            dd = int(tags["DDSTrace"].split()[0])
+        else:
+            from .players import dd_trace
+            dd = dd_trace(deal, int(trump), declarer, ())[0]
+        contract = Contract(min(7, max(1, dd - 6)), trump)
+    vul = getattr(rec, "vulnerability", Vul.NONE)
+    return Problem(board=board, deal=deal.to_pbn(), contract=str(contract),
+                   declarer=declarer.letter, vulnerability=Vul(vul).pbn,
+                   lead=CARD_NAMES[lead_card] if lead_card is not None else None,
+                   script=script)
+
+
+@dataclass(frozen=True)
+class Job:
+    problem: Problem
+    declarer: str
+    defense: str
+    options: tuple[tuple[str, object], ...] = ()
+    index: int = 0            # the problem's position in the match (boards may share a tag)
+
+    def opts(self) -> dict[str, object]:
+        return dict(self.options)
+
+
+@dataclass
+class BoardResult:
+    """What one declarer did on one board."""
+
+    board: str
+    declarer: str
+    defense: str
+    contract: str
+    declarer_seat: str
+    tricks: int | None = None
+    dd_tricks: int | None = None
+    score: int | None = None
+    made: bool | None = None
+    seconds: float = 0.0           # declarer's thinking time (sum over its decisions)
+    wall_seconds: float = 0.0      # the whole job, defence and DD analysis included
+    nodes: int | None = None
+    dd_lost: int | None = None
+    play: str = ""
+    notes: list[str | None] = field(default_factory=list)
+    timeout: bool = False
+    error: str | None = None
+    index: int = 0
+
+    @property
+    def completed(self) -> bool:
+        return not self.timeout and self.error is None
+
+    def to_json_row(self) -> dict:
+        return {"board": self.board, "declarer": self.declarer, "tricks": self.tricks,
+                "dd_tricks": self.dd_tricks, "score": self.score,
+                "seconds": round(self.seconds, 4), "play": self.play}
+
+
+def _split_cards(text: str) -> list[int]:
+    return [parse_card(text[i:i + 2]) for i in range(0, len(text), 2)]
+
+
+def play_problem(problem: Problem | object, declarer: str = "mcdd", defense: str = "heuristic",
+                 *, options: Mapping[str, object] | None = None, timeout: float | None = None,
+                 on_card: Callable | None = None):
+    """Play one board (a Problem or a BoardRecord) and return the :class:`~.players.PlayRecord`.
+
+    ``options`` go to the player factories (``samples``, ``seed``, ``timeout`` per decision
+    ...).  What ``workbench play bridge`` needs.
+    """
+    from .declarers import make_declarer
+    from .defenders import make_defender
+    from .players import play_board
+    p = problem_from_record(problem)
+    opts = dict(options or {})
+    opts.setdefault("board", p.board)
+    dec = make_declarer(declarer, **opts)
+    dfn = make_defender(defense, script=_split_cards(p.script) if p.script else None, **opts)
+    return play_board(Deal.from_pbn(p.deal), p.contract_obj, p.declarer_seat, dec, dfn,
+                      lead=parse_card(p.lead) if p.lead else None, timeout=timeout,
+                      on_card=on_card)
+
+
+def run_job(job: Job, *, soft_timeout: float | None = None) -> BoardResult:
+    """Play one board and analyse it double-dummy.  Pure: same job, same result (for
+    seeded players without a per-decision timeout cutting them short)."""
+    from .players import PlayTimeout, dd_trace
+    p = job.problem
+    res = BoardResult(board=p.board, declarer=job.declarer, defense=job.defense,
+                      contract=p.contract, declarer_seat=p.declarer, index=job.index)
+    t0 = time.perf_counter()
+    try:
+        rec = play_problem(p, job.declarer, job.defense, options=job.opts(),
+                           timeout=soft_timeout)
+    except PlayTimeout as e:
+        res.timeout = True
+        res.error = str(e)
+        res.wall_seconds = time.perf_counter() - t0
+        return res
+    contract = p.contract_obj
+    seat = p.declarer_seat
+    res.tricks = rec.declarer_tricks
+    res.made = rec.made
+    res.score = contract_score(contract, Vul.parse(p.vulnerability).is_vulnerable(seat),
+                               rec.declarer_tricks)
+    res.seconds = rec.declarer_seconds
+    res.nodes = rec.declarer_nodes
+    res.play = rec.play_text
+    res.notes = list(rec.notes)
+    if job.opts().get("dd_analysis", True):
+        trace = dd_trace(rec.deal, int(contract.denom), seat, rec.cards)
+        res.dd_tricks = trace[0]
+        side = seat & 1
+        res.dd_lost = sum(max(0, trace[i] - trace[i + 1]) for i, s in enumerate(rec.seats)
+                          if (s & 1) == side)
+    res.wall_seconds = time.perf_counter() - t0
+    return res
+
+
+# -- the worker pool ----------------------------------------------------------------------------
+
+def _worker_main(conn) -> None:  # pragma: no cover - runs in the worker process
+    while True:
+        try:
+            item = conn.recv()
+        except (EOFError, OSError):
+            return
+        if item is None:
+            return
+        i, job = item
+        try:
+            res = run_job(job)
+        except BaseException as e:  # noqa: BLE001 - reported, never fatal to the match
+            res = _failed(job, f"{type(e).__name__}: {e}")
+        try:
+            conn.send((i, res))
+        except (BrokenPipeError, OSError):
+            return
+
+
+def _failed(job: Job, error: str, *, timeout: bool = False, seconds: float = 0.0
+            ) -> BoardResult:
+    p = job.problem
+    return BoardResult(board=p.board, declarer=job.declarer, defense=job.defense,
+                       contract=p.contract, declarer_seat=p.declarer, timeout=timeout,
+                       error=error, wall_seconds=seconds, index=job.index)
+
+
+class _Worker:
+    def __init__(self, ctx) -> None:
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=_worker_main, args=(child,), daemon=True)
+        self.proc.start()
+        child.close()
+        self.index: int | None = None
+        self.started = 0.0
+
+    def submit(self, i: int, job: Job) -> None:
+        self.index = i
+        self.started = time.monotonic()
+        self.conn.send((i, job))
+
+    def kill(self) -> None:
+        try:
+            self.proc.kill()
+        except Exception:  # noqa: BLE001 - already gone
+            pass
+        self.proc.join(5)
+        self.conn.close()
+
+    def stop(self) -> None:
+        try:
+            self.conn.send(None)
+        except (BrokenPipeError, OSError):
+            pass
+        self.proc.join(2)
+        if self.proc.is_alive():
+            self.kill()
+        else:
+            self.conn.close()
+
+
+def _default_context() -> str:
+    return "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+
+
+def _run_pool(jobs: Sequence[Job], workers: int, timeout: float | None,
+              progress: Callable[[int, int, BoardResult], None] | None,
+              context: str | None) -> list[BoardResult]:
+    ctx = mp.get_context(context or _default_context())
+    n = len(jobs)
+    results: list[BoardResult | None] = [None] * n
+    pending = deque(range(n))
+    pool: list[_Worker] = []
+    done = 0
+
+    def finish(i: int, res: BoardResult) -> None:
+        nonlocal done
+        results[i] = res
+        done += 1
+        if progress is not None:
+            progress(done, n, res)
+
+    try:
+        pool = [_Worker(ctx) for _ in range(max(1, min(workers, n)))]
+        while done < n:
+            for w in pool:
+                if w.index is None and pending:
+                    i = pending.popleft()
+                    w.submit(i, jobs[i])
+            busy = [w for w in pool if w.index is not None]
+            wait_for = None
+            if timeout is not None:
+                now = time.monotonic()
+                wait_for = max(0.0, min(w.started + timeout - now for w in busy))
+            ready = mp_wait([w.conn for w in busy], timeout=wait_for)
+            for k, w in enumerate(pool):
+                if w.index is None:
+                    continue
+                if w.conn in ready:
+                    i = w.index
+                    try:
+                        _, res = w.conn.recv()
+                    except (EOFError, OSError):
+                        res = _failed(jobs[i], f"worker process died (exit code "
+                                               f"{w.proc.exitcode})")
+                        w.kill()
+                        pool[k] = _Worker(ctx)
+                    else:
+                        w.index = None
+                    finish(i, res)
+                elif timeout is not None and time.monotonic() - w.started >= timeout:
+                    i = w.index
+                    w.kill()
+                    pool[k] = _Worker(ctx)
+                    finish(i, _failed(jobs[i], f"timed out after {timeout:g} s", timeout=True,
+                                      seconds=timeout))
+    finally:
+        for w in pool:
+            if w.index is None:
+                w.stop()
+            else:
+                w.kill()
+    return [r for r in results if r is not None]
+
+
+# -- statistics ---------------------------------------------------------------------------------
+
+_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+         2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+         2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+
+
+def t_quantile_975(df: int) -> float:
+    """Student's t 0.975 quantile: a table to 30 degrees of freedom, then the Cornish-Fisher
+    expansion (Abramowitz & Stegun 26.7.5; 1.9799 at 120, 1.9623 at 999)."""
+    if df < 1:
+        return math.inf
+    if df <= 30:
+        return _T975[df - 1]
+    z = 1.959963984540054
+    g1 = (z ** 3 + z) / 4
+    g2 = (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96
+    g3 = (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384
+    g4 = (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / 92160
+    return z + g1 / df + g2 / df ** 2 + g3 / df ** 3 + g4 / df ** 4
+
+
+def ci95_board_a_match(wins: int, losses: int, ties: int) -> tuple[float, float]:
+    """95% CI of the mean per-board difference (win +1, tie 0, loss -1), as Smith did."""
+    n = wins + losses + ties
+    if n == 0:
+        return (0.0, 0.0)
+    mean = (wins - losses) / n
+    if n == 1:
+        return (-1.0, 1.0)
+    var = (wins * (1 - mean) ** 2 + losses * (-1 - mean) ** 2 + ties * mean ** 2) / (n - 1)
+    half = t_quantile_975(n - 1) * math.sqrt(var / n)
+    return (round(mean - half, 5), round(mean + half, 5))
+
+
+# -- the report ---------------------------------------------------------------------------------
+
+@dataclass
+class DeclarerSummary:
+    tricks_mean: float | None
+    made_rate: float | None
+    score_mean: float | None
+    dd_tricks_lost_mean: float | None
+    seconds_per_deal: float | None
+    nodes_per_deal: float | None
+    timeouts: int
+    errors: int = 0
+    completed: int = 0
+
+
+@dataclass
+class HeadToHead:
+    a: str
+    b: str
+    wins: int
+    losses: int
+    ties: int
+    ci95: tuple[float, float]
+
+    @property
+    def boards(self) -> int:
+        return self.wins + self.losses + self.ties
+
+    @property
+    def margin(self) -> float:
+        return (self.wins - self.losses) / self.boards if self.boards else 0.0
+
+
+def _mean(xs: Sequence[float]) -> float | None:
+    return round(sum(xs) / len(xs), 4) if xs else None
+
+
+@dataclass
+class MatchReport:
+    """Results of :func:`run_match`; ``to_json()`` is the ``match bridge`` JSON contract."""
+
+    boards: int
+    declarers: list[str]
+    defense: str
+    results: list[BoardResult]
+    seconds: float = 0.0
+    options: dict = field(default_factory=dict)
+
+    def for_declarer(self, name: str) -> list[BoardResult]:
+        return [r for r in self.results if r.declarer == name]
+
+    def summary(self, name: str) -> DeclarerSummary:
+        rs = self.for_declarer(name)
+        ok = [r for r in rs if r.completed]
+        nodes = [r.nodes for r in ok if r.nodes is not None]
+        return DeclarerSummary(
+            tricks_mean=_mean([r.tricks for r in ok]),  # type: ignore[misc]
+            made_rate=_mean([1.0 if r.made else 0.0 for r in ok]),
+            score_mean=_mean([r.score for r in ok]),  # type: ignore[misc]
+            dd_tricks_lost_mean=_mean([r.dd_lost for r in ok if r.dd_lost is not None]),
+            seconds_per_deal=_mean([r.seconds for r in ok]),
+            nodes_per_deal=_mean(nodes) if nodes else None,  # type: ignore[arg-type]
+            timeouts=sum(1 for r in rs if r.timeout),
+            errors=sum(1 for r in rs if r.error is not None and not r.timeout),
+            completed=len(ok))
+
+    def head_to_head(self) -> list[HeadToHead]:
+        by: dict[tuple[int, str], BoardResult] = {(r.index, r.declarer): r for r in self.results}
+        boards = list(dict.fromkeys(r.index for r in self.results))
+        out = []
+        for a, b in combinations(self.declarers, 2):
+            w = l = t = 0
+            for bd in boards:
+                ra, rb = by.get((bd, a)), by.get((bd, b))
+                oka = ra is not None and ra.completed
+                okb = rb is not None and rb.completed
+                if oka and okb:
+                    if ra.score > rb.score:  # type: ignore[operator,union-attr]
+                        w += 1
+                    elif ra.score < rb.score:  # type: ignore[operator,union-attr]
+                        l += 1
+                    else:
+                        t += 1
+                elif oka:
+                    w += 1
+                elif okb:
+                    l += 1
+                else:
+                    t += 1
+            out.append(HeadToHead(a, b, w, l, t, ci95_board_a_match(w, l, t)))
+        return out
+
+    def to_dict(self) -> dict:
+        decl = {}
+        for name in self.declarers:
+            s = self.summary(name)
+            decl[name] = {"tricks_mean": s.tricks_mean, "made_rate": s.made_rate,
+                          "score_mean": s.score_mean,
+                          "dd_tricks_lost_mean": s.dd_tricks_lost_mean,
+                          "seconds_per_deal": s.seconds_per_deal,
+                          "nodes_per_deal": s.nodes_per_deal, "timeouts": s.timeouts}
+        return {"boards": self.boards, "declarers": decl,
+                "head_to_head": [{"a": h.a, "b": h.b, "wins": h.wins, "losses": h.losses,
+                                  "ties": h.ties, "ci95": [h.ci95[0], h.ci95[1]]}
+                                 for h in self.head_to_head()],
+                "results": [r.to_json_row() for r in self.results]}
+
+    def to_json(self, **kw: object) -> str:
+        return json.dumps(self.to_dict(), **kw)  # type: ignore[arg-type]
+
+    def to_text(self, *, title: str | None = None) -> str:
+        head = title or f"Declarer match: {self.boards} boards, defence {self.defense}"
+        lines = [head, ""]
+        cols = ("declarer", "tricks", "made", "score", "DD lost", "s/deal", "nodes/deal",
+                "timeouts")
+        rows = []
+        for name in self.declarers:
+            s = self.summary(name)
+
+            def f(x: float | None, fmt: str) -> str:
+                return "-" if x is None else format(x, fmt)
+            rows.append((name, f(s.tricks_mean, ".2f"),
+                         f(None if s.made_rate is None else 100 * s.made_rate, ".0f") + "%",
+                         f(s.score_mean, "+.1f"), f(s.dd_tricks_lost_mean, ".2f"),
+                         f(s.seconds_per_deal, ".2f"), f(s.nodes_per_deal, ".0f"),
+                         str(s.timeouts) + (f" ({s.errors} errors)" if s.errors else "")))
+        widths = [max(len(c), *(len(r[i]) for r in rows)) for i, c in enumerate(cols)]
+        lines.append("  ".join(c.ljust(widths[0]) if i == 0 else c.rjust(widths[i])
+                               for i, c in enumerate(cols)))
+        for r in rows:
+            lines.append("  ".join(v.ljust(widths[0]) if i == 0 else v.rjust(widths[i])
+                                   for i, v in enumerate(r)))
+        h2h = self.head_to_head()
+        if h2h:
+            lines += ["", "Head to head (board-a-match; 95% CI of the mean board difference, "
+                      "win +1 / tie 0 / loss -1):"]
+            for h in h2h:
+                sig = " *" if h.ci95[0] > 0 or h.ci95[1] < 0 else ""
+                lines.append(f"  {h.a} vs {h.b}: {h.wins} won, {h.losses} lost, {h.ties} tied;"
+                             f" margin {h.margin:+.3f} [{h.ci95[0]:+.3f}, {h.ci95[1]:+.3f}]{sig}")
+        return "\n".join(lines)
+
+
+def run_match(records: Sequence[object], declarers: Sequence[str], defense: str, *,
+              jobs: int = 1, timeout: float | None = None,
+              progress: Callable[[int, int, BoardResult], None] | None = None,
+              options: Mapping[str, object] | None = None, isolate: bool = False,
+              mp_context: str | None = None) -> MatchReport:
+    """Every declarer plays every record against ``defense``.
+
+    ``records`` are BoardRecords (or :class:`Problem`\\ s); ``declarers`` registry names of
+    :data:`.declarers.DECLARERS` or import paths ``module:factory``; ``options`` go to the
+    player factories (``samples``, ``seed``, ``timeout`` per decision) and to the job
+    (``dd_analysis``: False skips the DD trace).  ``timeout`` is seconds per board.
+    ``progress(done, total, result)`` is called as each job finishes.
+
+    Worker processes start with ``mp_context`` (default "forkserver", safe when the caller
+    runs threads, e.g. a Textual app): like any multiprocessing program that is not forked,
+    the calling script must guard its entry point with ``if __name__ == "__main__":``.
+    An import-path declarer factory must accept ``**options``.
+    """
+    from .defenders import DEFENDERS
+    if defense not in DEFENDERS:
+        raise ValueError(f"unknown defence {defense!r}; expected one of "
+                         f"{', '.join(sorted(DEFENDERS))}")
+    problems = [problem_from_record(r, i) for i, r in enumerate(records)]
+    opts = tuple(sorted((options or {}).items()))
+    job_list = [Job(p, d, defense, opts, i) for i, p in enumerate(problems) for d in declarers]
+    t0 = time.perf_counter()
+    if jobs <= 1 and not isolate:
+        results = []
+        for k, job in enumerate(job_list):
+            try:
+                res = run_job(job, soft_timeout=timeout)
+            except Exception as e:  # noqa: BLE001 - a failing board must not end the match
+                res = _failed(job, f"{type(e).__name__}: {e}")
+            results.append(res)
+            if progress is not None:
+                progress(k + 1, len(job_list), res)
+    else:
+        results = _run_pool(job_list, max(1, jobs), timeout, progress, mp_context)
+    rank = {d: i for i, d in enumerate(declarers)}
+    results.sort(key=lambda r: (r.index, rank.get(r.declarer, 0)))
+    return MatchReport(boards=len(problems), declarers=list(declarers), defense=defense,
+                       results=results, seconds=time.perf_counter() - t0,
+                       options=dict(options or {}))
+

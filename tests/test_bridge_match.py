@@ -1,0 +1,153 @@
+"""The declarer match harness: the `match bridge` JSON contract, head-to-head bookkeeping,
+the dissertation's confidence interval, timeouts in worker processes, deal generation."""
+
+from __future__ import annotations
+
+import json
+import time
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from knowledge.bridge.cards import Denom, Seat
+from knowledge.bridge.deal import Contract
+from knowledge.bridge.declarers import HeuristicDeclarer
+from knowledge.bridge.generate import GAME_LEVEL, generate_games, write_pbn
+from knowledge.bridge.match import (
+    MatchReport, ci95_board_a_match, problem_from_record, run_match, t_quantile_975,
+)
+from knowledge.bridge.pbn import BoardRecord, read_pbn
+
+DATA = Path(__file__).parents[2] / "shared/data/bridge"
+
+
+@cache
+def dev_set() -> tuple[BoardRecord, ...]:
+    return tuple(read_pbn(DATA / "dds-list100.pbn"))
+
+
+class SlowDeclarer(HeuristicDeclarer):
+    """Sleeps on every decision: a stand-in for a planner stuck on a pathological deal."""
+
+    name = "slow"
+
+    def __init__(self, delay: float = 30.0, **options: object) -> None:
+        super().__init__(**options)
+        self.delay = delay
+
+    def choose(self, state, seat, info):
+        time.sleep(self.delay)
+        return super().choose(state, seat, info)
+
+
+def slow_declarer(**options: object) -> SlowDeclarer:
+    return SlowDeclarer(**options)
+
+
+def a_bit_slow(**options: object) -> SlowDeclarer:
+    return SlowDeclarer(delay=0.05, **options)
+
+
+@cache
+def small_report() -> MatchReport:
+    return run_match(dev_set()[:3], ["heuristic", "dd"], "heuristic", jobs=1)
+
+
+def test_json_has_exactly_the_contract_keys() -> None:
+    data = json.loads(small_report().to_json())
+    assert set(data) == {"boards", "declarers", "head_to_head", "results"}
+    assert data["boards"] == 3
+    assert set(data["declarers"]) == {"heuristic", "dd"}
+    for row in data["declarers"].values():
+        assert set(row) == {"tricks_mean", "made_rate", "score_mean", "dd_tricks_lost_mean",
+                            "seconds_per_deal", "nodes_per_deal", "timeouts"}
+    assert data["declarers"]["dd"]["dd_tricks_lost_mean"] == 0
+    assert data["declarers"]["heuristic"]["nodes_per_deal"] is None
+    for h in data["head_to_head"]:
+        assert set(h) == {"a", "b", "wins", "losses", "ties", "ci95"}
+        assert h["wins"] + h["losses"] + h["ties"] == data["boards"]
+        assert len(h["ci95"]) == 2 and h["ci95"][0] <= h["ci95"][1]
+    assert len(data["results"]) == 6
+    for r in data["results"]:
+        assert set(r) == {"board", "declarer", "tricks", "dd_tricks", "score", "seconds",
+                          "play"}
+        assert len(r["play"]) == 104  # all 52 cards, two characters each
+    assert [r["board"] for r in data["results"]] == ["1", "1", "2", "2", "3", "3"]
+
+
+def test_results_are_consistent() -> None:
+    rep = small_report()
+    for r in rep.results:
+        assert r.completed and r.tricks is not None and r.dd_tricks is not None
+        p = problem_from_record(dev_set()[r.index])
+        assert r.dd_tricks == int(dev_set()[r.index].tags["DDSTrace"].split()[0])
+        assert r.made == (r.tricks >= Contract.parse(p.contract).tricks_needed)
+        if r.declarer == "dd":
+            assert r.dd_lost == 0
+    text = rep.to_text()
+    assert "heuristic" in text and "dd" in text and "Head to head" in text
+
+
+def test_derived_contract_for_the_dev_set() -> None:
+    p = problem_from_record(dev_set()[0])  # DDSTrump S, DDSLeader N, DD 8 tricks
+    assert (p.contract, p.declarer, p.board) == ("2S", "W", "1")
+
+
+def test_worker_processes_give_the_same_results() -> None:
+    rep = run_match(dev_set()[:3], ["heuristic", "dd"], "heuristic", jobs=2, timeout=60)
+    mine = [(r.board, r.declarer, r.tricks, r.play) for r in rep.results]
+    want = [(r.board, r.declarer, r.tricks, r.play) for r in small_report().results]
+    assert mine == want
+
+
+def test_a_stuck_declarer_times_out_and_the_run_goes_on() -> None:
+    t0 = time.perf_counter()
+    slow = "tests.test_bridge_match:slow_declarer"
+    rep = run_match(dev_set()[:2], ["heuristic", slow], "heuristic", jobs=2, timeout=1.5)
+    took = time.perf_counter() - t0
+    assert took < 20
+    data = rep.to_dict()
+    assert data["declarers"][slow]["timeouts"] == 2
+    assert data["declarers"]["heuristic"]["timeouts"] == 0
+    h = data["head_to_head"][0]
+    assert (h["a"], h["b"], h["wins"], h["losses"], h["ties"]) == ("heuristic", slow, 2, 0, 0)
+    timed_out = [r for r in data["results"] if r["declarer"] == slow]
+    assert all(r["tricks"] is None and r["score"] is None for r in timed_out)
+
+
+def test_in_process_timeout_is_checked_between_cards() -> None:
+    rep = run_match(dev_set()[:1], ["tests.test_bridge_match:a_bit_slow"], "heuristic",
+                    jobs=1, timeout=0.3)
+    assert rep.results[0].timeout and rep.summary(rep.declarers[0]).timeouts == 1
+
+
+def test_confidence_interval_reproduces_the_dissertation() -> None:
+    # Smith used x +/- s * 1.980 / sqrt(n); with that t value his intervals come back.
+    assert t_quantile_975(120) == pytest.approx(1.980, abs=5e-4)
+    assert t_quantile_975(999) == pytest.approx(1.9623, abs=5e-4)
+    assert t_quantile_975(10) == pytest.approx(2.228)
+    lo, hi = ci95_board_a_match(250, 191, 559)  # all played deals: CI ~ [0.01756, 0.10044]
+    assert (lo, hi) == pytest.approx((0.0179, 0.1001), abs=2e-4)
+    lo, hi = ci95_board_a_match(219, 179, 602)  # suit deals: [0.00074, 0.07926] with 1.980
+    assert lo > 0 and (lo, hi) == pytest.approx((0.00087, 0.07913), abs=2e-4)
+    assert ci95_board_a_match(0, 0, 5) == (0.0, 0.0)
+
+
+def test_generated_games_are_deterministic_games_near_the_dd_result(tmp_path: Path) -> None:
+    a = generate_games(3, seed=11)
+    b = generate_games(3, seed=11)
+    assert [r.deal for r in a] == [r.deal for r in b]
+    assert [r.board for r in a] == ["G1", "G2", "G3"]
+    order = (Denom.NT, Denom.S, Denom.H, Denom.D, Denom.C)
+    for r in a:
+        assert r.contract is not None and r.contract.level == GAME_LEVEL[r.contract.denom]
+        table = r.tags["DoubleDummyTricks"]
+        row = (Seat.N, Seat.S, Seat.E, Seat.W).index(r.declarer)
+        dd = int(table[5 * row + order.index(r.contract.denom)], 16)
+        assert abs(dd - r.contract.tricks_needed) <= 1
+    back = read_pbn(write_pbn(a, tmp_path / "games.pbn"))
+    assert [(r.board, r.deal, r.contract, r.declarer, r.vulnerability) for r in back] == \
+        [(r.board, r.deal, r.contract, r.declarer, r.vulnerability) for r in a]
+    rep = run_match(back[:1], ["dd"], "dd", jobs=1)
+    assert rep.results[0].tricks == rep.results[0].dd_tricks

@@ -1,0 +1,112 @@
+"""The TOFS declarer: critics, planning positions, boards as problems, whole deals played.
+
+Critic cases are the accept/reject decisions Smith 1997 reports for deals 353021 and
+353306 (notes §3.7); each is checked in the position where the defender played the card,
+rebuilt from the recorded play.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from knowledge import get_package
+from knowledge.bridge.cards import Seat, parse_card
+from knowledge.bridge.critics import critics
+from knowledge.bridge.deal import Contract, Deal, PlayState
+from knowledge.bridge.information import declarer_info
+from knowledge.bridge.pbn import read_pbn
+from knowledge.bridge.position import Table, position_of
+from knowledge.bridge.tofs_player import TofsDeclarer, bridge_domain, plan_position
+
+DEALS = Path(__file__).resolve().parents[1] / "knowledge/bridge/deals"
+D353021 = read_pbn(DEALS / "353021.pbn")[0]
+D353306 = Deal.from_pbn("N:AJ63.Q952.954.75 74.KJ6.KQT.A8643 Q92.T4.A73.QJT92 "
+                        "KT85.A873.J862.K")
+# Tignum 2's table in 353306 (§6.2.2): tricks 1-4; West's discard at trick 4 is
+# illegible in the scan, any diamond will do for these checks.
+PLAY_353306 = "S3 S4 SQ SK CK C7 C3 C2 H3 H2 HK H4 CA C9 D2 C5".split()
+
+
+def position_before(deal: Deal, contract: str, declarer: Seat, cards: list[int], k: int):  # type: ignore[no-untyped-def]
+    state = PlayState.start(deal, Contract.parse(contract), declarer)
+    for c in cards[:k]:
+        state.play(c)
+    table = Table(Contract.parse(contract), int(declarer), True)
+    return position_of(declarer_info(state), table), Seat(state.turn)
+
+
+def judge(critic: str, deal: Deal, contract: str, declarer: Seat, cards: list[int], k: int,
+          planned: str) -> bool:
+    pos, seat = position_before(deal, contract, declarer, cards, k)
+    actual = cards[k]
+    return critics.get(critic).judge(pos, ("PlayCard", (int(seat), parse_card(planned))),
+                                     ("PlayCard", (int(seat), actual)))
+
+
+# (trick, card index within the trick as played, planned card, critic, accepted?)
+CASES_353021 = [
+    (1, 2, "DT", "bridge-equivalent", True),    # E ♦8 for ♦T: both below our ♦Q, above ♦2
+    (4, 2, "C3", "bridge-equivalent", False),   # E ♣8 for ♣3: South's ♣5 ♣4 lie between
+    (5, 1, "DT", "bridge-equivalent", True),    # E ♦9 for ♦T
+    (5, 3, "D9", "bridge-equivalent", False),   # W ♦7 for ♦9, which East has just played
+    (7, 1, "S2", "bridge-discard", True),       # E discards ♠3 for the planned ♠2
+    (8, 2, "C3", "bridge-equivalent", True),    # E ♣7 for ♣3: South void, dummy's ♣9 above
+    (12, 1, "C6", "bridge-discard", True),      # E discards ♠9 for the planned ♣6
+]
+
+
+@pytest.mark.parametrize("trick,index,planned,critic,accepted", CASES_353021)
+def test_critic_decisions_of_deal_353021(trick: int, index: int, planned: str, critic: str,
+                                         accepted: bool) -> None:
+    cards = list(D353021.play)
+    k = 4 * (trick - 1) + index
+    assert judge(critic, D353021.deal, "4H", Seat.S, cards, k, planned) is accepted
+
+
+@pytest.mark.parametrize("k,planned,accepted", [
+    (2, "SA", False),   # trick 1: South's ♠Q for ♠A -- declarer's ♠K lies between
+    (5, "C2", True),    # trick 2: North's ♣7 for ♣2 (dummy still to play)
+    (7, "C5", False),   # trick 2: South's ♣2 for ♣5 -- dummy's ♣3 on the table, ♣4 held
+    (13, "C5", False),  # trick 4: South's ♣9 for ♣5 -- dummy's ♣8 ♣6 lie between
+])
+def test_critic_decisions_of_deal_353306(k: int, planned: str, accepted: bool) -> None:
+    cards = [parse_card(c) for c in PLAY_353306]
+    assert judge("bridge-equivalent", D353306, "2NT", Seat.W, cards, k, planned) is accepted
+
+
+def test_boards_are_problems_with_declarers_choices() -> None:
+    pkg = get_package("bridge")
+    domain, problem = pkg.problem("353021-trick5")
+    pos = problem.state
+    assert (pos.won, pos.lost, pos.turn) == (3, 1, int(Seat.N))
+    result = plan_position(pos, domain)
+    [root] = [cp for cp in result.choice_points if cp.task == "North to play"][:1]
+    labels = {a.method for a in root.alternatives}
+    assert {"CashWinner", "SequenceWinner", "LengthWinner"} <= labels
+    # every alternative has exactly one reason, and the chosen one the root's value
+    assert sum(a.chosen for a in root.alternatives) == 1
+    assert root.chosen is not None and root.chosen.value == pytest.approx(root.value)
+
+
+def test_planning_is_deterministic() -> None:
+    domain, problem = get_package("bridge").problem("353021-trick5")
+    a = plan_position(problem.state, domain)
+    b = plan_position(problem.state, domain)
+    assert (a.value, a.nodes, a.plan) == (b.value, b.nodes, b.plan)
+
+
+@pytest.mark.parametrize("board", [0, 7, 21])
+def test_tofs_plays_legal_whole_deals(board: int) -> None:
+    from knowledge.bridge.defenders import HeuristicDefender
+    from knowledge.bridge.players import play_board
+
+    rec = read_pbn(Path(__file__).resolve().parents[2] / "shared/data/bridge/dds-list100.pbn")[board]
+    contract = Contract.parse("3NT")
+    declarer = Seat.S
+    player = TofsDeclarer()
+    out = play_board(rec.deal, contract, declarer, player, HeuristicDefender())
+    assert len(out.cards) == 52 and 0 <= out.declarer_tricks <= 13
+    assert player.decisions  # it planned at least once
+    assert bridge_domain() is bridge_domain()  # the shipped network is compiled once
