@@ -367,3 +367,47 @@ def test_trick_rows_of_a_mid_play_position() -> None:
                                                       start.defender_tricks)
     assert hand_to_pbn(position_after(start, 0).hands[Seat.N]) == \
         hand_to_pbn(later.hands[Seat.N])
+
+
+# ---------------------------------------------------------------------- in the workbench
+
+async def test_bridge_board_at_the_table_and_played_out(tmp_path: Path) -> None:
+    """`v` on a bridge board shows it at the table where planning starts; `p` plays it
+    out with the TOFS declarer; the log carries its scheme notes; `d` opens the deal
+    editor on the same board."""
+    from workbench.app import WorkbenchApp
+    from workbench.runner import ProblemRef
+    from workbench.screens import PlanScreen
+    from workbench.screens.bridge_view import BridgeScreen
+    from workbench.screens.deal_editor import DealEditorScreen
+    from workbench.widgets import ProblemPicker
+
+    app = WorkbenchApp(tmp_path / "kb.db")
+    async with app.run_test(size=(130, 40)) as pilot:
+        await pilot.pause()
+        plan_screen = app.screen
+        assert isinstance(plan_screen, PlanScreen)
+        picker = plan_screen.query_one(ProblemPicker)
+        picker.focus()
+        assert picker.select(ProblemRef("bridge", "353021"))
+        await pilot.pause()
+        await pilot.press("v")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, BridgeScreen)
+        assert screen.start.cards_played == 1  # West's recorded lead, dummy to play
+        table = screen.query_one(BridgeTable)
+        assert "4♥" in table.plain() and "♦6" in table.plain()
+        await pilot.press("p")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.played is not None and screen.played.is_over
+        log = screen.query_one(PlayLog)
+        assert len(log.rows_shown) == 13
+        assert any(": [" in row.note for row in log.rows_shown)  # "♦A: [Cash a winner]"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is plan_screen
+        await pilot.press("d")
+        await pilot.pause()
+        assert isinstance(app.screen, DealEditorScreen)

@@ -68,6 +68,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("list", parents=[common], help="list knowledge packages and their problems")
 
+    from workbench.bridge_commands import add_parsers
+
+    add_parsers(sub, common)
+
     kb = sub.add_parser("kb", help="the knowledge store: list, import, export, lint, test, "
                         "history, undo, redo, set, delete")
     ks = kb.add_subparsers(dest="kb_command", required=True)
@@ -175,6 +179,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _cmd_plan(args)
     if args.command == "list":
         return _cmd_list()
+    if args.command in ("play", "match"):
+        from workbench.bridge_commands import run_match_command, run_play_command
+
+        return run_play_command(args) if args.command == "play" else run_match_command(args)
     if args.command == "kb":
         from workbench.kb.commands import run_kb
 

@@ -398,7 +398,16 @@ class HeuristicDeclarer:
         return self._say("discard a loser", best[3])
 
 
+def _tofs(**options: object) -> Player:
+    """The TOFS planner (imported on demand: it compiles the method network)."""
+    from .tofs_player import TofsDeclarer
+
+    return TofsDeclarer(model=str(options.get("model", "vacant-places")),
+                        vulnerable=bool(options.get("vulnerable", False)))
+
+
 DECLARERS: dict[str, Callable[..., Player]] = {
+    "tofs": _tofs,
     "dd": lambda **o: DoubleDummyDeclarer(**o),
     "mcdd": lambda **o: MonteCarloDeclarer(**o),
     "heuristic": lambda **o: HeuristicDeclarer(**o),

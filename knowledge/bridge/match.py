@@ -176,7 +176,8 @@ def play_problem(problem: Problem | object, declarer: str = "mcdd", defense: str
     p = problem_from_record(problem)
     opts = dict(options or {})
     opts.setdefault("board", p.board)
-    dec = make_declarer(declarer, **opts)
+    dec = make_declarer(declarer, vulnerable=Vul.parse(p.vulnerability).is_vulnerable(
+        p.declarer_seat), **opts)
     dfn = make_defender(defense, script=_split_cards(p.script) if p.script else None, **opts)
     return play_board(Deal.from_pbn(p.deal), p.contract_obj, p.declarer_seat, dec, dfn,
                       lead=parse_card(p.lead) if p.lead else None, timeout=timeout,

@@ -23,6 +23,7 @@ from textual.worker import Worker, WorkerState
 
 from engine.tofs import CancelToken, Progress, Status
 from workbench import runner
+from workbench.kb import StoreError
 from workbench.planning_process import PlanningError, planning_process
 from knowledge import PackageError, get_package
 from workbench.messages import PlanFailed, PlanFinished, PlanProgress, TestsFinished
@@ -63,10 +64,11 @@ class PlanScreen(Screen[None]):
                 tooltip="Replay how the search built this run"),
         Binding("w", "why_not", "Why not?", id="plan.why_not",
                 tooltip="Re-plan with the highlighted alternative forced and compare"),
-        Binding("v", "edaps_view", "Process plan", id="plan.edaps_view",
-                tooltip="Show the finished EDAPS run as a process plan or design critique"),
-        Binding("d", "edit_design", "Edit design", id="plan.edit_design",
-                tooltip="Open the highlighted EDAPS design in the design editor"),
+        Binding("v", "domain_view", "Domain view", id="plan.domain_view",
+                tooltip="EDAPS: the finished run as a process plan or design critique; "
+                        "bridge: the board at the table, to play out"),
+        Binding("d", "edit_problem", "Edit problem", id="plan.edit_problem",
+                tooltip="Open the highlighted EDAPS design or bridge deal in its editor"),
         Binding("x", "export_markdown", "Export", id="plan.export",
                 tooltip="Write the plan and every explanation to a Markdown file"),
         Binding("X", "export_svg", "Screenshot", id="plan.svg", show=False,
@@ -114,13 +116,16 @@ class PlanScreen(Screen[None]):
             return True if self.running else None  # shown, but dimmed when idle
         if action in ("expand_all", "step_through", "why_not", "cycle_filter"):
             return True if self.view is not None else None
-        if action == "edaps_view":
-            ok = (self.view is not None and self.shown is not None
-                  and self.shown.package == "edaps" and not self.running)
-            return True if ok else None
-        if action == "edit_design":
+        if action == "domain_view":
             entry = self.query_one(ProblemPicker).current
-            return True if entry is not None and entry.request.package == "edaps" else None
+            edaps = (self.view is not None and self.shown is not None
+                     and self.shown.package == "edaps" and not self.running)
+            bridge = entry is not None and entry.request.package == "bridge"
+            return True if edaps or bridge else None
+        if action == "edit_problem":
+            entry = self.query_one(ProblemPicker).current
+            return True if entry is not None and entry.request.package in (
+                "edaps", "bridge") else None
         return True
 
     def action_run(self) -> None:
@@ -221,6 +226,64 @@ class PlanScreen(Screen[None]):
         choice, alternative = target
         self.app.push_screen(WhyNotScreen(self.shown, self.view.result, choice, alternative,
                                           db=self.db))
+
+    def action_domain_view(self) -> None:
+        entry = self.query_one(ProblemPicker).current
+        if entry is not None and entry.request.package == "bridge":
+            self._open_board(entry.request.problem)
+            return
+        self.action_edaps_view()
+
+    def _open_board(self, name: str) -> None:
+        from workbench.screens.bridge_view import BridgeScreen, stored_board
+
+        try:
+            text = stored_board(self.db, name)
+            if text is None:
+                raise ValueError(f"the store has no bridge board '{name}'")
+            screen = BridgeScreen.of_text(name, text)
+        except (ValueError, StoreError) as exc:
+            self.notify(str(exc), title="Cannot show the board", severity="error")
+            return
+        self.app.push_screen(screen)
+
+    def action_edit_problem(self) -> None:
+        entry = self.query_one(ProblemPicker).current
+        if entry is not None and entry.request.package == "bridge":
+            self._edit_board(entry.request.problem)
+            return
+        self.action_edit_design()
+
+    def _edit_board(self, name: str) -> None:
+        from knowledge.bridge.pbn import parse_pbn
+        from workbench.kb.catalog import open_store
+        from workbench.screens.bridge_view import stored_board
+        from workbench.screens.deal_editor import DealEditorScreen, SavedDeal
+
+        try:
+            text = stored_board(self.db, name)
+            record = parse_pbn(text, source=name)[0] if text else None
+        except (ValueError, StoreError) as exc:
+            self.notify(str(exc), title="Cannot open the board", severity="error")
+            return
+        store = open_store(self.db)
+        try:
+            existing = [p["name"] for p in store.problems("bridge")]
+        finally:
+            store.close()
+
+        def save(saved: SavedDeal) -> bool:
+            s = open_store(self.db)
+            try:
+                s.set_problem("bridge", saved.name, "pbn-board", saved.pbn,
+                              f"board {saved.record.board}")
+            finally:
+                s.close()
+            self.notify(f"Saved board {saved.name}", timeout=3)
+            return True
+
+        self.app.push_screen(DealEditorScreen(record, name=name, existing=existing,
+                                              on_save=save))
 
     def action_edaps_view(self) -> None:
         request = self.shown

@@ -1,0 +1,226 @@
+"""``workbench play bridge`` and ``workbench match bridge``: boards played headless.
+
+``play`` plays one board of a PBN file with one declarer against one defence and prints the
+play trick by trick with the declarer's scheme annotations ("[Draw trump]"); ``--explain``
+adds, for every decision the TOFS declarer planned, each alternative it considered with
+its value, the assumptions it rests on and why it lost.  ``match`` plays every board with
+each declarer against the same defence (duplicate style) and prints the comparison of
+:mod:`knowledge.bridge.match`.  Bad input (an unreadable file, a board that is not there,
+a board with no contract) is one line on stderr and exit status 1, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["add_parsers", "run_match_command", "run_play_command"]
+
+EXIT_OK, EXIT_BAD_INPUT = 0, 1
+
+
+def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("play", parents=[common], help="play one bridge board headless")
+    p.add_argument("package", choices=["bridge"], help="the bridge package")
+    p.add_argument("file", help="PBN file")
+    p.add_argument("--board", help="the [Board] tag of the board to play (default: the first)")
+    p.add_argument("--declarer", default="tofs",
+                   help="tofs, mcdd, heuristic or dd (default: tofs)")
+    p.add_argument("--defense", "--defence", default="heuristic",
+                   choices=["heuristic", "dd", "scripted"],
+                   help="who defends (scripted replays the file's [Play], then heuristic)")
+    p.add_argument("--model", default="vacant-places", choices=["vacant-places", "dissertation"],
+                   help="the TOFS declarer's belief model")
+    p.add_argument("--explain", action="store_true",
+                   help="for each planned decision, every alternative and why it lost")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+    m = sub.add_parser("match", parents=[common],
+                       help="play every board of a PBN file with several declarers")
+    m.add_argument("package", choices=["bridge"], help="the bridge package")
+    m.add_argument("file", help="PBN file")
+    m.add_argument("--declarers", default="tofs,mcdd,heuristic",
+                   help="comma-separated: tofs, mcdd, heuristic, dd")
+    m.add_argument("--defense", "--defence", default="heuristic", choices=["heuristic", "dd"])
+    m.add_argument("--jobs", type=int, default=1, help="worker processes")
+    m.add_argument("--timeout", type=float, default=120.0, help="seconds per board")
+    m.add_argument("--boards", type=int, help="only the first N boards")
+    m.add_argument("--samples", type=int, default=20, help="Monte Carlo samples (mcdd)")
+    m.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+def _fail(message: str) -> int:
+    print(f"workbench: error: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def _records(path: str) -> list[Any]:
+    from knowledge.bridge.pbn import read_pbn
+
+    return read_pbn(Path(path))
+
+
+def run_play_command(args: argparse.Namespace) -> int:
+    from knowledge.bridge.match import play_problem, problem_from_record
+    from knowledge.bridge.pbn import PbnError
+
+    try:
+        records = _records(args.file)
+        if not records:
+            return _fail(f"{args.file}: no board in the file")
+        if args.board is None:
+            record = records[0]
+        else:
+            found = [r for r in records if str(r.board) == args.board]
+            if not found:
+                boards = ", ".join(str(r.board) for r in records[:20])
+                return _fail(f"{args.file}: no board '{args.board}'; boards: {boards}")
+            record = found[0]
+        problem = problem_from_record(record)
+        captured: dict[str, Any] = {}
+        from knowledge.bridge import declarers
+
+        factory = declarers.DECLARERS.get(args.declarer)
+        if factory is None:
+            return _fail(f"unknown declarer '{args.declarer}'; "
+                         f"declarers: {', '.join(sorted(declarers.DECLARERS))}")
+
+        def keep(**options: object) -> Any:
+            player = factory(**{**options, "model": args.model})
+            captured["player"] = player
+            return player
+
+        declarers.DECLARERS["_play"] = keep
+        try:
+            rec = play_problem(problem, "_play", args.defense)
+        finally:
+            declarers.DECLARERS.pop("_play", None)
+    except (PbnError, ValueError) as exc:
+        return _fail(str(exc))
+    player = captured.get("player")
+    data = _play_data(problem, rec, player, args.explain)
+    if args.json:
+        print(json.dumps(data, indent=2))
+    else:
+        print(_play_text(data, args.explain))
+    return EXIT_OK
+
+
+def _play_data(problem: Any, rec: Any, player: Any, explain: bool) -> dict[str, Any]:
+    from knowledge.bridge.cards import CARD_NAMES, Seat
+    from knowledge.bridge.deal import PlayState, Vul
+    from knowledge.bridge.network import card_text
+    from knowledge.bridge.scoring import score
+
+    state = PlayState.start(rec.deal, rec.contract, rec.declarer)
+    tricks = []
+    notes: list[str | None] = list(rec.notes)
+    side = rec.declarer & 1
+    for i, c in enumerate(rec.cards):
+        state.play(c)
+        if len(state.trick) == 0:
+            t = state.history[-1]
+            first = i - 3
+            ours = [notes[k] for k in range(first, i + 1)
+                    if (rec.seats[k] & 1) == side and notes[k]]
+            tricks.append({"trick": len(tricks) + 1, "leader": Seat(t.leader).letter,
+                           "cards": [card_text(x) for x in t.cards],
+                           "winner": Seat(t.winner).letter, "note": ours[0] if ours else None})
+    vulnerable = Vul.parse(problem.vulnerability).is_vulnerable(rec.declarer)
+    data: dict[str, Any] = {
+        "board": problem.board, "contract": str(rec.contract), "declarer": Seat(rec.declarer).letter,
+        "declarer_player": rec.declarer_name, "defense": rec.defender_name,
+        "tricks": rec.declarer_tricks, "made": rec.made,
+        "score": score(rec.contract, vulnerable, rec.declarer_tricks),
+        "play": "".join(CARD_NAMES[c] for c in rec.cards), "trick_by_trick": tricks,
+        "seconds": round(rec.declarer_seconds, 3),
+    }
+    if explain:
+        data["decisions"] = _decisions(player)
+    return data
+
+
+def _decisions(player: Any) -> list[dict[str, Any]]:
+    """Every planned decision: the choice at the deciding seat and the alternatives that
+    applied (methods whose preconditions failed here are counted, not listed)."""
+    from engine.tofs import Reason
+    from knowledge.bridge.cards import Seat
+
+    NOT_APPLICABLE = (Reason.PRECONDITION_FAILED, Reason.NO_BINDING)
+    out: list[dict[str, Any]] = []
+    for d in getattr(player, "decisions", []):
+        result = d.result
+        task = f"{Seat(d.seat).title} to play"
+        points = [cp for cp in result.choice_points if cp.task == task]
+        if not points:
+            continue
+        cp = min(points, key=lambda c: c.node)
+        out.append({
+            "trick": d.cards_played // 4 + 1, "seat": Seat(d.seat).letter,
+            "nodes": result.nodes, "value": cp.value,
+            "alternatives": [
+                {"label": a.label, "method": a.method, "value": a.value, "reason": str(a.reason),
+                 "chosen": a.chosen, "detail": a.detail}
+                for a in cp.alternatives if a.reason not in NOT_APPLICABLE],
+            "not_applicable": sum(a.reason in NOT_APPLICABLE for a in cp.alternatives),
+        })
+    return out
+
+
+def _play_text(data: dict[str, Any], explain: bool) -> str:
+    lines = [f"Board {data['board']}: {data['contract']} by {data['declarer']} "
+             f"({data['declarer_player']} against {data['defense']} defence)"]
+    for t in data["trick_by_trick"]:
+        note = f"  {t['note']}" if t["note"] else ""
+        lines.append(f"{t['trick']:3d}. {t['leader']} led: {' '.join(t['cards'])}  "
+                     f"won by {t['winner']}{note}")
+    verdict = "made" if data["made"] else "down"
+    lines.append(f"Declarer took {data['tricks']} tricks: {verdict}, {data['score']:+d} "
+                 f"({data['seconds']:.2f} s thinking)")
+    if explain:
+        decisions = data.get("decisions") or []
+        if not decisions:
+            lines.append("(this declarer keeps no decision trees to explain)")
+        for d in decisions:
+            lines.append(f"\nTrick {d['trick']}, {d['seat']} to play "
+                         f"(value {d['value']:+.1f}; {d['nodes']} nodes):")
+            if d["not_applicable"]:
+                lines.append(f"  ({d['not_applicable']} methods did not apply here)")
+            for a in d["alternatives"]:
+                mark = "*" if a["chosen"] else " "
+                value = "" if a["value"] is None else f"{a['value']:+.1f}"
+                detail = f" ({a['detail']})" if a["detail"] else ""
+                lines.append(f"  {mark} {a['label']:28s} {value:>8s}  {a['reason']}{detail}")
+    return "\n".join(lines)
+
+
+def run_match_command(args: argparse.Namespace) -> int:
+    from knowledge.bridge.match import run_match
+    from knowledge.bridge.pbn import PbnError
+
+    names = [n.strip() for n in args.declarers.split(",") if n.strip()]
+    if args.jobs < 1:
+        return _fail("--jobs must be at least 1")
+    try:
+        records = _records(args.file)
+        if args.boards:
+            records = records[:args.boards]
+
+        def progress(done: int, total: int, result: Any) -> None:
+            if sys.stderr.isatty() or not args.json:
+                width = 30
+                filled = width * done // total
+                print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} "
+                      f"board {result.board} {result.declarer}", end="", file=sys.stderr)
+                if done == total:
+                    print(file=sys.stderr)
+
+        report = run_match(records, names, args.defense, jobs=args.jobs, timeout=args.timeout,
+                           progress=progress, options={"samples": args.samples})
+    except (PbnError, ValueError) as exc:
+        return _fail(str(exc))
+    print(report.to_json() if args.json else report.to_text(title=Path(args.file).name))
+    return EXIT_OK

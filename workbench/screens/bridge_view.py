@@ -1,0 +1,177 @@
+"""The bridge table: a board's four hands, the trick in progress, and the play log.
+
+Opened with ``v`` on a bridge board.  It shows the board where planning starts (after the
+opening lead, or at ``[StartAtTrick]``), and ``p`` plays the board out: the TOFS declarer
+against the chosen defence, in a thread worker that posts one message with the finished
+record (a board takes well under a second).  The log then carries the declarer's scheme
+annotations ("[Draw trump]"); choosing a trick shows the table as it was after it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Header
+
+from knowledge.bridge.deal import PlayState
+from knowledge.bridge.pbn import BoardRecord, parse_pbn
+from workbench.widgets.bridge_table import BridgeTable
+from workbench.widgets.play_log import PlayLog, position_after
+from workbench.widgets.status_line import StatusLine
+
+__all__ = ["BoardPlayed", "BridgeScreen"]
+
+
+@dataclass
+class BoardPlayed(Message):
+    """The worker finished playing the board (``error`` set if it could not)."""
+
+    state: PlayState | None
+    notes: list[str | None]
+    tricks: int
+    error: str | None = None
+
+
+class BridgeScreen(Screen[None]):
+    """A board at the table; ``p`` plays it out with the TOFS declarer."""
+
+    BINDINGS = [
+        Binding("p", "play", "Play it out", id="bridge.play",
+                tooltip="Play the board to the end: TOFS declarer against the defence"),
+        Binding("t", "toggle_defence", "Defence", id="bridge.defence",
+                tooltip="Switch the defence between heuristic and double-dummy"),
+        Binding("escape", "close", "Back", id="bridge.close"),
+    ]
+    DEFAULT_CSS = """
+    BridgeScreen #bridge-panes { height: 1fr; }
+    BridgeScreen BridgeTable { width: 1fr; }
+    BridgeScreen PlayLog { width: 1fr; }
+    """
+
+    def __init__(self, record: BoardRecord, name: str, start: PlayState) -> None:
+        super().__init__()
+        self.record = record
+        self.board_name = name
+        self.start = start
+        self.defence = "heuristic"
+        self.played: PlayState | None = None
+
+    @classmethod
+    def of_text(cls, name: str, text: str) -> BridgeScreen:
+        """The screen for a stored board (its PBN text); raises ValueError if unreadable."""
+        from knowledge.bridge.problems import board_state
+
+        [record, *_] = parse_pbn(text, source=name) or [None]
+        if record is None:
+            raise ValueError(f"{name}: no board in the PBN text")
+        return cls(record, name, board_state(record, name))
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="bridge-panes"):
+            table = BridgeTable(id="bridge-table")
+            table.border_title = "Table"
+            yield table
+            log = PlayLog(id="bridge-log")
+            log.border_title = "Play"
+            yield log
+        yield StatusLine("", id="bridge-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"bridge / {self.board_name}"
+        self._show(self.start, [])
+        self.query_one(StatusLine).set_status(
+            f"Board {self.record.board}: {self.record.contract} by "
+            f"{self.record.declarer.title if self.record.declarer else '?'}. "
+            "p plays it out.", "ok")
+
+    def _show(self, state: PlayState, notes: list[str | None]) -> None:
+        r = self.record
+        self.query_one(BridgeTable).show_state(state, vulnerability=r.vulnerability,
+                                               dealer=r.dealer, board=r.board)
+        self.query_one(PlayLog).show_state(state, card_notes=notes)
+
+    def action_toggle_defence(self) -> None:
+        self.defence = "dd" if self.defence == "heuristic" else "heuristic"
+        self.notify(f"Defence: {self.defence}", timeout=2)
+
+    def action_play(self) -> None:
+        self.query_one(StatusLine).set_status(
+            f"Playing the board out against the {self.defence} defence…", "running")
+        self._play(self.defence)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="bridge-play")
+    def _play(self, defence: str) -> None:
+        """Thread body: play from the start, post the record.  Touches no widget."""
+        from knowledge.bridge.defenders import make_defender
+        from knowledge.bridge.information import declarer_info, defender_info, masked_state
+        from knowledge.bridge.tofs_player import TofsDeclarer
+
+        try:
+            r = self.record
+            assert r.declarer is not None
+            state = self.start.copy()
+            declarer = TofsDeclarer(vulnerable=r.vulnerability.is_vulnerable(r.declarer))
+            defender: Any = make_defender(defence)
+            notes: list[str | None] = [None] * state.cards_played
+            side = state.declarer & 1
+            while not state.is_over:
+                seat = state.turn
+                ours = (seat & 1) == side
+                info = declarer_info(state) if ours else defender_info(state, seat)
+                player = declarer if ours else defender
+                view = state.copy() if getattr(player, "double_dummy", False) \
+                    else masked_state(state, info)
+                declarer.note = None
+                card = player.choose(view, seat, info)
+                state.play(card)
+                notes.append(declarer.note if ours else None)
+        except Exception as exc:  # noqa: BLE001 - knowledge code is user code; never crash
+            self.post_message(BoardPlayed(None, [], 0, f"{type(exc).__name__}: {exc}"))
+            return
+        self.post_message(BoardPlayed(state, notes, state.declarer_tricks))
+
+    @on(BoardPlayed)
+    def _played(self, message: BoardPlayed) -> None:
+        status = self.query_one(StatusLine)
+        if message.state is None:
+            status.set_status(f"Could not play the board: {message.error}", "error")
+            return
+        self.played = message.state
+        self.notes = message.notes
+        self._show(message.state, message.notes)
+        need = self.record.contract.tricks_needed if self.record.contract else 7
+        verdict = "made" if message.tricks >= need else f"down {need - message.tricks}"
+        status.set_status(f"Declarer took {message.tricks} tricks: {verdict}.",
+                          "ok" if message.tricks >= need else "warning")
+
+    @on(PlayLog.TrickSelected)
+    def _trick(self, message: PlayLog.TrickSelected) -> None:
+        state = self.played or self.start
+        r = self.record
+        self.query_one(BridgeTable).show_state(
+            position_after(state, message.cards_played), vulnerability=r.vulnerability,
+            dealer=r.dealer, board=r.board)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+def stored_board(db: Path | None, name: str) -> str | None:
+    """The stored PBN text of a bridge board (None if the store has none)."""
+    from workbench.kb.catalog import open_store
+
+    store = open_store(db)
+    try:
+        return store.problem_text("bridge", name)
+    finally:
+        store.close()
