@@ -1,7 +1,7 @@
 """Declarer matches on the dev deals and on generated game contracts.
 
 Run: ``.venv/bin/python benchmarks/bridge_match.py`` (full: the 100 dev deals and 200
-generated games, declarers dd, mcdd and heuristic, against the heuristic and the
+generated games, declarers tofs, dd, mcdd and heuristic, against the heuristic and the
 double-dummy defence, 2 worker processes).  A quick run::
 
     .venv/bin/python benchmarks/bridge_match.py --boards 20 --generated 20 --samples 10
@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--boards", type=int, default=100, help="dev deals to play (0: none)")
     ap.add_argument("--generated", type=int, default=200, help="generated games (0: none)")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--declarers", default="dd,mcdd,heuristic")
+    ap.add_argument("--declarers", default="tofs,dd,mcdd,heuristic")
     ap.add_argument("--defenses", default="heuristic,dd")
     ap.add_argument("--samples", type=int, default=20)
     ap.add_argument("--jobs", type=int, default=2)

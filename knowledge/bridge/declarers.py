@@ -35,7 +35,7 @@ from .defenders import (
     winner_so_far, winners_over,
 )
 from .information import Information
-from .players import Player, dd_best, dd_solve_many, lowest_first
+from .players import DoubleDummyPlayer, Player, dd_solve_many, lowest_first
 
 __all__ = [
     "DECLARERS", "DoubleDummyDeclarer", "HeuristicDeclarer", "MonteCarloDeclarer",
@@ -48,23 +48,8 @@ def seed_for(seed: int, board: object) -> int:
     return zlib.crc32(f"{seed}:{board}".encode()) & 0x7FFFFFFF
 
 
-class DoubleDummyDeclarer:
+class DoubleDummyDeclarer(DoubleDummyPlayer):
     """Sees all four hands; plays the lowest DD-optimal card for declarer and dummy."""
-
-    name = "dd"
-    double_dummy = True
-
-    def __init__(self, **_: object) -> None:
-        self.nodes: int | None = None
-        self.note: str | None = None
-
-    def choose(self, state: PlayState, seat: Seat, info: Information) -> int:
-        legal = state.legal_mask()
-        if legal.bit_count() == 1:
-            return low(legal)
-        card, _, nodes = dd_best(state)
-        self.nodes = nodes
-        return card
 
 
 class MonteCarloDeclarer:

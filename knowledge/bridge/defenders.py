@@ -26,7 +26,7 @@ from .cards import (
 )
 from .deal import PlayState
 from .information import Information
-from .players import dd_best
+from .players import DoubleDummyPlayer
 
 __all__ = [
     "DEFENDERS", "DoubleDummyDefender", "HeuristicDefender", "ScriptedDefender", "make_defender",
@@ -572,23 +572,8 @@ def _mask(cards: Sequence[int]) -> int:
 
 # -- double-dummy and scripted defenders ---------------------------------------------------------
 
-class DoubleDummyDefender:
+class DoubleDummyDefender(DoubleDummyPlayer):
     """Sees all four hands; plays the lowest card that is optimal by DDS."""
-
-    name = "dd"
-    double_dummy = True
-
-    def __init__(self) -> None:
-        self.nodes: int | None = None
-        self.note: str | None = None
-
-    def choose(self, state: PlayState, seat: Seat, info: Information) -> int:
-        legal = state.legal_mask()
-        if legal.bit_count() == 1:
-            return low(legal)
-        card, _, nodes = dd_best(state)
-        self.nodes = nodes
-        return card
 
 
 class ScriptedDefender:

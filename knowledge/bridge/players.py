@@ -29,7 +29,8 @@ from .deal import Contract, Deal, IllegalPlay, PlayState
 from .information import Information, declarer_info, defender_info, masked_state
 
 __all__ = [
-    "PlayRecord", "PlayTimeout", "Player", "dd_best", "dd_solve", "dd_solve_many", "dd_trace",
+    "DoubleDummyPlayer", "PlayRecord", "PlayTimeout", "Player", "dd_best", "dd_solve",
+    "dd_solve_many", "dd_trace",
     "dd_value", "lowest_first", "play_board",
 ]
 
@@ -272,6 +273,25 @@ def dd_best(state: PlayState) -> tuple[int, dict[int, int], int]:
     scores, nodes = dd_solve(state)
     best = max(scores.values())
     return lowest_first([c for c, v in scores.items() if v == best]), scores, nodes
+
+
+class DoubleDummyPlayer:
+    """Sees all four hands; plays the lowest DD-optimal card (declarer or defender)."""
+
+    name = "dd"
+    double_dummy = True
+
+    def __init__(self, **_: object) -> None:
+        self.nodes: int | None = None
+        self.note: str | None = None
+
+    def choose(self, state: PlayState, seat: Seat, info: Information) -> int:
+        legal = state.legal_mask()
+        if legal.bit_count() == 1:
+            return (legal & -legal).bit_length() - 1
+        card, _, nodes = dd_best(state)
+        self.nodes = nodes
+        return card
 
 
 def dd_trace(deal: Deal, trump: int, declarer: Seat | int, cards: Sequence[int]) -> list[int]:
