@@ -82,12 +82,54 @@ def test_boards_are_problems_with_declarers_choices() -> None:
     pos = problem.state
     assert (pos.won, pos.lost, pos.turn) == (3, 1, int(Seat.N))
     result = plan_position(pos, domain)
-    [root] = [cp for cp in result.choice_points if cp.task == "North to play"][:1]
-    labels = {a.method for a in root.alternatives}
-    assert {"CashWinner", "SequenceWinner", "LengthWinner"} <= labels
+    root = min((cp for cp in result.choice_points if cp.task == "North to play"),
+               key=lambda cp: cp.node)
     # every alternative has exactly one reason, and the chosen one the root's value
     assert sum(a.chosen for a in root.alternatives) == 1
     assert root.chosen is not None and root.chosen.value == pytest.approx(root.value)
+
+
+def test_trick_5_of_353021_weighs_tignums_four_plans() -> None:
+    """Figure 5.13: at trick 5 Tignum 2 weighed setting up a diamond discard, a diamond
+    length winner, a spade sequence winner and cashing out -- three of them starting with
+    the ♦A and told apart only by their belief views.  With the dissertation's model the
+    discard plan's ruff branch has p = 0.071 (West short in diamonds with the last trump),
+    the length plan splits 0.375 / 0.625, and cashing out assumes the worst: West ruffs at
+    once and the defence then takes ♠A and two clubs, down two vulnerable (-200)."""
+    from dataclasses import replace
+
+    from knowledge.bridge.beliefs import DISSERTATION
+
+    domain, problem = get_package("bridge").problem("353021-trick5")
+    pos = replace(problem.state, table=replace(problem.state.table, model=DISSERTATION))
+    result = plan_position(pos, domain)
+    policy = result.policy
+    assert policy is not None
+    node = policy
+    while len(node.children) == 1 and node.children[0].step is None:
+        node = node.children[0].node
+    plans = {e.label: e.node for e in node.children}
+    assert {"SetUpDiscard(C=♦A)", "LengthWinner(C=♦A)", "SequenceWinner(C=♠Q)",
+            "CashOut(C=♦A)"} <= set(plans)
+    chosen = node.children[node.chosen].step
+    assert chosen is not None and chosen.args[1] == parse_card("DA")
+
+    def branches(n):  # type: ignore[no-untyped-def]
+        out = {}
+        for e in n.walk():
+            for edge in e.children:
+                if edge.probability is not None and edge.label.startswith("ThemAnswer(O="):
+                    out.setdefault(edge.label.split("O=")[1].split(", C=")[0], edge.probability)
+        return out
+
+    discard = branches(plans["SetUpDiscard(C=♦A)"])
+    ruff = next(p for label, p in discard.items() if label.startswith("opponent ruffs"))
+    assert ruff == pytest.approx(0.125 * 8 / 14, abs=1e-4)  # 0.071
+    length = branches(plans["LengthWinner(C=♦A)"])
+    assert length["diamonds 3-3"] == pytest.approx(0.375)
+    assert plans["CashOut(C=♦A)"].value == pytest.approx(-200)
+    assert plans["SetUpDiscard(C=♦A)"].value > plans["SequenceWinner(C=♠Q)"].value
+    assert plans["SetUpDiscard(C=♦A)"].value > plans["CashOut(C=♦A)"].value
 
 
 def test_planning_is_deterministic() -> None:

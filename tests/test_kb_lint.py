@@ -325,6 +325,15 @@ def test_complete_uncontrolled_methods_are_clean() -> None:
     assert found(spec) == []
 
 
+def test_a_belief_view_alone_marks_our_own_scheme_not_an_opponents_move() -> None:
+    """Tignum 2's schemes pick the view their opponents are weighed by (§5.4.3)."""
+    spec = _game([
+        MethodDef(name="Discard", task="Root", operator="Act()", belief_view="ruff"),
+        MethodDef(name="Cash", task="Root", operator="Act()"),
+    ])
+    assert found(spec) == []
+
+
 # ---------------------------------------------------------------------- missing-label
 
 def test_missing_label_on_choice_points_only() -> None:

@@ -68,6 +68,10 @@ class BridgeEquivalent(Critic):
             return True
         if not state.unseen >> pcard & 1:
             return False  # someone else already played it: the plan's picture is wrong
+        led = state.led_suit()
+        trump = state.table.trump
+        if led is not None and all(SUIT_OF[c] not in (led, trump) for c in (pcard, acard)):
+            return True  # two discards
         return equivalent_for_us(state, pcard, acard)
 
 

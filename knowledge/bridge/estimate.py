@@ -17,7 +17,8 @@ the plan where it was ("diamonds 3-3"), else the most likely split.
 * **A suit contract** counts **losers** in the master hand (the one with more trumps):
   rounds it must lose in each suit, less the **ruffs** the other hand can take in suits it
   is shorter in, less the **discards** the master hand makes on the other hand's winners
-  in suits it has run out of; the defenders' trump tricks are losers too.
+  in suits it has run out of; the defenders' trump tricks are losers too.  When the
+  defenders are on lead, the tricks they can cash at once come before any discard.
 
 Entries, squeezes and the defenders' own ruffs are not seen -- the imprecision the
 dissertation accepts.
@@ -125,7 +126,8 @@ def estimate_tricks(pos: Position) -> float:
     tm = SUIT_MASKS[trump]
     master, other = (decl, dummy) if (decl & tm).bit_count() >= (dummy & tm).bit_count() \
         else (dummy, decl)
-    side_lost = ruffable = discards = trump_lost = 0
+    side_lost = ruffable = discards = trump_lost = quick = 0
+    master_trumps = bool(master & tm)
     for s in range(4):
         m = SUIT_MASKS[s]
         th = theirs_all & m
@@ -136,6 +138,13 @@ def estimate_tricks(pos: Position) -> float:
         discards += disc
         side_lost += lost
         ruffable += min(lost, max(0, (master & m).bit_count() - (other & m).bit_count()))
+        top = (master | other) & m
+        their_tops = (th >> top.bit_length()).bit_count() if top else th.bit_count()
+        quick += min(their_tops, (master & m).bit_count()) if master_trumps else their_tops
     ruffs = min(ruffable, (other & tm).bit_count())
-    losers = trump_lost + max(0, side_lost - ruffs - discards)
+    side = max(0, side_lost - ruffs - discards)
+    if not pos.trick and t.is_defender(pos.leader):
+        # On lead, the defenders cash their top cards before our discards can help.
+        side = max(side, quick)
+    losers = trump_lost + side
     return pos.won + max(0.0, float(remaining - losers))

@@ -16,10 +16,11 @@ separates), so the tree never branches on the ♦3 against the ♦2.
 from __future__ import annotations
 
 from functools import wraps
+from typing import Any
 from math import comb
 
 from engine.tofs import Registry
-from knowledge.bridge.beliefs import Vacancies
+from knowledge.bridge.beliefs import Vacancies, belief_view
 from knowledge.bridge.cards import RANK_CHARS, SUIT_MASKS, SUIT_OF, SUIT_SYMBOLS
 from knowledge.bridge.estimate import estimate_tricks
 from knowledge.bridge.position import Position
@@ -317,16 +318,42 @@ def sequence_leads(pos: Position, p: int) -> list[int]:
 @registry.primitive
 @_as_cards
 def length_leads(pos: Position, p: int) -> list[int]:
-    """A low card in a suit where we hold seven or more and length can be set up by
-    giving up a trick ("LengthWinner" / "HardLengthWinner")."""
+    """A suit where ``p`` is long enough to outlast the defenders' most likely longer
+    holding: its top winner (or a low card, to concede the trick the length needs)."""
+    from knowledge.bridge.estimate import MOST_LIKELY_LONGER
+
     out = []
-    q = (p + 2) & 3
     for s in range(4):
-        mine, hers = _suit_cards(pos, p, s), _suit_cards(pos, q, s)
+        mine = _suit_cards(pos, p, s)
         theirs = pos.theirs & SUIT_MASKS[s]
-        if mine and theirs and (mine | hers).bit_count() >= 7 and \
-                max(mine.bit_count(), hers.bit_count()) > theirs.bit_count() // 2 + 1:
-            out.append(_low(mine))
+        n = theirs.bit_count()
+        if s == pos.table.trump or not mine or not theirs or mine.bit_count() < 4:
+            continue
+        if mine.bit_count() > MOST_LIKELY_LONGER[min(n, len(MOST_LIKELY_LONGER) - 1)]:
+            top = _top_winner(pos, p, s)
+            out.append(top if top is not None else _low(mine))
+    return out
+
+
+@registry.primitive
+@_as_cards
+def discard_leads(pos: Position, p: int) -> list[int]:
+    """The top winner of a side suit ``p`` holds more cards of than partner, while partner
+    has losers elsewhere to throw on it (set up a discard)."""
+    q = (p + 2) & 3
+    trump = pos.table.trump
+    partner_losers = any(_suit_cards(pos, q, s) and _top_winner(pos, q, s) is None
+                         for s in range(4) if s != trump)
+    if not partner_losers:
+        return []
+    out = []
+    for s in range(4):
+        if s == trump:
+            continue
+        top = _top_winner(pos, p, s)
+        if top is not None and _suit_cards(pos, p, s).bit_count() > \
+                _suit_cards(pos, q, s).bit_count():
+            out.append(top)
     return out
 
 
@@ -646,6 +673,139 @@ def honour_led(pos: Position) -> bool:
     return bool(pos.trick) and pos.trick[0][1] % 13 >= 8
 
 
+# ------------------------------------------------------------------ schemes and belief views
+#
+# A scheme method (bridge.toml) leads with ``LeadCard(P, C, view)``: the lead records the
+# scheme as "view:suit" in the position.  While our side keeps the lead the scheme goes on
+# (``scheme_next``), and when the scheme's suit is led the defenders' answers are the
+# outcomes of the scheme's belief view (Smith 1997, §5.4.3: the belief function changes
+# with the method) -- a discard plan sees "ruff / no ruff", a length plan "even / uneven",
+# cashing out the worst case -- instead of the generic card-by-card model.
+
+class OutcomeArg(str):
+    """One outcome of a belief view as a task argument: its label when shown."""
+
+    probability: float
+    key: str
+    ruff: bool | None
+
+
+def _outcome(label: str, probability: float, key: str, ruff: bool | None = None) -> OutcomeArg:
+    o = OutcomeArg(label)
+    o.probability, o.key, o.ruff = probability, key, ruff
+    return o
+
+
+def _scheme(pos: Position) -> tuple[str, int] | None:
+    if not pos.scheme:
+        return None
+    view, _, suit = pos.scheme.partition(":")
+    return view, int(suit)
+
+
+@registry.primitive
+def scheme_view(pos: Position) -> str:
+    """The belief view of the scheme under way ("" when none)."""
+    sch = _scheme(pos)
+    return sch[0] if sch else ""
+
+
+@registry.primitive
+@_as_cards
+def scheme_next(pos: Position, p: int) -> list[int]:
+    """The scheme's next lead from ``p``: the next top winner of the scheme's suit (a
+    discard or length plan), or any top winner (cashing out).  Empty when the scheme is
+    over: no such card in this hand."""
+    sch = _scheme(pos)
+    if sch is None or not on_lead(pos, p):
+        return []
+    view, suit = sch
+    c = _top_winner(pos, p, suit)
+    if c is not None:
+        return [c]
+    if view == "worst-case":
+        return [x for x in (_top_winner(pos, p, s) for s in range(4)) if x is not None][:1]
+    return []
+
+
+@registry.primitive
+def scheme_active(pos: Position, p: int) -> bool:
+    """A scheme is under way and ``p`` can lead its next card."""
+    return bool(scheme_next(pos, p))
+
+
+@registry.primitive
+def view_applies(pos: Position, p: int) -> bool:
+    """Defender ``p`` answers a lead of the scheme's suit by our side: his move is one of
+    the scheme view's outcomes rather than the generic card-by-card model."""
+    sch = _scheme(pos)
+    if sch is None or sch[0] not in ("ruff", "even", "worst-case") or not pos.trick:
+        return False
+    leader, card = pos.trick[0]
+    return SUIT_OF[card] == sch[1] and leader in (pos.table.declarer, pos.table.dummy) \
+        and len(pos.trick) in (1, 3)
+
+
+@registry.primitive
+def view_outcomes(pos: Position, p: int) -> list[OutcomeArg]:
+    """The outcomes defender ``p`` branches into under the scheme's view.  As in Tignum 2,
+    ruffs come in fourth seat and showing out in second; the other seat just follows."""
+    if not view_applies(pos, p):
+        return []
+    view, suit = _scheme(pos)  # type: ignore[misc]
+    second = len(pos.trick) == 1
+    d = pos.table.defender_index(p)
+    void = pos.voids[d] >> suit & 1 or not pos.may_hold(p, suit)
+    follow = [_outcome("follows", 1.0, "follow")]
+    if void:
+        follow = [_outcome("shows out (void known)", 1.0, "uneven")]
+    trump = pos.table.trump if pos.table.trump < 4 else None
+    try:
+        outs = _view(pos, view, suit, second, bool(void), trump)
+    except ValueError:
+        # The plan's assumptions so far leave no consistent deal (a void assumed here,
+        # planned cards there): the branch is impossible; let it just follow.
+        return follow
+    if outs is None:
+        return follow
+    return [_outcome(o.label, o.probability, o.key, o.ruff) for o in outs]
+
+
+def _view(pos: Position, view: str, suit: int, second: bool, void: bool, trump: int | None
+          ) -> list[Any] | None:
+    """The view's outcomes at this seat, or None where the seat just follows."""
+    if view == "ruff":
+        if second or trump is None or trump == suit or void:
+            return None
+        return belief_view("ruff", pos.knowledge(before_trick=True), suit,
+                           model=pos.table.model, trump=trump)
+    if view == "even":
+        if not second or void:
+            return None
+        return belief_view("even", pos.knowledge(), suit, model=pos.table.model)
+    if second or void:
+        return None
+    return belief_view("worst-case", pos.knowledge(before_trick=True), suit,
+                       model=pos.table.model, trump=trump)
+
+
+@registry.primitive(uses_state=False)
+def prob(o: OutcomeArg) -> float:
+    """An outcome's probability."""
+    return o.probability
+
+
+@registry.primitive
+@_as_cards
+def view_card(pos: Position, p: int, o: OutcomeArg) -> list[int]:
+    """The planned card for an outcome: a ruff, a show-out (a discard), or following low."""
+    if o.key == "ruff" or (o.key == "worst" and o.ruff):
+        return their_ruff(pos, p) or their_low(pos, p) or their_win(pos, p)
+    if o.key == "uneven":
+        return their_discard(pos, p)
+    return their_low(pos, p) or their_win(pos, p)
+
+
 # ------------------------------------------------------------------ the operator's effect
 
 @registry.effect
@@ -654,8 +814,8 @@ def play_card(pos: Position, p: int, c: int) -> Position:
 
 
 @registry.effect
-def lead_card(pos: Position, p: int, c: int, scheme: str) -> Position:
-    return pos.with_scheme(scheme).with_card(p, c)
+def lead_card(pos: Position, p: int, c: int, view: str | None) -> Position:
+    return pos.with_scheme(f"{view}:{SUIT_OF[c]}" if view else "").with_card(p, c)
 
 
 # ------------------------------------------------------------------ hooks
@@ -667,9 +827,17 @@ def controlled(pos: Position, agent: int) -> bool:
 
 @registry.hook("stop_planning")
 def stop_planning(pos: Position, tasks: tuple, depth: int) -> bool:  # type: ignore[type-arg]
-    """Plan whole tricks, and no more than the table's horizon of them."""
-    return tasks[0][0] == "Continue" and \
-        pos.won + pos.lost - pos.start_tricks >= pos.table.horizon
+    """Plan whole tricks, never more than the table's horizon: past the first trick only
+    while we keep the lead, and past the second only while a scheme goes on (its tricks
+    are one plan, as in Tignum 2's trees)."""
+    if tasks[0][0] != "Continue":
+        return False
+    done = pos.won + pos.lost - pos.start_tricks
+    if done >= pos.table.horizon:
+        return True
+    if done >= 1 and pos.table.is_defender(pos.leader):
+        return True
+    return done >= 2 and not scheme_active(pos, pos.leader)
 
 
 @registry.hook("evaluate")

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from knowledge.bridge.beliefs import DEFAULT_MODEL, BeliefModel
+from knowledge.bridge.beliefs import DEFAULT_MODEL, BeliefModel, Knowledge
 from knowledge.bridge.cards import SUIT_MASKS, SUIT_OF
 from knowledge.bridge.deal import Contract
 from knowledge.bridge.information import Information
@@ -81,8 +81,11 @@ class Position:
     """Per defender: bit s set when the defender has shown out of suit s."""
     start_tricks: int
     """Tricks completed when planning began (the horizon counts from here)."""
+    played: tuple[tuple[int, ...], tuple[int, ...]] = ((0, 0, 0, 0), (0, 0, 0, 0))
+    """Per defender and suit: cards played so far (labels name original lengths)."""
     scheme: str = ""
-    """The scheme the current lead belongs to (its belief view and annotation)."""
+    """The scheme under way, "view:suit" (the belief view the defenders' answers are
+    weighted by, and the suit it is about); empty when none."""
 
     # ------------------------------------------------------------------ reading
     @property
@@ -147,6 +150,7 @@ class Position:
             else:
                 unseen &= ~bit
             counts = _set(counts, d, counts[d] - 1)
+            played = _set(self.played, d, _set(self.played[d], suit, self.played[d][suit] + 1))
             if lengths[d][suit] > 0:
                 lengths = _set(lengths, d, _set(lengths[d], suit, lengths[d][suit] - 1))
             led = self.led_suit()
@@ -155,17 +159,19 @@ class Position:
                 lengths = _set(lengths, d, _set(lengths[d], led, 0))
         else:
             hands[seat] &= ~bit
+            played = self.played
         trick = self.trick + ((seat, c),)
         if len(trick) < 4:
             return replace(self, hands=tuple(hands), unseen=unseen, trick=trick,  # type: ignore[arg-type]
-                           counts=counts, lengths=lengths, voids=voids)
+                           counts=counts, lengths=lengths, voids=voids, played=played)
         probe = replace(self, trick=trick)
         winner = probe.winning()
         assert winner is not None
         ours = winner[0] in (self.table.declarer, self.table.dummy)
         return replace(self, hands=tuple(hands), unseen=unseen, trick=(),  # type: ignore[arg-type]
                        leader=winner[0], won=self.won + ours, lost=self.lost + (not ours),
-                       counts=counts, lengths=lengths, voids=voids)
+                       counts=counts, lengths=lengths, voids=voids, played=played,
+                       scheme=self.scheme if ours else "")
 
     def assume_length(self, seat: int, suit: int, n: int) -> Position:
         """Record a plan's assumption: defender ``seat`` holds ``n`` cards of ``suit``
@@ -182,7 +188,42 @@ class Position:
 
     def key(self) -> tuple[Any, ...]:
         return (self.hands, self.unseen, self.trick, self.leader, self.won, self.lost,
-                self.counts, self.lengths, self.voids)
+                self.counts, self.lengths, self.voids, self.scheme)
+
+    def knowledge(self, *, before_trick: bool = False) -> Knowledge:
+        """The same information set as counts, for the belief functions.
+
+        ``before_trick``: as it was when the current trick was led -- the defenders' cards
+        on the table go back to the unseen pool.  Tignum 2 weighs a scheme's outcomes once
+        for the whole trick (the ruff is taken in fourth seat whoever is short), so the
+        fourth-seat node uses the knowledge of the lead, not of second hand's card.
+        """
+        if before_trick and self.trick:
+            pos = self
+            unseen = self.unseen
+            counts = list(self.counts)
+            played = [list(self.played[0]), list(self.played[1])]
+            voids = list(self.voids)
+            led = SUIT_OF[self.trick[0][1]]
+            for seat, c in self.trick:
+                if self.table.is_defender(seat):
+                    d = self.table.defender_index(seat)
+                    unseen |= 1 << c
+                    counts[d] += 1
+                    played[d][SUIT_OF[c]] -= 1
+                    if SUIT_OF[c] != led:
+                        voids[d] &= ~(1 << led)
+            pos = replace(self, unseen=unseen, counts=tuple(counts),  # type: ignore[arg-type]
+                          played=(tuple(played[0]), tuple(played[1])),
+                          voids=tuple(voids), trick=())  # type: ignore[arg-type]
+            return pos.knowledge()
+        lho, rho = self.table.defenders
+        unseen = tuple((self.unseen & SUIT_MASKS[s]).bit_count() for s in range(4))
+        known = tuple(tuple((self.hands[seat] & SUIT_MASKS[s]).bit_count() for s in range(4))
+                      for seat in (lho, rho))
+        voids = tuple(frozenset(s for s in range(4) if v >> s & 1) for v in self.voids)
+        return Knowledge(hands=self.counts, unseen=unseen, known=known,  # type: ignore[arg-type]
+                         played=self.played, voids=voids)  # type: ignore[arg-type]
 
 
 def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
@@ -204,7 +245,9 @@ def position_of(info: Information, table: Table, start_tricks: int | None = None
     won, lost = info.won[side], info.won[1 - side]
     lengths = tuple(tuple(0 if voids[d] >> s & 1 else UNKNOWN for s in range(4))
                     for d in range(2))
+    played = tuple(tuple((info.played_by[seat] & SUIT_MASKS[s]).bit_count() for s in range(4))
+                   for seat in (lho, rho))
     done = won + lost
     return Position(table, tuple(hands), info.unseen, trick, int(info.leader),  # type: ignore[arg-type]
                     won, lost, counts, lengths, voids,  # type: ignore[arg-type]
-                    done if start_tricks is None else start_tricks)
+                    done if start_tricks is None else start_tricks, played)  # type: ignore[arg-type]

@@ -51,7 +51,10 @@ _KINDS: frozenset[str] = frozenset(("task", "method", "operator", "constant", "d
 _LEADING_NAME = re.compile(r"\s*([A-Za-z][A-Za-z0-9_]*)")
 
 # Fields that make a method the move of an uncontrolled agent (model.MethodDef).
-UNCONTROLLED_FIELDS = ("weight", "assumption", "critic", "belief_view")
+UNCONTROLLED_FIELDS = ("weight", "assumption", "critic")
+"""Fields that only an uncontrolled agent's move has.  Not ``belief_view``: in Tignum 2 the
+*planner's own* methods choose the belief view their opponents' answers are weighed by
+(a discard plan sees "ruff / no ruff"; Smith 1997 §5.4.3)."""
 
 
 @dataclass(frozen=True)
