@@ -152,3 +152,24 @@ def test_tofs_plays_legal_whole_deals(board: int) -> None:
     assert len(out.cards) == 52 and 0 <= out.declarer_tricks <= 13
     assert player.decisions  # it planned at least once
     assert bridge_domain() is bridge_domain()  # the shipped network is compiled once
+
+
+def test_trick_3_of_353306_knocks_out_the_diamond_ace() -> None:
+    """Deal 353306 (§6.2): at trick 3 Tignum 2 set up clubs, tied with the diamond sequence
+    at +120 and chosen because it was considered first, and went down.  The right play
+    knocks out the ♦A while dummy's ♣A still stops clubs.  Here the diamond sequence is
+    chosen; where it ties with another plan, the tie is reported as one, the network's
+    method order (sequences before cashing) having decided it."""
+    domain, problem = get_package("bridge").problem("353306-trick3")
+    pos = problem.state
+    assert (pos.turn, pos.won, pos.lost) == (int(Seat.W), 2, 0)
+    result = plan_position(pos, domain)
+    root = min((cp for cp in result.choice_points if cp.task == "West to play"),
+               key=lambda cp: cp.node)
+    chosen = root.chosen
+    assert chosen is not None and chosen.method == "SequenceWinner"
+    assert chosen.label == "SequenceWinner(C=♦J)"
+    for a in root.alternatives:
+        if a.value is not None and not a.chosen and a.value == pytest.approx(chosen.value):
+            assert str(a.reason) == "tie"
+    assert pos.hands[int(Seat.E)] >> parse_card("CA") & 1  # the club stopper stays

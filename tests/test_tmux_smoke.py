@@ -44,8 +44,11 @@ def test_workbench_runs_in_a_real_terminal(tmp_path: Path) -> None:
         screen = _wait_for(session, "RM1")
         assert "dinner" in screen and "finesse" in screen and "353021" in screen
         _wait_for(session, "bridge / 353021")  # the picker's cursor is on the first problem
-        for _ in range(6):  # past the other bridge boards, the edaps line and MULTI
+        for _ in range(12):  # down past the other bridge boards, the edaps line and MULTI
             _tmux("send-keys", "-t", session, "Down")
+            time.sleep(0.3)
+            if "edaps / RM1" in _tmux("capture-pane", "-p", "-t", session):
+                break
         _wait_for(session, "edaps / RM1")  # ... and the user sees it moved
         _tmux("send-keys", "-t", session, "r")
         screen = _wait_for(session, "edaps/RM1 (optimise): ok · value 642.327")
