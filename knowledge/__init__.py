@@ -46,6 +46,7 @@ class PlanRequest:
     criterion: str = "weighted-average"
     alpha: float = 0.5
     force: dict[str, str] | None = None
+    """``--why-not``: {task: alternative}, taken at the first such choice point on the plan."""
     explain: bool = False
     json: bool = False
     # From the knowledge store: the domain as edited, and the problem's stored text.
@@ -138,7 +139,7 @@ def search_options(request: PlanRequest, problem: Problem) -> Any:
         "full_tree": request.full_tree,
         "partial_plan_prune": request.prune and problem.options.get("partial_plan_prune", True),
         "node_budget": request.node_budget, "time_budget": request.time_budget,
-        "criterion": criterion(request.criterion, request.alpha), "force": request.force or None,
+        "criterion": criterion(request.criterion, request.alpha),
     })
 
 
@@ -154,8 +155,12 @@ def result_facts(result: Any) -> dict[str, Any]:
 def generic_facts(pkg: KnowledgePackage, request: PlanRequest) -> dict[str, Any]:
     from engine.tofs import plan
 
+    from engine.tofs.explain import plan_why_not
+
     domain, problem = pkg.problem(request.problem, request.spec, request.problem_text)
-    return result_facts(plan(domain, problem, search_options(request, problem)))
+    options = search_options(request, problem)
+    return result_facts(plan_why_not(domain, problem, options, request.force) if request.force
+                        else plan(domain, problem, options))
 
 
 def generic_plan(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
@@ -163,11 +168,13 @@ def generic_plan(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
     import json
 
     from engine.tofs import DomainError, EvaluationError, SourceError, plan
-    from engine.tofs.explain import render_text
+    from engine.tofs.explain import plan_why_not, render_text
 
     try:
         domain, problem = pkg.problem(request.problem, request.spec, request.problem_text)
-        result = plan(domain, problem, search_options(request, problem))
+        options = search_options(request, problem)
+        result = (plan_why_not(domain, problem, options, request.force) if request.force
+                  else plan(domain, problem, options))
     except (PackageError, SourceError, DomainError, EvaluationError, ValueError) as exc:
         return PlanReport(f"error: {exc}", EXIT_BAD_INPUT)
     status = EXIT_PLAN if result.found else EXIT_NO_PLAN

@@ -40,6 +40,32 @@ def test_why_not_forces_an_alternative(capsys) -> None:
     assert abs(data["value"] - 87.2) < 1e-9
 
 
+def test_why_not_takes_the_alternative_at_that_choice_point(capsys) -> None:
+    """RM1's second side pocket: its task is first expanded below the first pocket's
+    end-milling branch, so forcing by task key missed it; --why-not re-plans from the
+    choice point on the plan, and the value is the one the base run claimed for it."""
+    task = "Mill the milling feature at (0.00, 4.00)"
+    assert main(["plan", "edaps", "RM1", "--json"]) == 0
+    base = json.loads(capsys.readouterr().out)
+    [cp] = [c for c in base["choice_points"] if c["task"] == task]
+    [alt] = [a for a in cp["alternatives"] if a["label"] == "EndMilling"]
+    assert main(["plan", "edaps", "RM1", "--json", "--why-not", f"{task}=EndMilling"]) == 0
+    forced = json.loads(capsys.readouterr().out)
+    assert abs(forced["lead_time"] - alt["value"]) < 0.01  # the output rounds to 0.01 min
+    [again] = [c for c in forced["choice_points"] if c["task"] == task]
+    assert [a["label"] for a in again["alternatives"] if a["chosen"]] == ["EndMilling"]
+
+
+def test_why_not_names_the_choice_points_when_nothing_matches(capsys) -> None:
+    assert main(["plan", "examples", "finesse", "--why-not", "Play=Pray"]) == 1
+    err = capsys.readouterr().err
+    assert "no choice point on the plan has task 'Play' with an alternative 'Pray'" in err
+    assert "South: play the suit: Finesse, CashAce" in err
+    assert main(["plan", "edaps", "RM1", "--why-not", "Nope=Y"]) == 1
+    err = capsys.readouterr().err
+    assert "no choice point on the plan has task 'Nope'" in err and "Traceback" not in err
+
+
 def test_bad_input_gives_a_message_not_a_traceback(capsys) -> None:
     assert main(["plan", "examples", "nope"]) == 1
     err = capsys.readouterr().err

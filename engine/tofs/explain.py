@@ -7,7 +7,7 @@ renderers and the workbench build richer views on the same records.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from dataclasses import dataclass
 from dataclasses import replace as dc_replace
@@ -19,8 +19,8 @@ from .results import (
 from .search import SearchOptions, plan
 
 __all__ = [
-    "Anchor", "describe_alternative", "failure_text", "render_policy", "render_text",
-    "replan_at",
+    "Anchor", "describe_alternative", "failure_text", "plan_why_not", "render_policy",
+    "render_text", "replan_at",
 ]
 
 
@@ -190,3 +190,29 @@ def replan_at(domain: Domain, problem: Problem, options: SearchOptions, anchor: 
         return forced
     return dc_replace(forced, plan=list(anchor.steps) + list(forced.plan),
                       choice_points=list(anchor.choices) + list(forced.choice_points))
+
+
+def plan_why_not(domain: Domain, problem: Problem, options: SearchOptions,
+                 why_not: Mapping[str, str]) -> RunResult:
+    """Plan, then take each ``{task: alternative}`` at the first choice point on the plan
+    whose task is ``task``, re-planning from there (:func:`replan_at`).
+
+    Tasks and alternatives are named as ``--json`` shows choice points: the task's label
+    (or its name) and the alternative's label (or its method).  Raises ``ValueError``
+    naming the choice points there are when nothing matches.
+    """
+    result = plan(domain, problem, options)
+    for task, alternative in why_not.items():
+        points = sorted(result.choice_points, key=lambda c: c.node)
+        match = next((c for c in points if task in (c.task, c.task_name)
+                      and any(alternative in (a.label, a.method) for a in c.alternatives)),
+                     None)
+        if match is None:
+            listed = "; ".join(f"{c.task}: {', '.join(a.label for a in c.alternatives)}"
+                               for c in points[:8]) or "none"
+            raise ValueError(f"no choice point on the plan has task '{task}' with an "
+                             f"alternative '{alternative}'; choice points: {listed}")
+        label = next(a.label for a in match.alternatives
+                     if alternative in (a.label, a.method))
+        result = replan_at(domain, problem, options, Anchor.of(result, match), label)
+    return result

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.tofs import Domain, Problem, RunResult, SearchOptions, plan
-from engine.tofs.explain import describe_alternative
+from engine.tofs.explain import describe_alternative, plan_why_not
 from knowledge import (
     EXIT_BAD_INPUT, EXIT_NO_PLAN, EXIT_PLAN, KnowledgePackage, PlanReport, PlanRequest,
     result_facts,
@@ -139,16 +139,18 @@ def plan_design(domain: Domain, design: Design, *, full_tree: bool = False,
                 node_budget: int | None = None, time_budget: float | None = None,
                 force: dict[str, str] | None = None) -> EdapsRun:
     """Plan one design.  ``prune`` and the design's own ``N`` command must both allow the
-    partial plan pruner."""
+    partial plan pruner.  ``force`` ({task: alternative}) re-plans with the alternative
+    taken at the first such choice point of the plan (why not?)."""
     problem = edaps_problem(domain, design)
     options = SearchOptions(**{
         **problem.options, "mode": "optimise", "full_tree": full_tree,
         "partial_plan_prune": prune and problem.options["partial_plan_prune"],
         "transpositions": transpositions, "node_budget": node_budget,
-        "time_budget": time_budget, "force": force,
+        "time_budget": time_budget,
     })
     t0 = time.perf_counter()
-    result = plan(domain, problem, options)
+    result = (plan_why_not(domain, problem, options, force) if force
+              else plan(domain, problem, options))
     seconds = time.perf_counter() - t0
     diagnostics = [] if result.found else critique(domain, problem)
     return EdapsRun(design, result, diagnostics, seconds)
@@ -187,7 +189,7 @@ def plan_request(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
 
     try:
         run = _run_request(pkg, request)
-    except (DesignError, SourceError, DomainError, EvaluationError) as exc:
+    except (DesignError, SourceError, DomainError, EvaluationError, ValueError) as exc:
         return PlanReport(f"error: {exc}", EXIT_BAD_INPUT)
     status = EXIT_PLAN if run.manufacturable else EXIT_NO_PLAN
     if request.json:
