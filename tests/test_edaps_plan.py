@@ -357,7 +357,8 @@ def test_force_by_node_fixes_that_node_only(domain, rm1) -> None:
     choice, a later MakeSlotOrPocket than the first pocket's -- and nowhere else.
 
     (It does not make the plan pass through that node: a branch avoiding it may be as good.
-    Re-planning *from* a choice point is what a why-not comparison needs; see issue 7.)"""
+    A why-not comparison re-plans *from* the choice point instead:
+    ``engine.tofs.explain.replan_at``.)"""
     from engine.tofs import SearchOptions, Trace, plan
     from engine.tofs.trace import EventKind
 
