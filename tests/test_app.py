@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from textual.message import Message
 from textual.notifications import Notify
 from textual.pilot import Pilot

@@ -23,8 +23,8 @@ from typing import Any
 from engine.tofs import Domain, PolicyNode, Problem, RunResult, SearchOptions, compile_domain, plan
 from engine.tofs.model import DomainSpec
 from engine.tofs.source import load_domain_file
-from knowledge.bridge.beliefs import BeliefModel, get_model
-from knowledge.bridge.cards import SUIT_MASKS, CARD_NAMES, Seat
+from knowledge.bridge.beliefs import get_model
+from knowledge.bridge.cards import SUIT_MASKS, Seat
 from knowledge.bridge.critics import critics
 from knowledge.bridge.deal import Contract, PlayState
 from knowledge.bridge.information import Information
@@ -118,7 +118,7 @@ class TofsDeclarer:
             domain = self.domain or bridge_domain()
             self._table = Table(contract, int(info.declarer),
                                 self.vulnerable,
-                                _model(self.model),
+                                get_model(self.model),
                                 int(domain.constant("plan_tricks", 2)))
         return self._table
 
@@ -231,10 +231,6 @@ class TofsDeclarer:
         return None
 
 
-def _model(name: str) -> BeliefModel:
-    return get_model(name)
-
-
 def _with_horizon(pos: Position, horizon: int) -> Position:
     from dataclasses import replace
     return replace(pos, table=replace(pos.table, horizon=horizon))
@@ -276,5 +272,3 @@ def _rewind(pos: Position, plays: tuple[tuple[int, int], ...], upto: int) -> Pos
     return replace(pos, hands=tuple(hands), unseen=unseen, trick=trick,  # type: ignore[arg-type]
                    leader=leader)
 
-
-CARD_TEXT = CARD_NAMES
