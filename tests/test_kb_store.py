@@ -130,6 +130,23 @@ def test_seeding_stores_problems_primitives_and_tests(store) -> None:
     assert len(store.load("edaps").tests) == 5
 
 
+def test_a_store_from_before_a_package_existed_gets_it_on_opening(tmp_path) -> None:
+    from workbench.kb.catalog import seed
+
+    path = tmp_path / "old.db"
+    old = open_store(path, seed_bundled=False)
+    seed(old, ["examples"])  # as a store made before EDAPS and bridge shipped
+    assert {d.name for d in old.domains()} == {"dinner", "finesse"}
+    old.close()
+    reopened = open_store(path)
+    try:
+        names = {d.name for d in reopened.domains()}
+        assert {"dinner", "finesse", "edaps", "bridge"} <= names
+        assert reopened.problem_text("bridge", "353021") is not None
+    finally:
+        reopened.close()
+
+
 def test_import_of_a_broken_file_is_rejected_untouched(store, tmp_path) -> None:
     bad = SOURCES["dinner"].read_text().replace('precondition = "now() <= showtime(M)"',
                                                 'precondition = "now( <= showtime(M)"')

@@ -80,7 +80,7 @@ def _init_child(cancelled: Any, progress_queue: Any) -> None:
 
 
 class _SharedToken(CancelToken):
-    """The child's view of the shared cancel counter."""
+    """The child's view of the shared cancelled-run ids."""
 
     def __init__(self, run_id: int) -> None:
         super().__init__()

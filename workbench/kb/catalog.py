@@ -92,11 +92,13 @@ def _seed_problems(store: KnowledgeStore, pkg: KnowledgePackage, domain: str) ->
 
 
 def open_store(path: str | Path | None = None, *, seed_bundled: bool = True) -> KnowledgeStore:
-    """Open (creating and seeding on first use) the store at ``path`` or the default."""
+    """Open the store at ``path`` or the default, adding any bundled domain it lacks: on
+    first use all of them, and after an upgrade the ones shipped since (a store made
+    before the bridge package existed gets the bridge domain the next time it opens)."""
     target = Path(path) if path is not None else default_db_path()
     if path is None:
         target.parent.mkdir(parents=True, exist_ok=True)
     store = KnowledgeStore(target, validator=validate)
-    if seed_bundled and not store.domains():
+    if seed_bundled:
         seed(store)
     return store
