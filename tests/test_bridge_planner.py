@@ -173,3 +173,23 @@ def test_trick_3_of_353306_knocks_out_the_diamond_ace() -> None:
         if a.value is not None and not a.chosen and a.value == pytest.approx(chosen.value):
             assert str(a.reason) == "tie"
     assert pos.hands[int(Seat.E)] >> parse_card("CA") & 1  # the club stopper stays
+
+
+@pytest.mark.parametrize("defence", ["scripted", "heuristic"])
+def test_figure_5_1_makes_5_spades_by_setting_up_the_club_ruff(defence: str) -> None:
+    """Figure 5.1: South's three club losers are one too many; Tignum made 5♠ by losing
+    two clubs first ("[Set up ruff]" at tricks 2 and 4) so dummy could ruff the third,
+    before drawing trump, which would take dummy's trumps.  Against the recorded defence
+    (then the heuristic one) and the heuristic defence the planner does the same."""
+    from knowledge.bridge.match import play_problem, problem_from_record
+
+    record = read_pbn(DEALS / "fig5-1.pbn")[0]
+    rec = play_problem(problem_from_record(record), "tofs", defence,
+                       options={"dd_analysis": False})
+    assert rec.declarer_tricks >= 11  # 5♠ made
+    notes = [n for n, s in zip(rec.notes, rec.seats) if n and s in (0, 2)]
+    assert notes.count("[Set up a ruff]") >= 2
+    first_trump_lead = next(i for i, c in enumerate(rec.cards)
+                            if i % 4 == 0 and c // 13 == 0)
+    setups = [i for i, n in enumerate(rec.notes) if n == "[Set up a ruff]"]
+    assert setups and setups[1] < first_trump_lead  # both club leads before drawing trump

@@ -16,7 +16,9 @@ the plan where it was ("diamonds 3-3"), else the most likely split.
   what is left once the defenders take their own top tricks.
 * **A suit contract** counts **losers** in the master hand (the one with more trumps):
   rounds it must lose in each suit, less the **ruffs** the other hand can take in suits it
-  is shorter in, less the **discards** the master hand makes on the other hand's winners
+  is shorter in (each trick conceded before it is void lets the defenders lead a trump
+  and take one of its trumps), less the **discards** the master hand makes on the other
+  hand's winners
   in suits it has run out of; the defenders' trump tricks are losers too.  When the
   defenders are on lead, the tricks they can cash at once come before any discard.
 
@@ -127,7 +129,9 @@ def estimate_tricks(pos: Position) -> float:
     master, other = (decl, dummy) if (decl & tm).bit_count() >= (dummy & tm).bit_count() \
         else (dummy, decl)
     side_lost = ruffable = discards = trump_lost = quick = 0
-    master_trumps = bool(master & tm)
+    other_trumps = (other & tm).bit_count()
+    their_trumps = bool(theirs_all & tm)
+    their_lead = not pos.trick and t.is_defender(pos.leader)
     for s in range(4):
         m = SUIT_MASKS[s]
         th = theirs_all & m
@@ -137,13 +141,21 @@ def estimate_tricks(pos: Position) -> float:
             continue
         discards += disc
         side_lost += lost
-        ruffable += min(lost, max(0, (master & m).bit_count() - (other & m).bit_count()))
+        can = min(lost, max(0, (master & m).bit_count() - (other & m).bit_count()))
+        if can and their_trumps:
+            # Every trick we lose before the short hand is void gives the defenders the
+            # lead, and a trump lead from them takes one of its trumps away.
+            concessions = min((other & m).bit_count(), lost) + their_lead
+            can = min(can, max(0, other_trumps - concessions))
+        ruffable += can
         top = (master | other) & m
         their_tops = (th >> top.bit_length()).bit_count() if top else th.bit_count()
-        quick += min(their_tops, (master & m).bit_count()) if master_trumps else their_tops
+        # They cash until a hand of ours with trumps has run out and ruffs.
+        stops = [(h & m).bit_count() for h in (master, other) if h & tm]
+        quick += min([their_tops, *stops])
     ruffs = min(ruffable, (other & tm).bit_count())
     side = max(0, side_lost - ruffs - discards)
-    if not pos.trick and t.is_defender(pos.leader):
+    if their_lead:
         # On lead, the defenders cash their top cards before our discards can help.
         side = max(side, quick)
     losers = trump_lost + side

@@ -390,6 +390,25 @@ def ruff_leads(pos: Position, p: int) -> list[int]:
 
 @registry.primitive
 @_as_cards
+def ruff_setup_leads(pos: Position, p: int) -> list[int]:
+    """A low card of a side suit ``p`` holds more of than partner, where partner still
+    has trumps and no winner of the suit: lose tricks in it until partner is void, then
+    ruff (SetUpRuff; Figure 5.1's club ruff)."""
+    t = pos.table.trump
+    q = (p + 2) & 3
+    if t >= 4 or not pos.hands[q] & SUIT_MASKS[t]:
+        return []
+    out = []
+    for s in range(4):
+        mine, hers = _suit_cards(pos, p, s), _suit_cards(pos, q, s)
+        if s != t and hers and mine.bit_count() > hers.bit_count() and \
+                _top_winner(pos, p, s) is None and _top_winner(pos, q, s) is None:
+            out.append(_low(mine))
+    return out
+
+
+@registry.primitive
+@_as_cards
 def low_leads(pos: Position, p: int) -> list[int]:
     """The lowest card of each suit ``p`` holds (any other lead)."""
     return [_low(_suit_cards(pos, p, s)) for s in range(4) if _suit_cards(pos, p, s)]
@@ -638,9 +657,12 @@ def p_can_win(pos: Position, p: int) -> float:
 def p_plays_high(pos: Position, p: int) -> float:
     """Probability defender ``p`` beats the card winning so far: when he can, in third
     and fourth seat; in second seat only to cover an honour (second hand low)."""
+    follow = 1.0 - p_void(pos, p)
+    if not their_low(pos, p):
+        return follow  # every card he can hold of the suit beats ours: he must
     if len(pos.trick) == 1 and pos.trick[0][1] % 13 < 8:
         return 0.0
-    return min(p_can_win(pos, p), 1.0 - p_void(pos, p))
+    return min(p_can_win(pos, p), follow)
 
 
 @registry.primitive
@@ -720,6 +742,11 @@ def scheme_next(pos: Position, p: int) -> list[int]:
     if sch is None or not on_lead(pos, p):
         return []
     view, suit = sch
+    if view == "setup-ruff":
+        mine = _suit_cards(pos, p, suit)
+        partner_trumps = pos.table.trump < 4 and \
+            pos.hands[(p + 2) & 3] & SUIT_MASKS[pos.table.trump]
+        return [_low(mine)] if mine and partner_trumps else []
     c = _top_winner(pos, p, suit)
     if c is not None:
         return [c]

@@ -171,7 +171,8 @@ class Position:
         return replace(self, hands=tuple(hands), unseen=unseen, trick=(),  # type: ignore[arg-type]
                        leader=winner[0], won=self.won + ours, lost=self.lost + (not ours),
                        counts=counts, lengths=lengths, voids=voids, played=played,
-                       scheme=self.scheme if ours else "")
+                       scheme=self.scheme if ours or self.scheme.startswith("setup-ruff")
+                       else "")
 
     def assume_length(self, seat: int, suit: int, n: int) -> Position:
         """Record a plan's assumption: defender ``seat`` holds ``n`` cards of ``suit``
