@@ -168,3 +168,8 @@ def test_edaps_run_of_wraps_a_result_and_adds_the_critique(tmp_path, rum1: Edaps
     run = edaps_run_of(db, text, "RUM1", rum1.result)
     assert run.result is rum1.result and run.nodes == rum1.nodes
     assert run.diagnostics == rum1.diagnostics and len(run.diagnostics) == 1
+
+
+def test_name_messages_say_what_is_being_saved() -> None:
+    assert check_problem_name("RM1", ["RM1"], "deal") == "There is already a deal called RM1."
+    assert check_problem_name(" ", [], "deal") == "Give the deal a name."

@@ -127,21 +127,22 @@ def summary_rows(design: Design) -> list[tuple[str, str, str]]:
     ]
 
 
-def check_problem_name(name: str, existing: Iterable[str]) -> str | None:
-    """Why ``name`` cannot be a new design's name, or None if it can.
+def check_problem_name(name: str, existing: Iterable[str], noun: str = "design"
+                       ) -> str | None:
+    """Why ``name`` cannot be a new problem's name (a design, a deal: ``noun``), or None.
 
     The store looks problems up case-insensitively, so "rm1" would shadow "RM1": a name
     that differs from an existing one only in case is taken too.
     """
     name = name.strip()
     if not name:
-        return "Give the design a name."
+        return f"Give the {noun} a name."
     if not _NAME.fullmatch(name):
         return ("A name is letters, digits, '_', '.' or '-' (at most 64), "
                 "starting with a letter or digit.")
     taken = {e.lower(): e for e in existing}
     if name.lower() in taken:
-        return f"There is already a design called {taken[name.lower()]}."
+        return f"There is already a {noun} called {taken[name.lower()]}."
     return None
 
 

@@ -279,12 +279,10 @@ class DealSaved(Message):
 
 
 class SaveDealAsScreen(SaveAsScreen):
-    """The save-as modal (name checked as typed), titled for a deal."""
+    """The save-as modal (name checked as typed), for a deal."""
 
-    def on_mount(self) -> None:
-        super().on_mount()
-        self.query_one("#save-as-body").border_title = "Save deal as"
-        self.query_one("#save-as-name", Input).placeholder = "e.g. board-12"
+    NOUN = "deal"
+    PLACEHOLDER = "e.g. board-12"
 
 
 # ---------------------------------------------------------------------- the screen

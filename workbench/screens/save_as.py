@@ -23,14 +23,15 @@ __all__ = ["NameValidator", "SaveAsScreen"]
 
 
 class NameValidator(Validator):
-    """Accepts a name no design in the store has yet (ignoring case)."""
+    """Accepts a name no problem in the store has yet (ignoring case)."""
 
-    def __init__(self, existing: Iterable[str]) -> None:
+    def __init__(self, existing: Iterable[str], noun: str = "design") -> None:
         super().__init__()
         self.existing = tuple(existing)
+        self.noun = noun
 
     def validate(self, value: str) -> ValidationResult:
-        why = check_problem_name(value, self.existing)
+        why = check_problem_name(value, self.existing, self.noun)
         return self.success() if why is None else self.failure(why, value)
 
 
@@ -54,6 +55,9 @@ class SaveAsScreen(ModalScreen[str | None]):
     """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    NOUN = "design"
+    """What is being saved, for the title and the messages (a subclass saves deals)."""
+    PLACEHOLDER = "e.g. RM1-wider-gap"
 
     def __init__(self, existing: Iterable[str], suggestion: str = "") -> None:
         super().__init__()
@@ -62,19 +66,19 @@ class SaveAsScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="save-as-body") as body:
-            body.border_title = "Save design as"
+            body.border_title = f"Save {self.NOUN} as"
             body.border_subtitle = "enter to save · escape to cancel"
             yield Label("New name in the knowledge store:")
-            yield Input(self.suggestion, placeholder="e.g. RM1-wider-gap", id="save-as-name",
-                        validators=[NameValidator(self.existing)], validate_on=["changed",
-                                                                                "submitted"])
+            yield Input(self.suggestion, placeholder=self.PLACEHOLDER, id="save-as-name",
+                        validators=[NameValidator(self.existing, self.NOUN)],
+                        validate_on=["changed", "submitted"])
             yield Static("", id="save-as-why")
 
     def on_mount(self) -> None:
         self._explain(self.query_one(Input).value)
 
     def _explain(self, value: str) -> None:
-        why = check_problem_name(value, self.existing) if value else ""
+        why = check_problem_name(value, self.existing, self.NOUN) if value else ""
         self.query_one("#save-as-why", Static).update(why or "")
 
     @on(Input.Changed, "#save-as-name")
@@ -84,7 +88,7 @@ class SaveAsScreen(ModalScreen[str | None]):
     @on(Input.Submitted, "#save-as-name")
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        why = check_problem_name(event.value, self.existing)
+        why = check_problem_name(event.value, self.existing, self.NOUN)
         if why is not None:
             self.query_one("#save-as-why", Static).update(why)
             return
