@@ -28,7 +28,7 @@ dissertation accepts.
 
 from __future__ import annotations
 
-from knowledge.bridge.cards import SUIT_MASKS
+from knowledge.bridge.cards import SUIT_MASKS, iter_cards
 from knowledge.bridge.position import Position
 
 __all__ = ["MOST_LIKELY_LONGER", "estimate_tricks", "suit_rounds"]
@@ -38,15 +38,6 @@ MOST_LIKELY_LONGER = (0, 1, 1, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7)
 split 2-1, 4 split 3-1, 6 split 4-2, 7 split 4-3, and so on."""
 
 
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out  # ascending
-
-
 def suit_rounds(master: int, other: int, theirs: int, their_rounds: int
                 ) -> tuple[int, int, int]:
     """Play one suit out: (rounds we win, rounds the master hand loses, rounds we win
@@ -54,7 +45,7 @@ def suit_rounds(master: int, other: int, theirs: int, their_rounds: int
 
     ``their_rounds`` is how many rounds the defenders can follow (their longer holding).
     """
-    m, o, t = _cards(master), _cards(other), _cards(theirs)
+    m, o, t = list(iter_cards(master)), list(iter_cards(other)), list(iter_cards(theirs))
     rounds = max(len(m), len(o))
     won = master_lost = discards = 0
     for _ in range(rounds):

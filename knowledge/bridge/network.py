@@ -9,8 +9,8 @@ method's belief view (:mod:`knowledge.bridge.beliefs`), the one operator's effec
 (``PlayCard``), and the engine hooks: who is controlled, where planning stops, what a leaf
 is worth.
 
-Card generators return at most one card per *equivalence class* (cards no other held card
-separates), so the tree never branches on the ♦3 against the ♦2.
+Card generators return one card per suit at most (the lowest, or the top winner), so the
+tree never branches on the ♦3 against the ♦2.
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ from math import comb
 
 from engine.tofs import Registry
 from knowledge.bridge.beliefs import Vacancies, belief_view
-from knowledge.bridge.cards import RANK_CHARS, SUIT_MASKS, SUIT_OF, SUIT_SYMBOLS
+from knowledge.bridge.cards import (
+    RANK_CHARS, SUIT_MASKS, SUIT_OF, SUIT_SYMBOLS, highest, iter_cards_desc, lowest,
+)
 from knowledge.bridge.estimate import estimate_tricks
 from knowledge.bridge.position import Position
 from knowledge.bridge.scoring import score
@@ -70,40 +72,6 @@ def _as_cards(fn):  # type: ignore[no-untyped-def]
     def wrapper(*args):  # type: ignore[no-untyped-def]
         return [CARDS[c] for c in fn(*args)]
     return wrapper
-
-
-def _low(mask: int) -> int:
-    return (mask & -mask).bit_length() - 1
-
-
-def _high(mask: int) -> int:
-    return mask.bit_length() - 1
-
-
-def _gone(pos: Position) -> int:
-    """Cards no longer held by anyone (played), for equivalence: everything not in a hand,
-    not unseen and not on the table."""
-    held = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3] | pos.unseen
-    for _, c in pos.trick:
-        held |= 1 << c
-    return ((1 << 52) - 1) & ~held
-
-
-def _classes(pos: Position, cards: int, holder: int) -> list[int]:
-    """One card (the lowest) per run of ``cards`` that no other card in play separates."""
-    out: list[int] = []
-    gone = _gone(pos)
-    in_run = -2
-    for c in range(52):
-        if not cards >> c & 1:
-            if not (gone >> c & 1) or SUIT_OF[c] != SUIT_OF[in_run if in_run >= 0 else c]:
-                in_run = -2
-            continue
-        if in_run >= 0 and SUIT_OF[in_run] == SUIT_OF[c]:
-            continue  # same run as the card kept
-        out.append(c)
-        in_run = c
-    return out
 
 
 # ------------------------------------------------------------------ facts (no state)
@@ -228,9 +196,9 @@ def _top_winner(pos: Position, p: int, suit: int) -> int | None:
     mine = _suit_cards(pos, p, suit)
     if not mine:
         return None
-    top = _high(mine)
+    top = highest(mine)
     theirs = pos.theirs & SUIT_MASKS[suit]
-    return top if not theirs or top > _high(theirs) else None
+    return top if not theirs or top > highest(theirs) else None
 
 
 @registry.primitive
@@ -254,7 +222,7 @@ def crossing_leads(pos: Position, p: int) -> list[int]:
     for s in range(4):
         mine = _suit_cards(pos, p, s)
         if mine and _top_winner(pos, q, s) is not None and _top_winner(pos, p, s) is None:
-            out.append(_low(mine))
+            out.append(lowest(mine))
     return out
 
 
@@ -265,25 +233,24 @@ def finesse_leads(pos: Position, p: int) -> list[int]:
     (A-Q missing the K, K-J missing the Q, ...) with a higher card or the lead behind it."""
     out = []
     q = (p + 2) & 3
-    gone = _gone(pos)
     for s in range(4):
         mine, hers = _suit_cards(pos, p, s), _suit_cards(pos, q, s)
         theirs = pos.theirs & SUIT_MASKS[s]
         if not mine or not hers or not theirs:
             continue
-        if _finesse_card(hers, theirs, gone) is not None and _high(mine) < _high(hers):
-            out.append(_low(mine))
+        if _finesse_card(hers, theirs) is not None and highest(mine) < highest(hers):
+            out.append(lowest(mine))
     return out
 
 
-def _finesse_card(hers: int, theirs: int, gone: int) -> int | None:
+def _finesse_card(hers: int, theirs: int) -> int | None:
     """The card to finesse with: partner's highest card below a defender's card that is
     itself below one of partner's cards (Q of A-Q against the K)."""
-    for c in sorted((c for c in range(52) if hers >> c & 1), reverse=True):
+    for c in iter_cards_desc(hers):
         above = theirs >> (c + 1)
         if not above:
             continue
-        their_card = _low(above) + c + 1
+        their_card = lowest(above) + c + 1
         if hers >> (their_card + 1):
             return c
     return None
@@ -296,14 +263,14 @@ def sequence_leads(pos: Position, p: int) -> list[int]:
     the honour out and sets up the rest ("sequence winner")."""
     out = []
     q = (p + 2) & 3
-    gone = _gone(pos)
+    gone = pos.gone
     for s in range(4):
         mine = _suit_cards(pos, p, s)
         ours_s = mine | _suit_cards(pos, q, s)
         theirs = pos.theirs & SUIT_MASKS[s]
         if not mine or not theirs or _top_winner(pos, p, s) is not None:
             continue
-        top = _high(mine)
+        top = highest(mine)
         # cards of ours touching `top` (gaps filled only by played cards) make a sequence
         run, c = 1, top - 1
         while c >= s * 13 and (ours_s >> c & 1 or gone >> c & 1):
@@ -331,7 +298,7 @@ def length_leads(pos: Position, p: int) -> list[int]:
             continue
         if mine.bit_count() > MOST_LIKELY_LONGER[min(n, len(MOST_LIKELY_LONGER) - 1)]:
             top = _top_winner(pos, p, s)
-            out.append(top if top is not None else _low(mine))
+            out.append(top if top is not None else lowest(mine))
     return out
 
 
@@ -370,10 +337,10 @@ def trump_leads(pos: Position, p: int) -> list[int]:
     if not mine or not theirs:
         return []
     ours_t = mine | _suit_cards(pos, (p + 2) & 3, t)
-    if theirs.bit_count() == 1 and _high(theirs) > _high(ours_t):
+    if theirs.bit_count() == 1 and highest(theirs) > highest(ours_t):
         return []
     top = _top_winner(pos, p, t)
-    return [top if top is not None else _low(mine)]
+    return [top if top is not None else lowest(mine)]
 
 
 @registry.primitive
@@ -384,7 +351,7 @@ def ruff_leads(pos: Position, p: int) -> list[int]:
     q = (p + 2) & 3
     if t >= 4 or not pos.hands[q] & SUIT_MASKS[t]:
         return []
-    return [_low(_suit_cards(pos, p, s)) for s in range(4)
+    return [lowest(_suit_cards(pos, p, s)) for s in range(4)
             if s != t and _suit_cards(pos, p, s) and not _suit_cards(pos, q, s)]
 
 
@@ -403,7 +370,7 @@ def ruff_setup_leads(pos: Position, p: int) -> list[int]:
         mine, hers = _suit_cards(pos, p, s), _suit_cards(pos, q, s)
         if s != t and hers and mine.bit_count() > hers.bit_count() and \
                 _top_winner(pos, p, s) is None and _top_winner(pos, q, s) is None:
-            out.append(_low(mine))
+            out.append(lowest(mine))
     return out
 
 
@@ -411,7 +378,7 @@ def ruff_setup_leads(pos: Position, p: int) -> list[int]:
 @_as_cards
 def low_leads(pos: Position, p: int) -> list[int]:
     """The lowest card of each suit ``p`` holds (any other lead)."""
-    return [_low(_suit_cards(pos, p, s)) for s in range(4) if _suit_cards(pos, p, s)]
+    return [lowest(_suit_cards(pos, p, s)) for s in range(4) if _suit_cards(pos, p, s)]
 
 
 @registry.primitive
@@ -420,7 +387,7 @@ def follow_low(pos: Position, p: int) -> list[int]:
     """``p``'s lowest card of the suit led."""
     s = pos.led_suit()
     mine = _suit_cards(pos, p, s) if s is not None else 0
-    return [_low(mine)] if mine else []
+    return [lowest(mine)] if mine else []
 
 
 @registry.primitive
@@ -438,8 +405,8 @@ def follow_win(pos: Position, p: int) -> list[int]:
     above = mine >> (w[1] + 1)
     if not above:
         return []
-    c = _low(above) + w[1] + 1
-    return [] if c == _low(mine) else [c]
+    c = lowest(above) + w[1] + 1
+    return [] if c == lowest(mine) else [c]
 
 
 @registry.primitive
@@ -452,8 +419,8 @@ def follow_finesse(pos: Position, p: int) -> list[int]:
     if s is None or w is None or SUIT_OF[w[1]] != s:
         return []
     mine = _suit_cards(pos, p, s)
-    c = _finesse_card(mine, pos.theirs & SUIT_MASKS[s], _gone(pos))
-    if c is None or c < w[1] or c in follow_win(pos, p) or c == _low(mine):
+    c = _finesse_card(mine, pos.theirs & SUIT_MASKS[s])
+    if c is None or c < w[1] or c in follow_win(pos, p) or c == lowest(mine):
         return []
     return [c]
 
@@ -466,8 +433,8 @@ def follow_high(pos: Position, p: int) -> list[int]:
     mine = _suit_cards(pos, p, s) if s is not None else 0
     if not mine:
         return []
-    c = _high(mine)
-    return [] if c == _low(mine) or c in follow_win(pos, p) else [c]
+    c = highest(mine)
+    return [] if c == lowest(mine) or c in follow_win(pos, p) else [c]
 
 
 @registry.primitive
@@ -481,8 +448,8 @@ def ruffs(pos: Position, p: int) -> list[int]:
         return []
     if SUIT_OF[w[1]] == t:
         above = mine >> (w[1] + 1)
-        return [_low(above) + w[1] + 1] if above else []
-    return [_low(mine)]
+        return [lowest(above) + w[1] + 1] if above else []
+    return [lowest(mine)]
 
 
 @registry.primitive
@@ -490,10 +457,10 @@ def ruffs(pos: Position, p: int) -> list[int]:
 def discards(pos: Position, p: int) -> list[int]:
     """The lowest card of each side suit ``p`` could throw (which loser to discard)."""
     t = pos.table.trump
-    out = [_low(_suit_cards(pos, p, s)) for s in range(4)
+    out = [lowest(_suit_cards(pos, p, s)) for s in range(4)
            if s != t and _suit_cards(pos, p, s)]
     if not out and t < 4 and _suit_cards(pos, p, t):
-        out.append(_low(_suit_cards(pos, p, t)))  # only trumps left: must underruff
+        out.append(lowest(_suit_cards(pos, p, t)))  # only trumps left: must underruff
     return out
 
 
@@ -570,8 +537,8 @@ def their_low(pos: Position, p: int) -> list[int]:
         return []
     if SUIT_OF[w[1]] == s:
         below = pool & ((1 << w[1]) - 1)
-        return [_low(below)] if below else []
-    return [_low(pool)]
+        return [lowest(below)] if below else []
+    return [lowest(pool)]
 
 
 @registry.primitive
@@ -586,7 +553,7 @@ def their_win(pos: Position, p: int) -> list[int]:
         return []  # partner is winning: he does not overtake
     pool = _their_pool(pos, p) & SUIT_MASKS[s]
     above = pool >> (w[1] + 1)
-    return [_low(above) + w[1] + 1] if above else []
+    return [lowest(above) + w[1] + 1] if above else []
 
 
 @registry.primitive
@@ -601,8 +568,8 @@ def their_ruff(pos: Position, p: int) -> list[int]:
     pool = _their_pool(pos, p) & SUIT_MASKS[t]
     if SUIT_OF[w[1]] == t:
         pool >>= w[1] + 1
-        return [_low(pool) + w[1] + 1] if pool else []
-    return [_low(pool)] if pool else []
+        return [lowest(pool) + w[1] + 1] if pool else []
+    return [lowest(pool)] if pool else []
 
 
 @registry.primitive
@@ -622,8 +589,8 @@ def their_discard(pos: Position, p: int) -> list[int]:
             best = x
     if best is None:
         cards = pool & ~SUIT_MASKS[s] if s is not None else pool
-        return [_low(cards)] if cards else []
-    return [_low(pool & SUIT_MASKS[best])]
+        return [lowest(cards)] if cards else []
+    return [lowest(pool & SUIT_MASKS[best])]
 
 
 @registry.primitive
@@ -631,7 +598,7 @@ def their_discard(pos: Position, p: int) -> list[int]:
 def their_leads(pos: Position, p: int) -> list[int]:
     """Defender ``p``'s possible leads: the lowest unseen card of each suit he may hold."""
     pool = _their_pool(pos, p)
-    return [_low(pool & SUIT_MASKS[s]) for s in range(4) if pool & SUIT_MASKS[s]]
+    return [lowest(pool & SUIT_MASKS[s]) for s in range(4) if pool & SUIT_MASKS[s]]
 
 
 @registry.primitive
@@ -746,7 +713,7 @@ def scheme_next(pos: Position, p: int) -> list[int]:
         mine = _suit_cards(pos, p, suit)
         partner_trumps = pos.table.trump < 4 and \
             pos.hands[(p + 2) & 3] & SUIT_MASKS[pos.table.trump]
-        return [_low(mine)] if mine and partner_trumps else []
+        return [lowest(mine)] if mine and partner_trumps else []
     c = _top_winner(pos, p, suit)
     if c is not None:
         return [c]

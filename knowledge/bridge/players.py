@@ -109,9 +109,12 @@ def play_board(deal: Deal, contract: Contract, declarer: Seat | int, declarer_pl
                defender_player: Player, *, lead: int | None = None,
                timeout: float | None = None,
                on_card: Callable[[PlayState, int, Seat, str | None], None] | None = None,
+               start: PlayState | None = None,
                ) -> PlayRecord:
     """Play the board to the end and return the record.
 
+    ``start`` continues from a position of this board instead of the first card (the
+    record then holds the cards played from there on).
     ``lead`` fixes the opening lead (a PBN ``[Lead]``); otherwise the defence chooses it.
     ``timeout`` (seconds for the whole board) is checked between cards and raises
     :class:`PlayTimeout`; a single decision that never returns cannot be cut off here --
@@ -119,7 +122,7 @@ def play_board(deal: Deal, contract: Contract, declarer: Seat | int, declarer_pl
     card, seat, note)`` is called after each card with the position after it.
     """
     declarer = Seat(declarer)
-    state = PlayState.start(deal, contract, declarer)
+    state = start.copy() if start is not None else PlayState.start(deal, contract, declarer)
     rec = PlayRecord(deal=deal, contract=contract, declarer=declarer,
                      declarer_name=getattr(declarer_player, "name", "declarer"),
                      defender_name=getattr(defender_player, "name", "defence"))

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from knowledge.bridge.beliefs import DEFAULT_MODEL, BeliefModel, Knowledge
-from knowledge.bridge.cards import SUIT_MASKS, SUIT_OF
+from knowledge.bridge.cards import ALL_CARDS, SUIT_MASKS, SUIT_OF
 from knowledge.bridge.deal import Contract
 from knowledge.bridge.information import Information
 
@@ -106,6 +106,15 @@ class Position:
         """Every card the defenders still hold (placed or unseen)."""
         lho, rho = self.table.defenders
         return self.unseen | self.hands[lho] | self.hands[rho]
+
+    @property
+    def gone(self) -> int:
+        """Cards out of play (completed tricks): neither held, unseen, nor on the table --
+        what :func:`knowledge.bridge.cards.equivalents` wants."""
+        held = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3] | self.unseen
+        for _, c in self.trick:
+            held |= 1 << c
+        return ALL_CARDS & ~held
 
     def led_suit(self) -> int | None:
         return SUIT_OF[self.trick[0][1]] if self.trick else None

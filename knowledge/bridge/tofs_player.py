@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from engine.tofs import Domain, PolicyNode, Problem, RunResult, SearchOptions, compile_domain, plan
-from engine.tofs.model import DomainSpec
+from engine.tofs.model import DomainSpec, MethodDef
 from engine.tofs.source import load_domain_file
 from knowledge.bridge.beliefs import get_model
-from knowledge.bridge.cards import SUIT_MASKS, Seat
+from knowledge.bridge.cards import SUIT_MASKS, Seat, class_representatives
 from knowledge.bridge.critics import critics
 from knowledge.bridge.deal import Contract, PlayState
 from knowledge.bridge.information import Information
@@ -57,18 +57,7 @@ def sensible_cards(pos: Position, seat: int) -> int:
     hand = pos.hands[seat]
     led = pos.led_suit()
     legal = hand & SUIT_MASKS[led] if led is not None and hand & SUIT_MASKS[led] else hand
-    held = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3] | pos.unseen
-    for _, c in pos.trick:
-        held |= 1 << c
-    classes = 0
-    previous = -2
-    for c in range(52):
-        if legal >> c & 1:
-            if previous < 0 or c // 13 != previous // 13 or \
-                    any(held >> x & 1 and not legal >> x & 1 for x in range(previous + 1, c)):
-                classes += 1
-            previous = c
-    return classes
+    return class_representatives(legal, hand, pos.gone).bit_count()
 
 
 def plan_position(pos: Position, domain: Domain | None = None,
@@ -214,21 +203,18 @@ class TofsDeclarer:
                 return edge.node
         return None
 
-    def _method_label(self, method: str) -> str:
+    def _method(self, name: str) -> MethodDef | None:
         domain = self.domain or bridge_domain()
-        for task in domain.tasks.values():
-            for m in task.methods:
-                if m.name == method:
-                    return m.spec.label or m.name
-        return method
+        return next((m.spec for task in domain.tasks.values() for m in task.methods
+                     if m.name == name), None)
+
+    def _method_label(self, method: str) -> str:
+        spec = self._method(method)
+        return (spec.label or spec.name) if spec is not None else method
 
     def _method_critic(self, method: str) -> str | None:
-        domain = self.domain or bridge_domain()
-        for task in domain.tasks.values():
-            for m in task.methods:
-                if m.name == method:
-                    return m.spec.critic
-        return None
+        spec = self._method(method)
+        return spec.critic if spec is not None else None
 
 
 def _with_horizon(pos: Position, horizon: int) -> Position:

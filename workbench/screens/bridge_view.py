@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -111,33 +110,26 @@ class BridgeScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="bridge-play")
     def _play(self, defence: str) -> None:
-        """Thread body: play from the start, post the record.  Touches no widget."""
+        """Thread body: play from the start position, post the result.  Touches no widget."""
         from knowledge.bridge.defenders import make_defender
-        from knowledge.bridge.information import declarer_info, defender_info, masked_state
+        from knowledge.bridge.players import play_board
         from knowledge.bridge.tofs_player import TofsDeclarer
 
+        r = self.record
         try:
-            r = self.record
-            assert r.declarer is not None
-            state = self.start.copy()
+            assert r.declarer is not None and r.contract is not None
             declarer = TofsDeclarer(vulnerable=r.vulnerability.is_vulnerable(r.declarer))
-            defender: Any = make_defender(defence)
-            notes: list[str | None] = [None] * state.cards_played
-            side = state.declarer & 1
-            while not state.is_over:
-                seat = state.turn
-                ours = (seat & 1) == side
-                info = declarer_info(state) if ours else defender_info(state, seat)
-                player = declarer if ours else defender
-                view = state.copy() if getattr(player, "double_dummy", False) \
-                    else masked_state(state, info)
-                declarer.note = None
-                card = player.choose(view, seat, info)
-                state.play(card)
-                notes.append(declarer.note if ours else None)
+            rec = play_board(r.deal, r.contract, r.declarer, declarer, make_defender(defence),
+                             start=self.start)
         except Exception as exc:  # noqa: BLE001 - knowledge code is user code; never crash
             self.post_message(BoardPlayed(None, [], 0, f"{type(exc).__name__}: {exc}"))
             return
+        state = self.start.copy()
+        for c in rec.cards:
+            state.play(c)
+        side = r.declarer & 1  # the log shows the declarer's scheme notes only
+        notes = [None] * self.start.cards_played + [
+            n if (seat & 1) == side else None for n, seat in zip(rec.notes, rec.seats)]
         self.post_message(BoardPlayed(state, notes, state.declarer_tricks))
 
     @on(BoardPlayed)
@@ -147,7 +139,6 @@ class BridgeScreen(Screen[None]):
             status.set_status(f"Could not play the board: {message.error}", "error")
             return
         self.played = message.state
-        self.notes = message.notes
         self._show(message.state, message.notes)
         need = self.record.contract.tricks_needed if self.record.contract else 7
         verdict = "made" if message.tricks >= need else f"down {need - message.tricks}"
