@@ -64,6 +64,7 @@ def _records(path: str) -> list[Any]:
 
 
 def run_play_command(args: argparse.Namespace) -> int:
+    from knowledge.bridge.declarers import make_declarer
     from knowledge.bridge.match import play_problem, problem_from_record
     from knowledge.bridge.pbn import PbnError
 
@@ -80,27 +81,11 @@ def run_play_command(args: argparse.Namespace) -> int:
                 return _fail(f"{args.file}: no board '{args.board}'; boards: {boards}")
             record = found[0]
         problem = problem_from_record(record)
-        captured: dict[str, Any] = {}
-        from knowledge.bridge import declarers
-
-        factory = declarers.DECLARERS.get(args.declarer)
-        if factory is None:
-            return _fail(f"unknown declarer '{args.declarer}'; "
-                         f"declarers: {', '.join(sorted(declarers.DECLARERS))}")
-
-        def keep(**options: object) -> Any:
-            player = factory(**{**options, "model": args.model})
-            captured["player"] = player
-            return player
-
-        declarers.DECLARERS["_play"] = keep
-        try:
-            rec = play_problem(problem, "_play", args.defense)
-        finally:
-            declarers.DECLARERS.pop("_play", None)
+        player = make_declarer(args.declarer, model=args.model, board=problem.board,
+                               vulnerable=problem.declarer_vulnerable)
+        rec = play_problem(problem, player, args.defense)
     except (PbnError, ValueError) as exc:
         return _fail(str(exc))
-    player = captured.get("player")
     data = _play_data(problem, rec, player, args.explain)
     if args.json:
         print(json.dumps(data, indent=2))
@@ -111,7 +96,7 @@ def run_play_command(args: argparse.Namespace) -> int:
 
 def _play_data(problem: Any, rec: Any, player: Any, explain: bool) -> dict[str, Any]:
     from knowledge.bridge.cards import CARD_NAMES, Seat
-    from knowledge.bridge.deal import PlayState, Vul
+    from knowledge.bridge.deal import PlayState
     from knowledge.bridge.network import card_text
     from knowledge.bridge.scoring import score
 
@@ -129,7 +114,7 @@ def _play_data(problem: Any, rec: Any, player: Any, explain: bool) -> dict[str, 
             tricks.append({"trick": len(tricks) + 1, "leader": Seat(t.leader).letter,
                            "cards": [card_text(x) for x in t.cards],
                            "winner": Seat(t.winner).letter, "note": ours[0] if ours else None})
-    vulnerable = Vul.parse(problem.vulnerability).is_vulnerable(rec.declarer)
+    vulnerable = problem.declarer_vulnerable
     data: dict[str, Any] = {
         "board": problem.board, "contract": str(rec.contract), "declarer": Seat(rec.declarer).letter,
         "declarer_player": rec.declarer_name, "defense": rec.defender_name,

@@ -76,6 +76,10 @@ class Problem:
     def declarer_seat(self) -> Seat:
         return Seat.parse(self.declarer)
 
+    @property
+    def declarer_vulnerable(self) -> bool:
+        return Vul.parse(self.vulnerability).is_vulnerable(self.declarer_seat)
+
 
 def problem_from_record(rec: object, index: int = 0) -> Problem:
     """A :class:`Problem` from a :class:`~.pbn.BoardRecord` (or a Problem, returned as is).
@@ -162,13 +166,14 @@ def _split_cards(text: str) -> list[int]:
     return [parse_card(text[i:i + 2]) for i in range(0, len(text), 2)]
 
 
-def play_problem(problem: Problem | object, declarer: str = "mcdd", defense: str = "heuristic",
-                 *, options: Mapping[str, object] | None = None, timeout: float | None = None,
-                 on_card: Callable | None = None):
+def play_problem(problem: Problem | object, declarer: str | object = "mcdd",
+                 defense: str = "heuristic", *, options: Mapping[str, object] | None = None,
+                 timeout: float | None = None, on_card: Callable | None = None):
     """Play one board (a Problem or a BoardRecord) and return the :class:`~.players.PlayRecord`.
 
-    ``options`` go to the player factories (``samples``, ``seed``, ``timeout`` per decision
-    ...).  What ``workbench play bridge`` needs.
+    ``declarer`` is a registry name or a player already made (to read its decisions
+    afterwards); ``options`` go to the player factories (``samples``, ``seed``, ``timeout``
+    per decision ...).  What ``workbench play bridge`` needs.
     """
     from .declarers import make_declarer
     from .defenders import make_defender
@@ -176,8 +181,8 @@ def play_problem(problem: Problem | object, declarer: str = "mcdd", defense: str
     p = problem_from_record(problem)
     opts = dict(options or {})
     opts.setdefault("board", p.board)
-    dec = make_declarer(declarer, vulnerable=Vul.parse(p.vulnerability).is_vulnerable(
-        p.declarer_seat), **opts)
+    dec = make_declarer(declarer, vulnerable=p.declarer_vulnerable, **opts) \
+        if isinstance(declarer, str) else declarer
     dfn = make_defender(defense, script=_split_cards(p.script) if p.script else None, **opts)
     return play_board(Deal.from_pbn(p.deal), p.contract_obj, p.declarer_seat, dec, dfn,
                       lead=parse_card(p.lead) if p.lead else None, timeout=timeout,
@@ -204,8 +209,7 @@ def run_job(job: Job, *, soft_timeout: float | None = None) -> BoardResult:
     seat = p.declarer_seat
     res.tricks = rec.declarer_tricks
     res.made = rec.made
-    res.score = contract_score(contract, Vul.parse(p.vulnerability).is_vulnerable(seat),
-                               rec.declarer_tricks)
+    res.score = contract_score(contract, p.declarer_vulnerable, rec.declarer_tricks)
     res.seconds = rec.declarer_seconds
     res.nodes = rec.declarer_nodes
     res.play = rec.play_text
