@@ -9,6 +9,8 @@ one declarer or dummy must choose.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.tofs import Domain, Problem
 from knowledge.bridge.beliefs import get_model
 from knowledge.bridge.cards import Seat
@@ -86,8 +88,7 @@ def board_problem(domain: Domain, name: str, text: str) -> Problem:
     table = table_of(domain, record)
     pos: Position = position_of(declarer_info(state), table)
     if sensible_cards(pos, pos.turn) <= 1:
-        from dataclasses import replace
-        pos = replace(pos, table=replace(table, horizon=1))
+            pos = replace(pos, table=replace(table, horizon=1))
     contract = f"{record.contract} by {Seat(table.declarer).title}"
     return Problem(name, pos, root_tasks(pos), mode="game",
                    description=f"Board {record.board}: {contract}, "

@@ -15,7 +15,7 @@ workbench show.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -218,7 +218,6 @@ class TofsDeclarer:
 
 
 def _with_horizon(pos: Position, horizon: int) -> Position:
-    from dataclasses import replace
     return replace(pos, table=replace(pos.table, horizon=horizon))
 
 
@@ -244,7 +243,6 @@ def _rewind(pos: Position, plays: tuple[tuple[int, int], ...], upto: int) -> Pos
     """``pos`` as it was after the first ``upto`` cards of ``plays``: the later cards go
     back to our hands or the unseen pool, and the trick is the one then on the table.
     Only what the critics read is rebuilt (hands, unseen pool, trick, leader)."""
-    from dataclasses import replace
     hands = list(pos.hands)
     unseen = pos.unseen
     for p, c in plays[upto:]:
