@@ -82,6 +82,8 @@ class KnowledgePackage:
     planner: Callable[[KnowledgePackage, PlanRequest], PlanReport] | None = None
     # What a knowledge test can check about a run (see ``generic_facts``).
     facts: Callable[[KnowledgePackage, PlanRequest], dict[str, Any]] | None = None
+    # How explanations say this domain's numbers and moves (engine.tofs.explanation).
+    phrasing: Callable[[Domain], Any] | None = None
     _compiled: dict[str, Domain] = field(default_factory=dict)
 
     def spec(self, domain: str) -> DomainSpec:
@@ -117,6 +119,13 @@ class KnowledgePackage:
         raise PackageError(f"package '{self.name}' has no problem '{problem}'; "
                            f"problems: {', '.join(sorted(self.problems))}")
 
+    def explain(self, result: Any, domain: Domain, problem: Problem, options: Any,
+                max_replans: int = 32) -> Any:
+        """The run explained in this domain's words, with its tuned thresholds; optimise
+        runs re-plan lower-valued alternatives to find their relevant issues."""
+        return explain_run(result, domain, problem, options,
+                           self.phrasing(domain) if self.phrasing else None, max_replans)
+
     def run_facts(self, request: PlanRequest) -> dict[str, Any]:
         """The facts a knowledge test checks, for one problem."""
         if self.facts is not None:
@@ -141,6 +150,30 @@ def search_options(request: PlanRequest, problem: Problem) -> Any:
         "node_budget": request.node_budget, "time_budget": request.time_budget,
         "criterion": criterion(request.criterion, request.alpha),
     })
+
+
+def explain_run(result: Any, domain: Domain, problem: Problem, options: Any,
+                phrasing: Any = None, max_replans: int = 32) -> Any:
+    """:func:`engine.tofs.explanation.explain` for a run of ``problem``, with the domain's
+    thresholds and a re-planner bound to the run (quietly: no progress, no trace)."""
+    from dataclasses import replace
+
+    from engine.tofs.explain import Anchor, replan_at
+    from engine.tofs.explanation import explain
+    from engine.tofs.magnitude import Thresholds
+
+    # Explaining may cost about as much search as the run did, never more: the re-plans
+    # share one node budget (a re-plan that runs out gets numbers but no issues).
+    left = [max(result.nodes, 20_000)]
+
+    def replan(cp: Any, alt: Any) -> Any:
+        quiet = replace(options, progress=None, trace=None, node_budget=max(left[0], 1))
+        forced = replan_at(domain, problem, quiet, Anchor.of(result, cp), alt.label)
+        left[0] -= forced.nodes
+        return forced
+
+    return explain(result, phrasing=phrasing, thresholds=Thresholds.from_constants(
+        domain.constants), replan=replan, max_replans=max_replans)
 
 
 def result_facts(result: Any) -> dict[str, Any]:
@@ -178,8 +211,14 @@ def generic_plan(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
     except (PackageError, SourceError, DomainError, EvaluationError, ValueError) as exc:
         return PlanReport(f"error: {exc}", EXIT_BAD_INPUT)
     status = EXIT_PLAN if result.found else EXIT_NO_PLAN
+    explanation = (pkg.explain(result, domain, problem, options)
+                   if request.explain and not request.force else None)
     if request.json:
+        from engine.tofs.render import explanation_dict
+
         data: dict[str, Any] = result.to_dict()
+        if explanation is not None:
+            data["explanation"] = explanation_dict(explanation)
         if not request.explain:
             data["choice_points"] = [
                 {"task": c["task"], "alternatives": [
@@ -187,7 +226,37 @@ def generic_plan(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
                     for a in c["alternatives"]]}
                 for c in data["choice_points"]]
         return PlanReport(json.dumps(data, indent=2, ensure_ascii=False), status, data)
-    return PlanReport(render_text(result, explain=request.explain), status)
+    text = render_text(result, explain=request.explain, explanation=explanation)
+    if request.force:
+        text += "\n\n" + why_not_text(pkg, domain, problem, options, request.force)
+    return PlanReport(text, status)
+
+
+def why_not_text(pkg: KnowledgePackage, domain: Domain, problem: Problem, options: Any,
+                 force: dict[str, str]) -> str:
+    return "\n".join(why_not_lines(domain, problem, options, force,
+                                   pkg.phrasing(domain) if pkg.phrasing else None))
+
+
+def why_not_lines(domain: Domain, problem: Problem, options: Any, force: dict[str, str],
+                  phrasing: Any = None) -> list[str]:
+    """``--why-not``: the chosen plan against each forced one, where they part, and the
+    difference by its relevant issues."""
+    from engine.tofs import plan
+    from engine.tofs.contrast import contrast
+    from engine.tofs.render import contrast_text
+
+    base = plan(domain, problem, options)
+    lines: list[str] = []
+    for task, alternative in force.items():
+        choice = next((c for c in sorted(base.choice_points, key=lambda c: c.node)
+                       if task in (c.task, c.task_name) and any(
+                           alternative in (a.label, a.method) for a in c.alternatives)), None)
+        if choice is not None:
+            lines += contrast_text(contrast(base, choice, alternative, domain=domain,
+                                            problem=problem, options=options,
+                                            phrasing=phrasing), phrasing)
+    return lines
 
 
 def package_names() -> list[str]:

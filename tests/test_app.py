@@ -182,6 +182,22 @@ async def test_run_finesse_shows_policy_with_probabilities() -> None:
         assert "East plays low" in source
 
 
+async def test_a_lower_valued_alternative_shows_its_relevant_issues() -> None:
+    """Cashing the ace (87.2) against the finesse (260): the pane names the branches where
+    the two part -- the king standing (p = 0.74) costs 0.74 x (260 + 100) = 266.4."""
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await run_problem(app, pilot, FINESSE)
+        screen = screen_of(app)
+        tree = screen.query_one(PlanTree)
+        tree.move_cursor(find(tree, "CashAce"))
+        await pilot.pause()
+        source = screen.query_one(ExplanationPane).source
+        assert "far worse: 87.2 against 260" in source
+        assert "### Relevant issues" in source
+        assert "if the king stands" in source and "loses 266.4 overall" in source
+
+
 async def test_expand_all_builds_the_whole_policy() -> None:
     app = WorkbenchApp()
     async with app.run_test(size=SIZE) as pilot:

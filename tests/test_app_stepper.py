@@ -288,7 +288,8 @@ async def test_why_not_cash_the_ace() -> None:
         c = screen.contrast
         assert c is not None and c.forced.value == pytest.approx(87.2)
         summary = screen.summary
-        assert "the value is 87.2 against 260: worse by 172.8" in summary
+        assert "the value is 87.2 against 260: far worse, by 172.8" in summary
+        assert "if the king stands" in summary and "loses 266.4 overall" in summary
         assert "As planned (Finesse): value 260" in summary
         assert "Forced (CashAce): value 87.2" in summary
         assert "difference -172.8 (worse by 172.8)" in summary

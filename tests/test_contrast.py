@@ -15,8 +15,8 @@ from engine.tofs import (
 )
 from knowledge import get_package
 from engine.tofs.explain import Anchor, replan_at
-from workbench.contrast import (
-    Contrast, contrast, forced_applied, principal_nodes, rows, trajectory,
+from engine.tofs.contrast import (
+    Contrast, compare, forced_applied, principal_nodes, rows, trajectory,
 )
 from tests.trace_synth import traced_run
 from workbench.replan import run_forced, settings_of
@@ -40,7 +40,7 @@ def pick(result: RunResult, task: str, label: str) -> tuple[ChoicePoint, Alterna
 def why_not(package: str, problem: str, task: str, label: str) -> Contrast:
     base, _ = traced_run(package, problem)
     cp, alt = pick(base, task, label)
-    return contrast(base, forced_run(package, problem, base, cp, label), cp, alt)
+    return compare(base, forced_run(package, problem, base, cp, label), cp, alt)
 
 
 # --------------------------------------------------------------------------- dinner
@@ -84,7 +84,12 @@ def test_finesse_cash_ace_loses_172_8() -> None:
     assert c.difference == pytest.approx(cash_ace - finesse)
     assert c.loss == pytest.approx(finesse - cash_ace) == pytest.approx(172.8)
     assert c.applied is True
-    assert "value is 87.2 against 260: worse by 172.8" in c.verdict()
+    assert "value is 87.2 against 260: far worse, by 172.8" in c.verdict()
+    # The relevant issues: cashing the ace's two outcomes, each against the finesse's 260.
+    assert c.issues is not None and c.issues.rest == 0.0
+    by_p = {round(i.probability, 2): i.contribution for i in c.issues.items}
+    assert by_p == {0.74: pytest.approx(0.74 * (finesse - -100)),
+                    0.26: pytest.approx(0.26 * (finesse - 620))}
     # The plans part at South's first decision: the very first move of the plan.
     first = c.first
     assert first is not None and first.index == 0 and first.kind == "choice"
@@ -164,7 +169,7 @@ def test_every_alternative_on_rm1s_plan_is_taken_where_it_was_asked() -> None:
             if alt.chosen or alt.value is None:
                 continue
             forced = forced_run("edaps", "RM1", base, cp, alt.label)
-            c = contrast(base, forced, cp, alt)
+            c = compare(base, forced, cp, alt)
             assert c.applied is True, (cp.task, alt.label)
             [again] = [x for x in forced.choice_points if x.node == cp.node]
             assert again.chosen is not None and again.chosen.label == alt.label
@@ -180,7 +185,7 @@ def test_every_alternative_on_rm1s_plan_is_taken_where_it_was_asked() -> None:
 
 def test_identical_runs_do_not_diverge() -> None:
     base, _ = traced_run("examples", "dinner")
-    c = contrast(base, base)
+    c = compare(base, base)
     assert c.first is None and c.first_step is None and c.loss == 0
     assert c.divergence_text() == "The two plans are identical."
     assert not any(c.base_marks) and not any(r.divergent for r in rows(c)[0])

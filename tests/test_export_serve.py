@@ -21,9 +21,9 @@ def test_markdown_has_the_plan_and_every_alternative() -> None:
     text = plan_markdown("examples/dinner", plan(domain, problem, SearchOptions(mode="first")))
     assert text.startswith("# examples/dinner\n")
     assert "1. Have dinner at the Mongolian Barbecue (90.00)" in text
-    assert "### Go to dinner and a movie" in text
-    assert "- `MovieThenDinner` (not taken): dead end" in text
-    assert "- `DinnerThenMovie` (**chosen**)" in text
+    assert "### Choice: Go to dinner and a movie" in text
+    assert "- **MovieThenDinner**: dead end: no complete plan below" in text
+    assert "- ✓ **DinnerThenMovie**: chosen: value 367" in text
 
 
 def test_markdown_of_a_game_shows_the_policy() -> None:

@@ -3,8 +3,10 @@
 ``play`` plays one board of a PBN file with one declarer against one defence and prints the
 play trick by trick with the declarer's scheme annotations ("[Draw trump]"); ``--explain``
 adds, for every decision the TOFS declarer planned, each alternative it considered with
-its value, the assumptions it rests on and why it lost.  ``match`` plays every board with
-each declarer against the same defence (duplicate style) and prints the comparison of
+its value, the assumptions it rests on and why it lost -- and, clearly labelled as a check
+that sees all four hands rather than the planner's reason, the double-dummy tricks and
+score of every legal card (:mod:`knowledge.bridge.dd_check`).  ``match`` plays every
+board with each declarer against the same defence (duplicate style) and prints the comparison of
 :mod:`knowledge.bridge.match`.  Bad input (an unreadable file, a board that is not there,
 a board with no contract) is one line on stderr and exit status 1, never a traceback.
 """
@@ -124,38 +126,86 @@ def _play_data(problem: Any, rec: Any, player: Any, explain: bool) -> dict[str, 
         "seconds": round(rec.declarer_seconds, 3),
     }
     if explain:
-        data["decisions"] = _decisions(player)
+        data["decisions"] = _decisions(player, rec, vulnerable)
     return data
 
 
-def _decisions(player: Any) -> list[dict[str, Any]]:
+def _decisions(player: Any, rec: Any = None, vulnerable: bool = False) -> list[dict[str, Any]]:
     """Every planned decision: the choice at the deciding seat and the alternatives that
-    applied (methods whose preconditions failed here are counted, not listed)."""
+    applied (methods whose preconditions failed here are counted, not listed).
+
+    With the play record ``rec``, each decision also carries ``double_dummy_check``: every
+    legal card's double-dummy tricks and score on the real four hands -- a check beside the
+    planner's values, not its reason (:mod:`knowledge.bridge.dd_check`); ``{"error": ...}``
+    when the position cannot be checked.
+    """
     from engine.tofs import Reason
+    from engine.tofs.explanation import explain
+    from engine.tofs.magnitude import Thresholds
+    from engine.tofs.render import issue_lines
     from knowledge.bridge.cards import Seat
+    from knowledge.bridge.phrasing import phrasing as bridge_phrasing
+    from knowledge.bridge.tofs_player import bridge_domain
 
     NOT_APPLICABLE = (Reason.PRECONDITION_FAILED, Reason.NO_BINDING)
-    out: list[dict[str, Any]] = []
+    kept = []
     for d in getattr(player, "decisions", []):
-        result = d.result
         task = f"{Seat(d.seat).title} to play"
-        points = [cp for cp in result.choice_points if cp.task == task]
-        if not points:
-            continue
-        cp = min(points, key=lambda c: c.node)
+        points = [cp for cp in d.result.choice_points if cp.task == task]
+        if points:
+            kept.append((d, min(points, key=lambda c: c.node)))
+    checks = _dd_checks(rec, [d for d, _ in kept], vulnerable) if rec is not None else {}
+    out: list[dict[str, Any]] = []
+    domain = bridge_domain()
+    phrasing, thresholds = bridge_phrasing(domain), Thresholds.from_constants(domain.constants)
+    for d, cp in kept:
+        result = d.result
+        explained = next(c for c in explain(result, phrasing=phrasing,
+                                            thresholds=thresholds).choices
+                         if c.choice.node == cp.node)
         out.append({
             "trick": d.cards_played // 4 + 1, "seat": Seat(d.seat).letter,
-            "nodes": result.nodes, "value": cp.value,
+            "nodes": result.nodes, "value": cp.value, "verdict": explained.verdict,
             "alternatives": [
-                {"label": a.label, "method": a.method, "value": a.value, "reason": str(a.reason),
-                 "chosen": a.chosen, "detail": a.detail}
-                for a in cp.alternatives if a.reason not in NOT_APPLICABLE],
+                {"label": a.label, "method": a.record.method, "value": a.record.value,
+                 "reason": str(a.reason), "chosen": a.chosen, "detail": a.record.detail,
+                 "summary": a.summary, "magnitude": a.magnitude,
+                 "why": issue_lines(a.issues, "game", phrasing) if a.issues else []}
+                for a in explained.alternatives if a.reason not in NOT_APPLICABLE],
             "not_applicable": sum(a.reason in NOT_APPLICABLE for a in cp.alternatives),
         })
+        if rec is not None:
+            out[-1]["double_dummy_check"] = _dd_check_data(checks.get(d.cards_played), rec,
+                                                           d.cards_played, d.seat)
     return out
 
 
+def _dd_checks(rec: Any, decisions: list[Any], vulnerable: bool) -> dict[int, Any]:
+    """One double-dummy solve per decision, from the board's start along the real play."""
+    from knowledge.bridge.dd_check import checks_for
+    from knowledge.bridge.deal import PlayState
+
+    start = PlayState.start(rec.deal, rec.contract, rec.declarer)
+    return checks_for(rec.cards, start, [d.cards_played for d in decisions],
+                      vulnerable=vulnerable)
+
+
+def _dd_check_data(check: Any, rec: Any, n: int, seat: int) -> dict[str, Any]:
+    from knowledge.bridge.cards import Seat
+    from knowledge.bridge.dd_check import LABEL, DDCheck
+
+    if not isinstance(check, DDCheck):
+        return {"label": LABEL, "error": str(check) if check is not None else "not checked"}
+    if check.seat != seat:
+        return {"label": LABEL, "error": f"the play record has {Seat(check.seat).title} to "
+                f"play after {n} cards, not {Seat(seat).title}"}
+    played = rec.cards[n] if n < len(rec.cards) else None
+    return check.to_dict(played)
+
+
 def _play_text(data: dict[str, Any], explain: bool) -> str:
+    from knowledge.bridge.dd_check import format_check
+
     lines = [f"Board {data['board']}: {data['contract']} by {data['declarer']} "
              f"({data['declarer_player']} against {data['defense']} defence)"]
     for t in data["trick_by_trick"]:
@@ -172,13 +222,20 @@ def _play_text(data: dict[str, Any], explain: bool) -> str:
         for d in decisions:
             lines.append(f"\nTrick {d['trick']}, {d['seat']} to play "
                          f"(value {d['value']:+.1f}; {d['nodes']} nodes):")
+            lines.append(f"  {d['verdict']}")
             if d["not_applicable"]:
                 lines.append(f"  ({d['not_applicable']} methods did not apply here)")
             for a in d["alternatives"]:
                 mark = "*" if a["chosen"] else " "
                 value = "" if a["value"] is None else f"{a['value']:+.1f}"
+                word = f", {a['magnitude']} worse" if a["magnitude"] not in (
+                    None, "about the same") else ""
                 detail = f" ({a['detail']})" if a["detail"] else ""
-                lines.append(f"  {mark} {a['label']:28s} {value:>8s}  {a['reason']}{detail}")
+                lines.append(f"  {mark} {a['label']:28s} {value:>8s}  {a['reason']}{word}"
+                             f"{detail}")
+                lines.extend(f"      why: {w}" for w in a["why"])
+            if "double_dummy_check" in d:
+                lines.extend(format_check(d["double_dummy_check"], indent="  "))
     return "\n".join(lines)
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.tofs import RunResult
-from engine.tofs.explain import describe_alternative, render_policy
+from engine.tofs.explanation import explain
+from engine.tofs.render import choice_markdown
+from engine.tofs.explain import render_policy
 
 __all__ = ["export_path", "plan_markdown"]
 
@@ -35,14 +37,9 @@ def plan_markdown(title: str, result: RunResult) -> str:
     if result.policy is not None and result.policy.children:
         lines += ["## Policy", "", "```", *render_policy(result.policy, _fmt), "```", ""]
     if result.choice_points:
-        lines += ["## Choice points", ""]
-        for cp in result.choice_points:
-            lines += [f"### {cp.task}", ""]
-            for a in cp.alternatives:
-                mark = "**chosen**" if a.chosen else "not taken"
-                why = describe_alternative(a, cp, result.mode, _fmt)
-                lines.append(f"- `{a.label}` ({mark}): {why}")
-            lines.append("")
+        e = result.explanation or explain(result)
+        lines += ["## Choice points", "", e.standing, ""]
+        lines += [choice_markdown(c, e.mode, e.phrasing, "###") + "\n" for c in e.choices]
     for d in result.diagnostics:
         lines.append(f"> note: {d}")
     return "\n".join(lines).rstrip() + "\n"

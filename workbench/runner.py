@@ -95,6 +95,8 @@ def execute(request: ProblemRef, cancel: CancelToken | None,
             result = replan_at(domain, problem, options, *at)
         else:
             result = plan(domain, problem, options)
+            if result.complete:
+                result.explanation = package.explain(result, domain, problem, options)
         parameters = options.summary()
         if at is not None:
             anchor, alternative = at

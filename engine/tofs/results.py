@@ -159,6 +159,8 @@ class PolicyEdge:
     probability: float | None
     node: PolicyNode
     step: PlanStep | None = None
+    assumption: str | None = None  # the method's assumption label (opponents' moves)
+    bindings: tuple[tuple[str, Any], ...] = ()  # the method's bindings (an outcome, a card)
 
 
 @dataclass
@@ -211,6 +213,9 @@ class RunResult:
     options: dict[str, Any] = field(default_factory=dict)
     trace: Any = field(default=None, repr=False, compare=False)
     """The run's event stream when tracing was on (``SearchOptions(trace=Trace())``)."""
+    explanation: Any = field(default=None, repr=False, compare=False)
+    """The run explained in its domain's words, when the caller built one
+    (:class:`engine.tofs.explanation.Explanation`): what the workbench's panes show."""
 
     @property
     def complete(self) -> bool:
@@ -260,6 +265,7 @@ def _policy_dict(p: PolicyNode) -> dict[str, Any]:
         "chosen": p.chosen, "planned": p.planned, "critic": p.critic, "note": p.note,
         "children": [
             {"label": e.label, "method": e.method, "probability": e.probability,
+             "assumption": e.assumption,
              "step": asdict(e.step) if e.step else None, "node": _policy_dict(e.node)}
             for e in p.children
         ],

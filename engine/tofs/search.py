@@ -748,8 +748,10 @@ class _Search:
             step = None
             if alt.step is not None:
                 step = self._make_step(alt.step, child)
-            children.append(PolicyEdge(alt.label, alt.method.name if alt.method else alt.label,
-                                       alt.weight if external else None, out.policy, step))
+            m = alt.method
+            children.append(PolicyEdge(alt.label, m.name if m else alt.label,
+                                       alt.weight if external else None, out.policy, step,
+                                       m.spec.assumption if m else None, alt.bindings))
         if not visited:
             out = self._leaf(state, node, label, "every move was pruned or not expanded")
             out.incomplete = incomplete

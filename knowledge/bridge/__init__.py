@@ -14,6 +14,7 @@ def package():  # type: ignore[no-untyped-def]
     from knowledge import KnowledgePackage
 
     from .network import registry
+    from .phrasing import phrasing
     from .problems import board_problem
 
     here = Path(__file__).parent
@@ -33,4 +34,5 @@ def package():  # type: ignore[no-untyped-def]
         problem_files=boards,
         problem_kind="pbn-board",
         problem_loader=board_problem,
+        phrasing=phrasing,
     )

@@ -13,6 +13,7 @@ from pathlib import Path
 from knowledge import KnowledgePackage
 
 from .report import design_facts, plan_request, problem_from_name, problem_from_text
+from .phrasing import phrasing
 from .shop import registry
 
 HERE = Path(__file__).parent
@@ -34,5 +35,6 @@ def package() -> KnowledgePackage:
         problem_loader=problem_from_text,
         planner=plan_request,
         facts=design_facts,
+        phrasing=phrasing,
     )
     return pkg

@@ -16,10 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from engine.tofs import Domain, Problem, RunResult, SearchOptions, plan
-from engine.tofs.explain import describe_alternative, plan_why_not
+from engine.tofs.explain import plan_why_not
+from engine.tofs.explanation import Explanation
+from engine.tofs.render import explanation_dict, explanation_text
 from knowledge import (
     EXIT_BAD_INPUT, EXIT_NO_PLAN, EXIT_PLAN, KnowledgePackage, PlanReport, PlanRequest,
-    result_facts,
+    explain_run, result_facts,
 )
 
 from .critique import Diagnostic, critique, error_text
@@ -27,6 +29,7 @@ from .design import Design
 from .echo import echo_text
 from .output import render_plan, steps_of
 from .parser import DesignError, load_design, parse_design
+from .phrasing import phrasing
 from .shop import edaps_problem
 
 __all__ = ["EdapsRun", "plan_design", "plan_request", "problem_from_name", "resolve_design"]
@@ -65,6 +68,8 @@ class EdapsRun:
     result: RunResult
     diagnostics: list[Diagnostic]
     seconds: float
+    explanation: Explanation | None = None
+    why_not: list[str] | None = None  # --why-not: the contrast with the chosen plan
 
     @property
     def manufacturable(self) -> bool:
@@ -93,8 +98,10 @@ class EdapsRun:
             parts.append(error_text(self.diagnostics))
             parts.append(f"Total planning time: {self.seconds:.3f} seconds.")
             parts.append(f"Total nodes: {self.nodes}.")
-        if explain:
-            parts.append(explanation_text(self.result))
+        if explain and self.explanation is not None:
+            parts += [""] + explanation_text(self.explanation)
+        if self.why_not:
+            parts += [""] + self.why_not
         return "\n".join(parts)
 
     def to_dict(self, explain: bool = False) -> dict[str, Any]:
@@ -115,6 +122,8 @@ class EdapsRun:
             "seconds": self.seconds,
             "status": str(self.result.status),
         }
+        if explain and self.explanation is not None:
+            data["explanation"] = explanation_dict(self.explanation)
         full = self.result.to_dict()["choice_points"]
         data["choice_points"] = full if explain else [
             {"task": c["task"], "alternatives": [
@@ -123,24 +132,15 @@ class EdapsRun:
         return data
 
 
-def explanation_text(result: RunResult) -> str:
-    lines = ["", "Choice points:"]
-    for cp in result.choice_points:
-        lines.append(f"  {cp.task}")
-        for a in cp.alternatives:
-            mark = "*" if a.chosen else "-"
-            lines.append(f"    {mark} {a.label}: "
-                         f"{describe_alternative(a, cp, result.mode, lambda v: f'{v:.2f} min')}")
-    return "\n".join(lines)
-
-
 def plan_design(domain: Domain, design: Design, *, full_tree: bool = False,
                 prune: bool = True, transpositions: bool = True,
                 node_budget: int | None = None, time_budget: float | None = None,
-                force: dict[str, str] | None = None) -> EdapsRun:
+                force: dict[str, str] | None = None, explain: bool = False) -> EdapsRun:
     """Plan one design.  ``prune`` and the design's own ``N`` command must both allow the
     partial plan pruner.  ``force`` ({task: alternative}) re-plans with the alternative
-    taken at the first such choice point of the plan (why not?)."""
+    taken at the first such choice point of the plan (why not?) and says how the forced
+    plan compares; ``explain`` explains every choice point (re-planning lower-valued
+    alternatives to find where their cost goes)."""
     problem = edaps_problem(domain, design)
     options = SearchOptions(**{
         **problem.options, "mode": "optimise", "full_tree": full_tree,
@@ -153,7 +153,14 @@ def plan_design(domain: Domain, design: Design, *, full_tree: bool = False,
               else plan(domain, problem, options))
     seconds = time.perf_counter() - t0
     diagnostics = [] if result.found else critique(domain, problem)
-    return EdapsRun(design, result, diagnostics, seconds)
+    explanation = why_not = None
+    if explain and not force:
+        explanation = explain_run(result, domain, problem, options, phrasing(domain))
+    if force:
+        from knowledge import why_not_lines
+
+        why_not = why_not_lines(domain, problem, options, force, phrasing(domain))
+    return EdapsRun(design, result, diagnostics, seconds, explanation, why_not)
 
 
 def _run_request(pkg: KnowledgePackage, request: PlanRequest) -> EdapsRun:
@@ -165,7 +172,7 @@ def _run_request(pkg: KnowledgePackage, request: PlanRequest) -> EdapsRun:
     domain = pkg.domain("edaps", request.spec)
     return plan_design(domain, design, full_tree=request.full_tree, prune=request.prune,
                        node_budget=request.node_budget, time_budget=request.time_budget,
-                       force=request.force)
+                       force=request.force, explain=request.explain)
 
 
 def design_facts(pkg: KnowledgePackage, request: PlanRequest) -> dict[str, Any]:

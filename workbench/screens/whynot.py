@@ -23,7 +23,9 @@ from textual.widgets import Footer, Header, Static
 from textual.worker import Worker, WorkerState
 
 from engine.tofs import AlternativeRecord, CancelToken, ChoicePoint, Progress, RunResult
-from workbench.contrast import Contrast, contrast, rows, value_text
+from engine.tofs.contrast import Contrast, compare, rows, value_text
+from engine.tofs.explanation import Phrasing
+from engine.tofs.render import issue_lines
 from workbench.replan import run_forced, settings_of
 from workbench.runner import ProblemRef, RunSettings, error_message
 from workbench.widgets.plan_contrast import PlanColumn
@@ -131,7 +133,7 @@ class WhyNotScreen(Screen[None]):
                        f"(node {self.choice.node}) with {self.alternative.label} taken…"))
         self.query_one("#forced-plan", PlanColumn).show_message("Re-planning…")
         self.query_one("#base-plan", PlanColumn).show(
-            rows(contrast(self.result, self.result))[0])
+            rows(compare(self.result, self.result))[0])
         self._replan(self._token)
 
     def on_unmount(self) -> None:
@@ -154,7 +156,10 @@ class WhyNotScreen(Screen[None]):
             forced = self._runner(self.request, self.result, self.choice,
                                   self.alternative.label, self.db, settings=self.settings,
                                   cancel=token, progress=progress)
-            result = contrast(self.result, forced, self.choice, self.alternative)
+            e = self.result.explanation
+            result = compare(self.result, forced, self.choice, self.alternative,
+                             e.thresholds if e is not None else None,
+                             e.phrasing if e is not None else None)
         except Exception as exc:  # noqa: BLE001 - knowledge code is user code; never crash
             self.post_message(ForcedRunFailed(error_message(exc)))
             return
@@ -240,6 +245,10 @@ def summary_text(c: Contrast) -> Text:
         out.append(f"    difference {c.difference:+.6g} ({sign} by {abs(c.loss):.6g})")
     out.append("\n")
     out.append(c.divergence_text() + "\n")
+    if c.issues is not None:
+        e = c.base.explanation
+        lines = issue_lines(c.issues, c.mode, e.phrasing if e is not None else Phrasing())
+        out.append("Why: " + "\n     ".join(lines) + "\n")
     failure = c.failure
     if failure is not None:
         out.append(f"That is the deepest failure of the forced run: {failure.task}, at depth "

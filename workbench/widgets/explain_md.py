@@ -1,20 +1,21 @@
 """Markdown for the explanation pane: why the highlighted thing is what it is.
 
-Plain functions over plan items and engine records, no Textual: the sentences come from
-``engine.tofs.explain.describe_alternative`` (one wording for CLI and UI), and this module
-adds the numbers behind them -- values, probabilities, the failing sub-expression and the
-values it saw -- which the one-line tree labels have no room for.
+Plain functions over plan items and engine records, no Textual: the judgements -- words,
+magnitudes, relevant issues -- come from the run's :class:`~engine.tofs.explanation.
+Explanation` (built in the planning process with the domain's phrasing and thresholds: one
+wording for CLI, export and pane), and this module adds the numbers behind them -- values,
+probabilities, the failing sub-expression and the values it saw -- which the one-line tree
+labels have no room for.
 """
 
 from __future__ import annotations
 
 from workbench.kb.testing import TestOutcome
 
-import re
-from typing import Any
-
 from engine.tofs import AlternativeRecord, ChoicePoint, Failure, PlanStep, RunResult
-from engine.tofs.explain import describe_alternative
+from engine.tofs.explanation import AlternativeExplanation, ChoiceExplanation, Explanation
+from engine.tofs.explanation import explain as build_explanation
+from engine.tofs.render import choice_markdown, code, issues_markdown, md
 from workbench.runner import ProblemRef
 from workbench.widgets.plan_items import (
     AlternativeItem, ChoiceItem, FailureItem, PlanItem, PolicyItem, StepItem, SummaryItem,
@@ -23,35 +24,8 @@ from workbench.widgets.plan_items import (
 
 __all__ = ["code", "explain", "explain_error", "explain_package", "explain_problem", "md"]
 
-_INLINE = re.compile(r"([\\`*_\[\]<>|~])")
-_CODE_SPAN = re.compile(r"(`[^`\n]+`)")
-_LINE_START = re.compile(r"^(\s*)(?:([#+\-=>])|(\d+)([.)]))")
-
-
-def md(text: Any) -> str:
-    """Escape text so Markdown shows it literally; `code spans` the engine wrote are kept."""
-    pieces = _CODE_SPAN.split(str(text))
-    out = "".join(piece if i % 2 else _INLINE.sub(r"\\\1", piece)
-                  for i, piece in enumerate(pieces))
-
-    def fix(m: re.Match[str]) -> str:
-        if m.group(2):
-            return f"{m.group(1)}\\{m.group(2)}"
-        return f"{m.group(1)}{m.group(3)}\\{m.group(4)}"
-
-    return _LINE_START.sub(fix, out)
-
-
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
-
-
-def code(text: Any) -> str:
-    """An inline code span that survives backticks in the text."""
-    s = str(text)
-    fence = "``" if "`" in s else "`"
-    pad = " " if fence == "``" else ""
-    return f"{fence}{pad}{s}{pad}{fence}"
 
 
 def explain(item: PlanItem | None) -> str:
@@ -62,9 +36,9 @@ def explain(item: PlanItem | None) -> str:
         case SummaryItem():
             return run_summary(item.view.result)
         case ChoiceItem():
-            return choice_point(item.choice, item.view.mode)
+            return choice_point(item.choice, item.view.result)
         case AlternativeItem():
-            return alternative(item.alternative, item.choice, item.view.mode)
+            return alternative(item.alternative, item.choice, item.view.result)
         case StepItem():
             return step(item.step, item.index)
         case FailureItem():
@@ -92,20 +66,43 @@ def run_summary(r: RunResult) -> str:
     return "\n".join(lines)
 
 
-def choice_point(cp: ChoicePoint, mode: str) -> str:
-    who = f", agent {md(cp.agent)}" if cp.agent is not None else ""
-    lines = [f"## Choice: {md(cp.task)}", "",
-             f"{md(cp.kind)} node{who} · value **{fmt_value(cp.value)}**", ""]
-    for a in cp.alternatives:
-        mark = "✓ " if a.chosen else ""
-        lines.append(f"- {mark}**{md(a.label)}**: {md(describe_alternative(a, cp, mode))}")
-    return "\n".join(lines)
+def explanation_of(run: RunResult) -> Explanation:
+    """The run's explanation (one without domain phrasing or re-plans when the run came
+    without one, e.g. from a trace replay), kept on the run for the next look."""
+    if run.explanation is None:
+        run.explanation = build_explanation(run)
+    return run.explanation
 
 
-def alternative(a: AlternativeRecord, cp: ChoicePoint, mode: str) -> str:
-    lines = [f"## {md(a.label)}", "", md(describe_alternative(a, cp, mode)), "",
+def _choice(run: RunResult, cp: ChoicePoint) -> ChoiceExplanation | None:
+    return next((c for c in explanation_of(run).choices if c.choice.node == cp.node), None)
+
+
+def choice_point(cp: ChoicePoint, run: RunResult) -> str:
+    found = _choice(run, cp)
+    if found is None:
+        return f"## Choice: {md(cp.task)}"
+    e = explanation_of(run)
+    return choice_markdown(found, e.mode, e.phrasing)
+
+
+def alternative(a: AlternativeRecord, cp: ChoicePoint, run: RunResult) -> str:
+    mode = run.mode
+    found = _choice(run, cp)
+    ae: AlternativeExplanation | None = None
+    if found is not None:
+        ae = next((x for x in found.alternatives if x.record.label == a.label), None)
+    summary = ae.summary if ae is not None else a.reason
+    lines = [f"## {md(a.label)}", "", md(summary), "",
              f"At {md(cp.task)} ({md(cp.kind)} node).", ""]
+    if ae is not None and ae.issues is not None:
+        lines += ["### Relevant issues", ""]
+        lines += [line[2:] for line in issues_markdown(ae.issues, mode,
+                                                      explanation_of(run).phrasing)]
+        lines.append("")
     lines += [f"- {name}: {val}" for name, val in _numbers(a, mode)]
+    if ae is not None and ae.replanned is not None:
+        lines.append(f"- value when finished (forced re-plan): {fmt_value(ae.replanned)}")
     if a.failure is not None:
         lines += ["", "### Failure", "", failure(a.failure)]
     return "\n".join(lines)
@@ -170,7 +167,7 @@ def policy_item(item: PolicyItem) -> str:
         return run_summary(item.view.result) + "\n\n" + _position(item)
     alt, cp = item.alternative, item.choice
     if alt is not None and cp is not None:
-        head = alternative(alt, cp, item.view.mode)
+        head = alternative(alt, cp, item.view.result)
     else:
         p = f"probability {fmt_prob(item.edge.probability)}, " \
             if item.edge.probability is not None else ""

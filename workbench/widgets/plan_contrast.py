@@ -14,7 +14,7 @@ from rich.text import Text
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from workbench.contrast import Row
+from engine.tofs.contrast import Row
 
 __all__ = ["PlanColumn", "row_text"]
 

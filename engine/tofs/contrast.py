@@ -1,12 +1,11 @@
 """Why not X?  Compare the plan the planner chose with the plan forced through X.
 
-Pure functions over two :class:`~engine.tofs.RunResult` records, no Textual, no store:
-
-* the forced run itself comes from :func:`engine.tofs.explain.replan_at` (re-planned from
-  the choice point, so it always goes through the alternative);
-* :func:`contrast` lines the two runs up -- values, how much worse (or better) the forced
-  plan is, the first choice or plan step where they part, and which steps of each plan
-  differ -- and :meth:`Contrast.verdict` says it in words.
+* :func:`contrast` re-plans with X forced (:func:`engine.tofs.explain.replan_at`, from the
+  choice point itself, so the answer always goes through X) and compares;
+* :func:`compare` does the comparing when the forced run is already at hand (the workbench
+  re-plans in its planning process): values, how much worse (or better) the forced plan is
+  and in words, the first choice or plan step where they part, which steps of each plan
+  differ, and the difference broken down by its relevant issues (:mod:`.issues`).
 
 Both runs are read as a *trajectory*: the choices on the plan and the plan's steps in the
 order the search built them (node ids grow along any path).  In game mode the plan is the
@@ -20,13 +19,16 @@ import difflib
 from dataclasses import dataclass
 from typing import Any
 
-from engine.tofs import (
-    AlternativeRecord, ChoicePoint, Failure, PlanStep, RunResult, Status,
-)
-from engine.tofs.domain import call_text
+from .domain import Domain, Problem
+from .explain import Anchor, replan_at
+from .explanation import Phrasing
+from .issues import Issues, policy_issues, step_issues, step_key, step_text
+from .magnitude import Thresholds, magnitude_word
+from .results import AlternativeRecord, ChoicePoint, Failure, PlanStep, RunResult, Status
+from .search import SearchOptions
 
 __all__ = [
-    "Contrast", "Divergence", "Milestone", "Row", "contrast", "forced_applied",
+    "Contrast", "Divergence", "Milestone", "Row", "compare", "contrast", "forced_applied",
     "principal_nodes", "rows", "step_text", "trajectory", "value_text",
 ]
 
@@ -80,15 +82,6 @@ def principal_nodes(result: RunResult) -> set[int] | None:
         pn = pn.children[index if index is not None else 0].node
 
 
-def _step_key(s: PlanStep) -> tuple[Any, ...]:
-    return ("step", s.operator, s.args,
-            tuple(sorted((k, round(v, 9)) for k, v in s.costs.items())))
-
-
-def step_text(s: PlanStep) -> str:
-    return s.description or call_text(s.operator, s.args)
-
-
 def trajectory(result: RunResult) -> list[Milestone]:
     """The run's choices (on the plan) and steps, in the order the search built them."""
     on_plan = principal_nodes(result)
@@ -102,7 +95,7 @@ def trajectory(result: RunResult) -> list[Milestone]:
                                           label=str(chosen))))
     for i, s in enumerate(result.plan):
         text = step_text(s)
-        out.append((s.node, 1, Milestone("step", _step_key(s), text, s.node, i, text)))
+        out.append((s.node, 1, Milestone("step", step_key(s), text, s.node, i, text)))
     out.sort(key=lambda t: (t[0], t[1]))
     return [m for _, _, m in out]
 
@@ -140,6 +133,8 @@ class Contrast:
     base_marks: tuple[bool, ...]  # per base plan step: not shared with the forced plan
     forced_marks: tuple[bool, ...]
     applied: bool | None  # the forced run really took the alternative at this task
+    magnitude: str | None = None  # "slightly", "clearly", "far" or "about the same"
+    issues: Issues | None = None  # the difference broken down where the values part
 
     @property
     def mode(self) -> str:
@@ -170,8 +165,9 @@ class Contrast:
         if abs(self.loss) <= 1e-9 * max(1.0, abs(self.base.value)):
             text = f"With {what} forced{at} the {self.unit} is the same, {forced}."
         elif self.loss > 0:
+            word = f"{self.magnitude} worse" if self.magnitude else "worse"
             text = (f"With {what} forced{at} the {self.unit} is {forced} against {base}: "
-                    f"worse by {self.loss:.6g}.")
+                    f"{word}, by {self.loss:.6g}.")
         else:
             text = (f"With {what} forced{at} the {self.unit} is {forced} against {base}: "
                     f"better by {-self.loss:.6g} (the run was not optimal).")
@@ -232,7 +228,7 @@ def _side(m: Milestone | None) -> str | None:
 
 def _marks(a: list[PlanStep], b: list[PlanStep]) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
     """Which steps of each plan are not part of a run both plans share (difflib)."""
-    ka, kb = [_step_key(s) for s in a], [_step_key(s) for s in b]
+    ka, kb = [step_key(s) for s in a], [step_key(s) for s in b]
     ma, mb = [True] * len(ka), [True] * len(kb)
     matcher = difflib.SequenceMatcher(a=ka, b=kb, autojunk=False)
     for block in matcher.get_matching_blocks():
@@ -242,9 +238,12 @@ def _marks(a: list[PlanStep], b: list[PlanStep]) -> tuple[tuple[bool, ...], tupl
     return tuple(ma), tuple(mb)
 
 
-def contrast(base: RunResult, forced: RunResult, choice: ChoicePoint | None = None,
-             alternative: AlternativeRecord | None = None) -> Contrast:
+def compare(base: RunResult, forced: RunResult, choice: ChoicePoint | None = None,
+            alternative: AlternativeRecord | None = None,
+            thresholds: Thresholds | None = None, phrasing: Phrasing | None = None
+            ) -> Contrast:
     """Compare the chosen run with the run that forced ``alternative`` at ``choice``."""
+    th = thresholds or Thresholds()
     game = base.mode == "game"
     difference = loss = None
     if base.value is not None and forced.value is not None:
@@ -265,9 +264,53 @@ def contrast(base: RunResult, forced: RunResult, choice: ChoicePoint | None = No
     base_marks, forced_marks = _marks(base.plan, forced.plan)
     applied = (forced_applied(forced, choice, alternative)
                if choice is not None and alternative is not None else None)
+    word = issues = None
+    if loss is not None and base.value is not None and forced.value is not None:
+        word = magnitude_word(loss, base.value, forced.value, th)
+        issues = _issues(base, forced, choice, alternative, th, phrasing or Phrasing())
     return Contrast(base, forced, choice.task if choice else None,
                     alternative.label if alternative else None, chosen, difference, loss,
-                    first, first_choice, first_step, base_marks, forced_marks, applied)
+                    first, first_choice, first_step, base_marks, forced_marks, applied,
+                    word, issues)
+
+
+def _issues(base: RunResult, forced: RunResult, choice: ChoicePoint | None,
+            alternative: AlternativeRecord | None, th: Thresholds, phrasing: Phrasing
+            ) -> Issues | None:
+    if base.mode != "game":
+        return step_issues(base.plan, forced.plan, th, phrasing.step)
+    # A game run searched every alternative, so the base run's own tree holds both
+    # subtrees (the forced run would search the same one again).
+    if base.policy is None or choice is None or alternative is None \
+            or choice.chosen is None:
+        return None
+    index = {n.node: n for n in base.policy.walk()}
+    mine, theirs = index.get(choice.chosen.node or -1), index.get(alternative.node or -1)
+    if mine is None or theirs is None:
+        return None
+    return policy_issues(mine, theirs, th, phrasing.move, phrasing.assumption)
+
+
+def contrast(run: RunResult, choice: ChoicePoint, alternative: AlternativeRecord | str, *,
+             domain: Domain, problem: Problem, options: SearchOptions,
+             thresholds: Thresholds | None = None, phrasing: Phrasing | None = None
+             ) -> Contrast:
+    """Why not ``alternative`` at ``choice``?  Re-plan with it forced and compare.
+
+    ``run`` is the finished run ``choice`` belongs to, planned from ``problem`` with
+    ``options``; ``alternative`` is one of the choice point's records or its label.
+    Thresholds default to the domain's own (its ``explain_*`` constants).
+    """
+    if isinstance(alternative, str):
+        found = next((a for a in choice.alternatives
+                      if alternative in (a.label, a.method)), None)
+        if found is None:
+            raise ValueError(f"'{choice.task}' has no alternative '{alternative}'; "
+                             f"alternatives: {', '.join(a.label for a in choice.alternatives)}")
+        alternative = found
+    forced = replan_at(domain, problem, options, Anchor.of(run, choice), alternative.label)
+    th = thresholds or Thresholds.from_constants(domain.constants)
+    return compare(run, forced, choice, alternative, th, phrasing)
 
 
 # --------------------------------------------------------------------------- rows to show

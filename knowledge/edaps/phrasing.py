@@ -1,0 +1,25 @@
+"""How EDAPS explanations say things: minutes of shop time, and hours for the standing."""
+
+from __future__ import annotations
+
+from engine.tofs import Domain, RunResult
+from engine.tofs.explanation import Phrasing
+
+__all__ = ["minutes", "phrasing", "standing"]
+
+
+def minutes(v: float) -> str:
+    return f"{v:.2f} min"
+
+
+def standing(run: RunResult) -> str:
+    """The overall standing first, as a manufacturing engineer would ask for it."""
+    if run.value is None:
+        why = f": {run.failure.message}" if run.failure is not None else ""
+        return f"This design cannot be made as it stands{why}."
+    return (f"This design needs about {run.value / 60:.1f} hours of shop time "
+            f"({minutes(run.value)}).")
+
+
+def phrasing(domain: Domain) -> Phrasing:
+    return Phrasing(value=minutes, standing=standing)
