@@ -190,7 +190,9 @@ async def test_a_lower_valued_alternative_shows_its_relevant_issues() -> None:
         await run_problem(app, pilot, FINESSE)
         screen = screen_of(app)
         tree = screen.query_one(PlanTree)
-        tree.move_cursor(find(tree, "CashAce"))
+        cash_ace = find(tree, "CashAce")
+        assert "lower value, far worse" in str(cash_ace.label)  # the badge
+        tree.move_cursor(cash_ace)
         await pilot.pause()
         source = screen.query_one(ExplanationPane).source
         assert "far worse: 87.2 against 260" in source

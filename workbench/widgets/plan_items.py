@@ -58,10 +58,18 @@ class RunView:
 
     result: RunResult
     choice_by_node: dict[int, ChoicePoint] = field(default_factory=dict)
+    # (choice node, alternative label) -> "slightly" / "clearly" / "far": the badge a
+    # lower-valued alternative carries, from the run's explanation when it has one.
+    magnitudes: dict[tuple[int, str], str] = field(default_factory=dict)
 
     @classmethod
     def of(cls, result: RunResult) -> RunView:
-        return cls(result, {cp.node: cp for cp in result.choice_points})
+        words = {}
+        if result.explanation is not None:
+            words = {(c.choice.node, a.label): a.magnitude
+                     for c in result.explanation.choices for a in c.alternatives
+                     if a.magnitude not in (None, "about the same")}
+        return cls(result, {cp.node: cp for cp in result.choice_points}, words)
 
     @property
     def mode(self) -> str:
@@ -194,7 +202,8 @@ class AlternativeItem(PlanItem):
             out.append((f"  p={fmt_prob(a.probability)}", "prob"))
         out.extend(_value_parts(a.value, a.value_is_bound, self.view.mode))
         if not a.chosen and not weighted:
-            out.append((f"  {a.reason}", "reason"))
+            word = self.view.magnitudes.get((self.choice.node, a.label))
+            out.append((f"  {a.reason}" + (f", {word} worse" if word else ""), "reason"))
         return tuple(out)
 
     @property
@@ -293,7 +302,9 @@ class PolicyItem(PlanItem):
         out.append((f"  {fmt_value(n.value)}", "value"))
         if parent.kind == "decision" and not self.planned:
             alt = self.alternative
-            out.append((f"  {alt.reason if alt else 'not chosen'}", "reason"))
+            word = self.view.magnitudes.get((parent.node, alt.label)) if alt else None
+            why = f"{alt.reason}" + (f", {word} worse" if word else "") if alt else "not chosen"
+            out.append((f"  {why}", "reason"))
         if n.kind != "leaf":
             out.append((f"  → {n.task}", "muted"))
         return tuple(out)
