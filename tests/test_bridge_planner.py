@@ -193,3 +193,67 @@ def test_figure_5_1_makes_5_spades_by_setting_up_the_club_ruff(defence: str) -> 
                             if i % 4 == 0 and c // 13 == 0)
     setups = [i for i, n in enumerate(rec.notes) if n == "[Set up a ruff]"]
     assert setups and setups[1] < first_trump_lead  # both club leads before drawing trump
+
+
+def test_trick_3_of_353306_weighs_the_club_plan_by_the_club_break() -> None:
+    """Tignum 2's losing plan at trick 3 (§6.2.2): cross to dummy (♥3 to ♥K) to set up
+    dummy's clubs.  It scored +120 like the diamond sequence because it took clubs 4-3 for
+    granted.  Here the cross starts a length scheme that sees one branch per club break,
+    weighted by the vacant places, so the club plan is worth less than ♦J: it needs clubs
+    4-3, and against 5-2 the defence runs clubs once the ♦A is out."""
+    from math import comb
+
+    from knowledge.bridge.cards import SUIT_MASKS
+    from knowledge.bridge.network import OutcomeArg
+
+    domain, problem = get_package("bridge").problem("353306-trick3")
+    result = plan_position(problem.state, domain)
+    root = min((cp for cp in result.choice_points if cp.task == "West to play"),
+               key=lambda cp: cp.node)
+    chosen = root.chosen
+    assert chosen is not None and chosen.label == "SequenceWinner(C=♦J)"
+    club = [a for a in root.alternatives if a.method == "CrossToLength"]
+    assert [a.label for a in club] == ["CrossToLength(Z=clubs, C=♥3)"]
+    assert club[0].value is not None and chosen.value is not None
+    assert club[0].value < chosen.value  # no tie with the diamond sequence this time
+
+    policy = result.policy
+    assert policy is not None
+    node = policy
+    while len(node.children) == 1 and node.children[0].step is None:
+        node = node.children[0].node
+    plan = next(e.node for e in node.children if e.label == club[0].label)
+    labels = {e.label for n in plan.walk() for e in n.children}
+    assert "WinCross(C=♥K)" in labels  # dummy takes the cross
+    branches: dict[str, list[tuple[float, float]]] = {}
+    for n in plan.walk():
+        for e in n.children:
+            for _, v in e.bindings:
+                if isinstance(v, OutcomeArg) and "clubs" in str(v):
+                    assert e.probability is not None
+                    branches.setdefault(str(v), []).append((e.probability, e.node.value))
+    assert {"clubs 4-3", "clubs 5-2"} <= set(branches)
+
+    # The same numbers from first principles.  North-South were dealt the clubs East-West
+    # were not; two of them have been seen (trick 2).  When dummy leads the ♣A at trick 4
+    # each defender has played three cards, so holds ten unknown ones (vacant places).
+    deal = D353306
+    ew_clubs = sum((deal.hands[int(s)] & SUIT_MASKS[3]).bit_count() for s in (Seat.E, Seat.W))
+    ns = deal.hands[int(Seat.N)] | deal.hands[int(Seat.S)]
+    seen = sum(1 for c in map(parse_card, PLAY_353306[:8])
+               if (SUIT_MASKS[3] & ns) >> c & 1)  # ♣7 and ♣2 at trick 2
+    n = 13 - ew_clubs - seen
+    north = south = 13 - 3
+
+    def split(k: int) -> float:  # North holds k of the n unseen clubs
+        return comb(n, k) * comb(north + south - n, north - k) / comb(north + south, north)
+
+    assert n == 5
+    p43 = split(2) + split(3)  # 4-3 at the start: 3-2 of the five left
+    p52 = split(1) + split(4)
+    for p, value in branches["clubs 4-3"]:
+        assert p == pytest.approx(p43)
+        assert value > 0  # clubs 4-3: 2NT makes
+    for p, value in branches["clubs 5-2"]:
+        assert p == pytest.approx(p52)
+        assert value < 0  # clubs 5-2: the defence runs clubs after the ♦A, one down

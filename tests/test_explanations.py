@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from engine.tofs import Reason, RunResult, SearchOptions
+from engine.tofs import Reason, RunResult, SearchOptions, plan
 from engine.tofs.explanation import AlternativeExplanation, Explanation, explain
 from engine.tofs.magnitude import Thresholds, magnitude_word
 from engine.tofs.render import explanation_markdown, explanation_text
@@ -145,8 +145,6 @@ def test_dinner_backtracks_and_says_why() -> None:
     pkg = get_package("examples")
     domain, problem = pkg.problem("dinner")
     options = SearchOptions(**{**problem.options, "mode": problem.mode})
-    from engine.tofs import plan
-
     e = pkg.explain(plan(domain, problem, options), domain, problem, options)
     choice = e.choice("Go to dinner and a movie")
     movie_first = alt(e, "Go to dinner and a movie", "MovieThenDinner")
@@ -276,3 +274,51 @@ def test_cli_json_explain_carries_the_structured_explanation(capsys) -> None:
     assert cash["magnitude"] == "far" and cash["loss"] == pytest.approx(172.8)
     assert cash["issues"]["total"] == pytest.approx(172.8)
     assert {round(i["probability"], 2) for i in cash["issues"]["items"]} == {0.74, 0.26}
+
+
+def test_353306_trick_3_says_why_not_set_up_clubs() -> None:
+    """§6.2: Tignum 2 tied the club plan with the diamond sequence at +120 and lost the
+    board on the tie-break.  Here the club plan (cross to dummy's ♥K, then clubs) is
+    weighed by the club break: 2NT vulnerable makes (+120) if clubs were 4-3 and goes one
+    down (-100) if 5-2; 6-1 is below the likelihood cutoff.  Five clubs are unseen and each
+    defender has ten unknown cards when dummy leads them (vacant places)."""
+    from math import comb
+
+    from engine.tofs.contrast import contrast
+    from knowledge.bridge.tofs_player import plan_position
+
+    def split(k: int) -> float:  # North holds k of the five unseen clubs
+        return comb(5, k) * comb(15, 10 - k) / comb(20, 10)
+
+    p43, p52 = split(2) + split(3), split(1) + split(4)
+    assert split(0) + split(5) < 0.05  # 6-1: pruned
+    p43, p52 = p43 / (p43 + p52), p52 / (p43 + p52)  # renormalised over the moves kept
+    made, down = 70 + 50, -100
+
+    pkg = get_package("bridge")
+    domain, problem = pkg.problem("353306-trick3")
+    run = plan_position(problem.state, domain)
+    e = explain(run, phrasing=pkg.phrasing(domain),
+                thresholds=Thresholds.from_constants(domain.constants))
+    root = e.choices[0]
+    assert root.choice.chosen is not None
+    assert root.choice.chosen.label == "SequenceWinner(C=♦J)"  # the diamond ace first
+    best = root.choice.value
+    club = next(a for a in root.alternatives if a.record.method == "CrossToLength")
+    assert club.record.value == pytest.approx(p43 * made + p52 * down)
+    assert club.magnitude == "clearly"  # 121.6 points: between bridge's 50 and 200
+    assert club.gist == (f"it makes only if clubs 4-3 (p = {p43:.2f}); against clubs 5-2 "
+                         f"(p = {p52:.2f}) it goes down")
+    assert club.issues is not None and club.issues.rest == pytest.approx(0.0, abs=1e-9)
+    parts = {i.assumption: i for i in club.issues.items}
+    assert parts["clubs 5-2"].contribution == pytest.approx(p52 * (best - down))
+    assert parts["clubs 4-3"].contribution == pytest.approx(p43 * (best - made))
+
+    # Why not? from the CLI's and the workbench's entry point: the same breakdown.
+    options = SearchOptions(**{**problem.options, "mode": problem.mode})
+    plain = plan(domain, problem, options)
+    choice = next(c for c in plain.choice_points if c.task == "West to play")
+    c = contrast(plain, choice, club.label, domain=domain, problem=problem, options=options,
+                 phrasing=pkg.phrasing(domain))
+    assert c.loss == pytest.approx(best - club.record.value)
+    assert c.magnitude == "clearly" and c.gist == club.gist

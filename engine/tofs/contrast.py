@@ -135,6 +135,7 @@ class Contrast:
     applied: bool | None  # the forced run really took the alternative at this task
     magnitude: str | None = None  # "slightly", "clearly", "far" or "about the same"
     issues: Issues | None = None  # the difference broken down where the values part
+    gist: str | None = None  # the issues in one domain sentence (Phrasing.gist)
 
     @property
     def mode(self) -> str:
@@ -264,14 +265,16 @@ def compare(base: RunResult, forced: RunResult, choice: ChoicePoint | None = Non
     base_marks, forced_marks = _marks(base.plan, forced.plan)
     applied = (forced_applied(forced, choice, alternative)
                if choice is not None and alternative is not None else None)
-    word = issues = None
+    word = issues = gist = None
+    phrasing = phrasing or Phrasing()
     if loss is not None and base.value is not None and forced.value is not None:
         word = magnitude_word(loss, base.value, forced.value, th)
-        issues = _issues(base, forced, choice, alternative, th, phrasing or Phrasing())
+        issues = _issues(base, forced, choice, alternative, th, phrasing)
+        gist = phrasing.gist(issues) if issues is not None else None
     return Contrast(base, forced, choice.task if choice else None,
                     alternative.label if alternative else None, chosen, difference, loss,
                     first, first_choice, first_step, base_marks, forced_marks, applied,
-                    word, issues)
+                    word, issues, gist)
 
 
 def _issues(base: RunResult, forced: RunResult, choice: ChoicePoint | None,

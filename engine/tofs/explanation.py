@@ -45,6 +45,10 @@ def _no_standing(run: RunResult) -> str | None:
     return None
 
 
+def _no_gist(issues: Issues) -> str | None:
+    return None
+
+
 @dataclass(frozen=True)
 class Phrasing:
     """How a domain says its numbers and names its moves; the engine knows no domain, so
@@ -60,6 +64,9 @@ class Phrasing:
     """What an opponent's move stands for ("diamonds 3-3"); the method's label by default."""
     step: Callable[[PlanStep], str] = step_text
     standing: Callable[[RunResult], str | None] = _no_standing
+    gist: Callable[[Issues], str | None] = _no_gist
+    """The relevant issues in one domain sentence, said before them ("the club plan makes
+    only if clubs 4-3 (p = 0.72); against 5-2 it goes down"); None when there is none."""
     """The overall standing of the run, said first ("this contract is almost certain")."""
 
     def diff(self, v: float) -> str:
@@ -76,6 +83,7 @@ class AlternativeExplanation:
     magnitude: str | None = None  # "slightly", "clearly", "far", "about the same"
     issues: Issues | None = None
     replanned: float | None = None  # the value a forced re-plan found (optimise mode)
+    gist: str | None = None  # the issues in one domain sentence
 
     @property
     def label(self) -> str:
@@ -268,7 +276,8 @@ def explain(run: RunResult, *, phrasing: Phrasing | None = None,
                 summary += (f"; finished, it costs {phrasing.value(replanned)}, "
                             f"{word} worse" if word != "about the same" else
                             f"; finished, it costs the same, {phrasing.value(replanned)}")
-            alts.append(AlternativeExplanation(a, summary, loss, word, issues, replanned))
+            gist = phrasing.gist(issues) if issues is not None else None
+            alts.append(AlternativeExplanation(a, summary, loss, word, issues, replanned, gist))
         choices.append(ChoiceExplanation(cp, _verdict(cp, mode, phrasing, th), tuple(alts)))
     return Explanation(run, standing_text(run, phrasing), tuple(choices), phrasing, th)
 

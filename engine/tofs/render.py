@@ -74,6 +74,8 @@ def choice_text(c: ChoiceExplanation, mode: str, p: Phrasing, indent: str = "  "
     lines = [f"{indent}{cp.task}{who}", f"{indent}  {c.verdict}"]
     for a in c.alternatives:
         lines.append(f"{indent}  {_mark(a)} {a.label}: {a.summary}")
+        if a.gist:
+            lines.append(f"{indent}      why: {a.gist}")
         if a.issues is not None:
             lines += [f"{indent}      why: {t}" for t in issue_lines(a.issues, mode, p)]
     return lines
@@ -130,6 +132,8 @@ def choice_markdown(c: ChoiceExplanation, mode: str, p: Phrasing, level: str = "
     for a in c.alternatives:
         mark = "✓ " if a.chosen else ""
         lines.append(f"- {mark}**{md(a.label)}**: {md(a.summary)}")
+        if a.gist:
+            lines.append(f"  - {md(a.gist)}")
         if a.issues is not None:
             lines += issues_markdown(a.issues, mode, p)
     return "\n".join(lines)
@@ -149,6 +153,8 @@ def contrast_lines(c: Any, phrasing: Phrasing | None = None) -> list[str]:
     the difference by its relevant issues."""
     p = phrasing or Phrasing()
     lines = [c.verdict(), c.divergence_text()]
+    if c.gist:
+        lines.append(f"why: {c.gist}")
     if c.issues is not None:
         lines += [f"why: {t}" for t in issue_lines(c.issues, c.mode, p)]
     return lines
@@ -177,7 +183,7 @@ def explanation_dict(e: Explanation) -> dict[str, Any]:
             "alternatives": [{
                 "label": a.label, "reason": str(a.reason), "chosen": a.chosen,
                 "value": a.record.value, "summary": a.summary, "loss": a.loss,
-                "magnitude": a.magnitude, "replanned": a.replanned,
+                "magnitude": a.magnitude, "replanned": a.replanned, "gist": a.gist,
                 "issues": issues(a.issues),
             } for a in c.alternatives],
         } for c in e.choices],

@@ -13,7 +13,8 @@ beats ours.  Their holding lasts as long as the longer defender's holding -- ass
 the plan where it was ("diamonds 3-3"), else the most likely split.
 
 * **No-trump**: declarer's tricks are the rounds our side wins in every suit, capped by
-  what is left once the defenders take their own top tricks.
+  what is left once the defenders take their own top tricks -- in a suit whose break the
+  plan has assumed ("clubs 4-3"), no more of them than their longer holding has rounds.
 * **A suit contract** counts **losers** in the master hand (the one with more trumps):
   rounds it must lose in each suit, less the **ruffs** the other hand can take in suits it
   is shorter in (each trick conceded before it is void lets the defenders lead a trump
@@ -95,6 +96,13 @@ def _their_rounds(pos: Position, suit: int, theirs: int) -> int:
     return MOST_LIKELY_LONGER[n] if n < len(MOST_LIKELY_LONGER) else n
 
 
+def _break_assumed(pos: Position, suit: int) -> bool:
+    """The plan has assumed how ``suit`` breaks: both defenders' lengths are set and
+    account for every card of the suit they hold."""
+    w, e = pos.lengths[0][suit], pos.lengths[1][suit]
+    return w >= 0 and e >= 0 and w + e == (pos.theirs & SUIT_MASKS[suit]).bit_count()
+
+
 def estimate_tricks(pos: Position) -> float:
     """Declarer's tricks at the end of the deal (those won plus an estimate of the rest)."""
     remaining = 13 - pos.won - pos.lost
@@ -109,11 +117,15 @@ def estimate_tricks(pos: Position) -> float:
         for s in range(4):
             m = SUIT_MASKS[s]
             th = theirs_all & m
-            won, _, _ = suit_rounds(decl & m, dummy & m, th, _their_rounds(pos, s, th))
+            rounds = _their_rounds(pos, s, th)
+            won, _, _ = suit_rounds(decl & m, dummy & m, th, rounds)
             ours += won
-            # the defenders' tricks on their own lead: their top cards above all of ours
+            # the defenders' tricks on their own lead: their top cards above all of ours --
+            # where the plan has assumed the suit's break, no more than the rounds their
+            # longer holding lasts (Q-J-T split 2-1 make two tricks, 3-0 three)
             top = (decl | dummy) & m
-            their_sure += (th >> (top.bit_length())).bit_count() if top else th.bit_count()
+            above = (th >> (top.bit_length())).bit_count() if top else th.bit_count()
+            their_sure += min(above, rounds) if _break_assumed(pos, s) else above
         return pos.won + max(0.0, min(float(remaining), float(ours),
                                       float(remaining - their_sure)))
     tm = SUIT_MASKS[trump]

@@ -62,8 +62,18 @@ class SeatArg(int):
         return SEAT_NAMES[int(self)]
 
 
+class SuitArg(int):
+    """A suit as a task argument: an int for the code, "clubs" in labels."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return SUIT_NAMES[int(self)]
+
+
 CARDS = tuple(CardArg(c) for c in range(52))
 SEATS = tuple(SeatArg(s) for s in range(4))
+SUITS = tuple(SuitArg(s) for s in range(4))
 
 
 def _as_cards(fn):  # type: ignore[no-untyped-def]
@@ -282,24 +292,59 @@ def sequence_leads(pos: Position, p: int) -> list[int]:
     return out
 
 
+def _establishable(pos: Position, p: int, suit: int) -> bool:
+    """``p`` is long enough in ``suit`` (not trumps, four cards or more) to outlast the
+    defenders' most likely longer holding: its low cards can be set up as winners."""
+    from knowledge.bridge.estimate import MOST_LIKELY_LONGER
+
+    mine = _suit_cards(pos, p, suit)
+    n = (pos.theirs & SUIT_MASKS[suit]).bit_count()
+    if suit == pos.table.trump or not n or mine.bit_count() < 4:
+        return False
+    return mine.bit_count() > MOST_LIKELY_LONGER[min(n, len(MOST_LIKELY_LONGER) - 1)]
+
+
 @registry.primitive
 @_as_cards
 def length_leads(pos: Position, p: int) -> list[int]:
     """A suit where ``p`` is long enough to outlast the defenders' most likely longer
     holding: its top winner (or a low card, to concede the trick the length needs)."""
-    from knowledge.bridge.estimate import MOST_LIKELY_LONGER
-
     out = []
     for s in range(4):
-        mine = _suit_cards(pos, p, s)
-        theirs = pos.theirs & SUIT_MASKS[s]
-        n = theirs.bit_count()
-        if s == pos.table.trump or not mine or not theirs or mine.bit_count() < 4:
-            continue
-        if mine.bit_count() > MOST_LIKELY_LONGER[min(n, len(MOST_LIKELY_LONGER) - 1)]:
+        if _establishable(pos, p, s):
             top = _top_winner(pos, p, s)
-            out.append(top if top is not None else lowest(mine))
+            out.append(top if top is not None else lowest(_suit_cards(pos, p, s)))
     return out
+
+
+@registry.primitive
+def long_suits(pos: Position, p: int) -> list[SuitArg]:
+    """Suits partner could set up by length that ``p``, on lead, cannot start: ``p`` holds
+    none, and partner is long enough (:func:`length_leads`) and holds the top card to
+    take the first round (ConsiderLength from the other hand: cross first)."""
+    q = (p + 2) & 3
+    return [SUITS[s] for s in range(4)
+            if not _suit_cards(pos, p, s) and _establishable(pos, q, s)
+            and _top_winner(pos, q, s) is not None]
+
+
+@registry.primitive
+@_as_cards
+def entries_for(pos: Position, p: int, suit: int) -> list[int]:
+    """How ``p`` puts partner on lead to start partner's long ``suit``: a low card of
+    another suit (not trumps) in which partner has a top winner above it.  One card: from
+    the entry suit where ``p`` holds the most cards (the least to lose by spending
+    partner's winner there)."""
+    q = (p + 2) & 3
+    best: tuple[int, int] | None = None
+    for s in range(4):
+        mine = _suit_cards(pos, p, s)
+        win = _top_winner(pos, q, s)
+        if s == suit or s == pos.table.trump or not mine or win is None or lowest(mine) > win:
+            continue
+        if best is None or mine.bit_count() > best[0]:
+            best = (mine.bit_count(), lowest(mine))
+    return [best[1]] if best is not None else []
 
 
 @registry.primitive
@@ -670,18 +715,34 @@ def honour_led(pos: Position) -> bool:
 # outcomes of the scheme's belief view (Smith 1997, §5.4.3: the belief function changes
 # with the method) -- a discard plan sees "ruff / no ruff", a length plan "even / uneven",
 # cashing out the worst case -- instead of the generic card-by-card model.
+#
+# A cross to the hand holding a long suit (CrossToLength) leads in one suit for a scheme in
+# another: ``LeadCard(P, C, scheme_in(view, Z))`` records "splits:Z", partner takes the
+# trick (WinCross), and the scheme goes on from there in Z.  The splits view branches once
+# per break of Z ("clubs 4-3", "clubs 5-2"), and each branch records its break in the
+# position (``AnswerCard``), so the leaf estimate counts the defenders' tricks in that world.
 
 class OutcomeArg(str):
-    """One outcome of a belief view as a task argument: its label when shown."""
+    """One outcome of a belief view as a task argument: its label when shown.
+
+    ``shapes`` are the breaks the outcome covers (original lengths, longer first), as in
+    :class:`knowledge.bridge.beliefs.Outcome`; ``assume`` is what the outcome takes for
+    granted about the defender answering, as
+    (suit, cards of it he holds now) -- the splits view's "clubs 5-2" puts the short
+    holding with him -- or ``None`` when the outcome assumes no length."""
 
     probability: float
     key: str
     ruff: bool | None
+    shapes: tuple[tuple[int, int], ...]
+    assume: tuple[int, int] | None
 
 
-def _outcome(label: str, probability: float, key: str, ruff: bool | None = None) -> OutcomeArg:
+def _outcome(label: str, probability: float, key: str, ruff: bool | None = None,
+             shapes: tuple[tuple[int, int], ...] = (),
+             assume: tuple[int, int] | None = None) -> OutcomeArg:
     o = OutcomeArg(label)
-    o.probability, o.key, o.ruff = probability, key, ruff
+    o.probability, o.key, o.ruff, o.shapes, o.assume = probability, key, ruff, shapes, assume
     return o
 
 
@@ -690,6 +751,13 @@ def _scheme(pos: Position) -> tuple[str, int] | None:
         return None
     view, _, suit = pos.scheme.partition(":")
     return view, int(suit)
+
+
+@registry.primitive(uses_state=False)
+def scheme_in(view: str, suit: int) -> str:
+    """The scheme "view:suit" for a lead that starts a plan in another suit than its own
+    (crossing to the hand that holds the long suit)."""
+    return f"{view}:{int(suit)}"
 
 
 @registry.primitive
@@ -728,12 +796,44 @@ def scheme_active(pos: Position, p: int) -> bool:
     return bool(scheme_next(pos, p))
 
 
+def _cross_winner(pos: Position, p: int) -> int | None:
+    """In a trick partner led to cross to ``p`` (the scheme under way is about another
+    suit than the one led): ``p``'s cheapest card that beats the defenders' every card of
+    the suit led and the card winning so far."""
+    sch = _scheme(pos)
+    s = pos.led_suit()
+    if sch is None or s is None or sch[1] == s or pos.trick[0][0] != ((p + 2) & 3):
+        return None
+    w = pos.winning()
+    if w is None or SUIT_OF[w[1]] != s:
+        return None  # ruffed: the cross has failed
+    theirs = pos.theirs & SUIT_MASKS[s]
+    floor = max(w[1], highest(theirs) if theirs else -1)
+    above = _suit_cards(pos, p, s) >> (floor + 1)
+    return lowest(above) + floor + 1 if above else None
+
+
+@registry.primitive
+def crossing(pos: Position, p: int) -> bool:
+    """Partner led to cross to ``p`` and ``p`` can win the trick: the cross is what the
+    lead was for, so ``p`` takes it (SimpleCross)."""
+    return _cross_winner(pos, p) is not None
+
+
+@registry.primitive
+@_as_cards
+def cross_winner(pos: Position, p: int) -> list[int]:
+    """The card ``p`` takes partner's crossing lead with: the cheapest sure winner."""
+    c = _cross_winner(pos, p)
+    return [] if c is None else [c]
+
+
 @registry.primitive
 def view_applies(pos: Position, p: int) -> bool:
     """Defender ``p`` answers a lead of the scheme's suit by our side: his move is one of
     the scheme view's outcomes rather than the generic card-by-card model."""
     sch = _scheme(pos)
-    if sch is None or sch[0] not in ("ruff", "even", "worst-case") or not pos.trick:
+    if sch is None or sch[0] not in ("ruff", "even", "splits", "worst-case") or not pos.trick:
         return False
     leader, card = pos.trick[0]
     return SUIT_OF[card] == sch[1] and leader in (pos.table.declarer, pos.table.dummy) \
@@ -762,7 +862,30 @@ def view_outcomes(pos: Position, p: int) -> list[OutcomeArg]:
         return follow
     if outs is None:
         return follow
+    if view == "splits":
+        return [_outcome(o.label, o.probability, o.key, o.ruff, o.shapes,
+                         _short_hand(pos, p, suit, o.shapes[0])) for o in outs]
     return [_outcome(o.label, o.probability, o.key, o.ruff) for o in outs]
+
+
+def _short_hand(pos: Position, p: int, suit: int, shape: tuple[int, int]
+                ) -> tuple[int, int] | None:
+    """(suit, cards of it defender ``p`` holds now) if the suit broke ``shape`` (original
+    lengths, longer first).  As Tignum 2 puts discards in second seat, the defender
+    answering in second seat is given the short holding, unless the cards played make
+    that impossible."""
+    d = pos.table.defender_index(p)
+    n = (pos.theirs & SUIT_MASKS[suit]).bit_count()
+    for length in (shape[1], shape[0]):
+        mine = length - pos.played[d][suit]
+        others = sum(shape) - length - pos.played[1 - d][suit]
+        if mine < 0 or others < 0 or mine + others != n or mine > pos.counts[d] \
+                or others > pos.counts[1 - d]:
+            continue
+        known = pos.lengths[d][suit]
+        if known < 0 or known == mine:
+            return suit, mine
+    return None
 
 
 def _view(pos: Position, view: str, suit: int, second: bool, void: bool, trump: int | None
@@ -773,10 +896,10 @@ def _view(pos: Position, view: str, suit: int, second: bool, void: bool, trump: 
             return None
         return belief_view("ruff", pos.knowledge(before_trick=True), suit,
                            model=pos.table.model, trump=trump)
-    if view == "even":
+    if view in ("even", "splits"):
         if not second or void:
             return None
-        return belief_view("even", pos.knowledge(), suit, model=pos.table.model)
+        return belief_view(view, pos.knowledge(), suit, model=pos.table.model)
     if second or void:
         return None
     return belief_view("worst-case", pos.knowledge(before_trick=True), suit,
@@ -795,7 +918,7 @@ def view_card(pos: Position, p: int, o: OutcomeArg) -> list[int]:
     """The planned card for an outcome: a ruff, a show-out (a discard), or following low."""
     if o.key == "ruff" or (o.key == "worst" and o.ruff):
         return their_ruff(pos, p) or their_low(pos, p) or their_win(pos, p)
-    if o.key == "uneven":
+    if o.key == "uneven" or (o.assume is not None and o.assume[1] == 0):
         return their_discard(pos, p)
     return their_low(pos, p) or their_win(pos, p)
 
@@ -808,8 +931,21 @@ def play_card(pos: Position, p: int, c: int) -> Position:
 
 
 @registry.effect
+def answer_card(pos: Position, p: int, c: int, o: OutcomeArg) -> Position:
+    """A defender's answer under a scheme's view: the outcome's assumption about his
+    length is recorded (the plan goes on in that world), then his card is played."""
+    if o.assume is not None:
+        pos = pos.assume_length(p, *o.assume)
+    return pos.with_card(p, c)
+
+
+@registry.effect
 def lead_card(pos: Position, p: int, c: int, view: str | None) -> Position:
-    return pos.with_scheme(f"{view}:{SUIT_OF[c]}" if view else "").with_card(p, c)
+    """Lead ``c``, starting the scheme ``view`` in the card's suit -- or in the suit
+    ``view`` names ("splits:3": a cross to the hand whose long clubs are the plan)."""
+    if view and ":" not in view:
+        view = f"{view}:{SUIT_OF[c]}"
+    return pos.with_scheme(view or "").with_card(p, c)
 
 
 # ------------------------------------------------------------------ hooks

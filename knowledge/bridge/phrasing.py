@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from engine.tofs import Domain, PolicyEdge, PolicyNode, RunResult
 from engine.tofs.explanation import Phrasing
+from engine.tofs.issues import Issue, Issues
 
 from .network import OutcomeArg
 
-__all__ = ["assumption", "make_probability", "move", "phrasing", "points", "standing"]
+__all__ = [
+    "assumption", "gist", "make_probability", "move", "phrasing", "points", "standing",
+]
 
 # The chance of making, in words (lower bounds, best first).
 CHANCES = ((0.95, "almost certain"), (0.75, "likely"), (0.5, "better than even"),
@@ -34,6 +37,24 @@ def assumption(edge: PolicyEdge) -> str | None:
     return str(outcome) if outcome else edge.assumption
 
 
+def gist(issues: Issues) -> str | None:
+    """What a plan depends on: the assumptions under which it makes and those under which
+    it goes down, with their chances ("makes only if clubs 4-3 (p = 0.72); against clubs
+    5-2 (p = 0.28) it goes down")."""
+    branches = [i for i in issues.items if i.kind == "branch" and i.side == "other"
+                and i.assumption and i.other is not None and i.probability is not None]
+    makes = [i for i in branches if (i.other or 0.0) > 0]
+    fails = [i for i in branches if (i.other or 0.0) <= 0]
+    if not makes or not fails:
+        return None
+
+    def said(group: list[Issue]) -> str:
+        names = " or ".join(dict.fromkeys(str(i.assumption) for i in group))
+        return f"{names} (p = {sum(i.probability or 0.0 for i in group):.2f})"
+
+    return f"it makes only if {said(makes)}; against {said(fails)} it goes down"
+
+
 def make_probability(node: PolicyNode) -> float:
     """The chance the planned line ends with a plus score, by the planner's own tree:
     our chosen moves, the opponents' moves weighted, leaves judged by their sign."""
@@ -57,4 +78,4 @@ def standing(run: RunResult) -> str | None:
 
 def phrasing(domain: Domain) -> Phrasing:
     return Phrasing(value=points, difference=difference, move=move, assumption=assumption,
-                    standing=standing)
+                    standing=standing, gist=gist)

@@ -96,7 +96,7 @@ def alternative(a: AlternativeRecord, cp: ChoicePoint, run: RunResult) -> str:
     lines = [f"## {md(a.label)}", "", md(summary), "",
              f"At {md(cp.task)} ({md(cp.kind)} node).", ""]
     if ae is not None and ae.issues is not None:
-        lines += ["### Relevant issues", ""]
+        lines += ["### Relevant issues", ""] + ([md(ae.gist), ""] if ae.gist else [])
         lines += [line[2:] for line in issues_markdown(ae.issues, mode,
                                                       explanation_of(run).phrasing)]
         lines.append("")
