@@ -16,6 +16,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -189,3 +190,23 @@ def test_game_issues_add_up_and_each_part_is_probability_times_difference(
         p = 1.0 if i.probability is None else i.probability
         assert 0.0 < p <= 1.0 + 1e-12
         assert abs(i.contribution - p * (i.chosen - i.other)) < 1e-9
+
+
+def test_parts_below_the_floor_are_not_said_to_add_up() -> None:
+    """Paired branches each 2 points apart (a quarter of the weight each), floor 5: nothing
+    is named and nothing is said to add up -- the whole difference is the rest."""
+    def tree(values: list[int]) -> dict[str, Any]:
+        return {"kind": "external", "labels": list("abcde")[:len(values)],
+                "weights": [1] * len(values),
+                "children": [{"kind": "leaf", "value": v} for v in values]}
+
+    counter = [0]
+    a, b = build(tree([4, 6, 4, 6]), counter), build(tree([2, 4, 2, 4]), counter)
+    issues = policy_issues(a, b, Thresholds(floor=5))
+    assert (issues.items, issues.add_up, issues.rest) == ((), False, 2.0)
+    several = policy_issues(a, b, Thresholds(floor=0.1))  # each carries a quarter: named
+    assert several.add_up is False and len(several.items) == 4 and several.rest == 0.0
+    five = policy_issues(build(tree([10, 12, 10, 12, 10]), counter),
+                         build(tree([0, 2, 0, 2, 0]), counter), Thresholds(share=0.3))
+    assert five.add_up and five.total == pytest.approx(10.0)  # 20 % each: none alone
+    assert 2 <= len(five.items) < 5

@@ -104,6 +104,7 @@ def _select(parts: Sequence[Issue], loss: float, th: Thresholds
                 break
             named.append(p)
             covered += p.contribution if loss >= 0 else -p.contribution
+        add_up = bool(named)
     named.sort(key=lambda p: -abs(p.contribution))
     return named, add_up, cancel
 
