@@ -210,3 +210,8 @@ def test_parts_below_the_floor_are_not_said_to_add_up() -> None:
                          build(tree([0, 2, 0, 2, 0]), counter), Thresholds(share=0.3))
     assert five.add_up and five.total == pytest.approx(10.0)  # 20 % each: none alone
     assert 2 <= len(five.items) < 5
+    # Opposite differences on paired branches cancel: +6 on one, -4 on the other, net +2.
+    cancel = policy_issues(build(tree([10, 0]), counter), build(tree([-2, 8]), counter))
+    assert cancel.cancel and cancel.loss == pytest.approx(2.0)
+    assert sorted(i.contribution for i in cancel.items) == [pytest.approx(-4.0),
+                                                          pytest.approx(6.0)]
