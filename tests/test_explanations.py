@@ -169,38 +169,47 @@ def _trick5(model):  # type: ignore[no-untyped-def]
                    thresholds=Thresholds.from_constants(domain.constants))
 
 
-def test_353021_trick_5_names_the_branches_where_the_plans_part() -> None:
-    """Figure 5.13 with the dissertation's belief model.  4♥ by North, vulnerable: making
-    with an overtrick is 4 x 30 + 500 + 30 = +650, two down 2 x -100 = -200.  Setting up
-    the diamond discard loses when West ruffs: diamonds 5-1 (1/8 under C(n,k)/2^n) with
-    the short hand holding the last trump (8/14): p = 0.071 (§3.8).
-
-    Tignum 2 chose the discard plan here (+394.27); this planner values the length plan
-    higher, so which plan is chosen is not asserted (see issue 6's note); the explanation
-    of each plan's branches is."""
+def test_353021_trick_5_chooses_the_discard_and_names_where_the_plans_part() -> None:
+    """Figure 5.13 with the dissertation's belief model.  4♥ by South, vulnerable: made is
+    4 x 30 + 500 = +620, one down -100, two down -200.  Setting up the diamond discard
+    loses two when West ruffs the ♦A (diamonds 5-1 and the short hand has the last trump:
+    1/8 x 8/14 = 1/14), else the ♦K is ruffed with diamonds 4-2 (0.25, one down) or the
+    discard comes (0.75, made): 13/14 x (0.25 x -100 + 0.75 x 620) + 1/14 x -200 =
+    +394.29 (the dissertation prints +394.271).  The length plan goes one down when
+    diamonds break unevenly (0.625); cashing out assumes the worst, two down."""
     from knowledge.bridge.beliefs import DISSERTATION
+
+    made, one_down, two_down = 4 * 30 + 500, -100, -200
+    no_ruff = 0.25 * one_down + 0.75 * made
+    discard_value = 13 / 14 * no_ruff + 1 / 14 * two_down
+    assert discard_value == pytest.approx(394.2857, abs=1e-4)
 
     e = _trick5(DISSERTATION)
     root = e.choices[0]
     labels = {a.label: a for a in root.alternatives}
     four = ("SetUpDiscard(C=♦A)", "LengthWinner(C=♦A)", "SequenceWinner(C=♠Q)", "CashOut(C=♦A)")
     assert set(four) <= set(labels)
-    for label in four:
-        assert labels[label].record.value is not None
-    made, two_down = 4 * 30 + 500 + 30, 2 * -100
     discard = labels["SetUpDiscard(C=♦A)"]
-    assert discard.issues is not None
-    ruff = next(i for i in discard.issues.items if (i.assumption or "").startswith(
-        "opponent ruffs"))
-    assert ruff.probability == pytest.approx(1 / 8 * 8 / 14, abs=1e-4)
-    assert (ruff.other, ruff.chosen) == (pytest.approx(two_down), pytest.approx(made))
-    assert ruff.contribution == pytest.approx(ruff.probability * (made - two_down))
+    assert discard.chosen and discard.record.value == pytest.approx(discard_value)
+    assert root.verdict.startswith("SetUpDiscard(C=♦A) is far better than the runner-up")
+    assert e.run.plan[0].description == "North leads ♦A"
+
+    length = labels["LengthWinner(C=♦A)"]
+    assert length.issues is not None and length.magnitude == "far"
+    assert length.issues.where[0].startswith("diamonds break unevenly")
+    assert length.issues.probability == pytest.approx(0.625)
+    assert any(i.other == pytest.approx(one_down) and i.chosen == pytest.approx(no_ruff)
+               for i in length.issues.items)  # one down where the discard plan has +440
     cash = labels["CashOut(C=♦A)"]
-    assert cash.loss == pytest.approx(made - two_down) and cash.magnitude == "far"
+    assert cash.record.value == pytest.approx(two_down)
+    assert cash.loss == pytest.approx(discard_value - two_down) and cash.magnitude == "far"
+    sequence = labels["SequenceWinner(C=♠Q)"]
+    assert sequence.issues is not None
+    ace = next(i for i in sequence.issues.items if "♠A" in i.text)  # the defence's ♠A
+    assert ace.other == pytest.approx(two_down)
     for a in root.alternatives:  # every explained difference adds up to the loss
         if a.issues is not None:
             assert a.issues.total == pytest.approx(a.loss)
-    assert e.run.plan[0].description == "North leads ♦A"
 
 
 # --------------------------------------------------------------------------- thresholds

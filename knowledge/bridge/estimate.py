@@ -15,13 +15,23 @@ the plan where it was ("diamonds 3-3"), else the most likely split.
 * **No-trump**: declarer's tricks are the rounds our side wins in every suit, capped by
   what is left once the defenders take their own top tricks -- in a suit whose break the
   plan has assumed ("clubs 4-3"), no more of them than their longer holding has rounds.
-* **A suit contract** counts **losers** in the master hand (the one with more trumps):
-  rounds it must lose in each suit, less the **ruffs** the other hand can take in suits it
-  is shorter in (each trick conceded before it is void lets the defenders lead a trump
-  and take one of its trumps), less the **discards** the master hand makes on the other
-  hand's winners
-  in suits it has run out of; the defenders' trump tricks are losers too.  When the
-  defenders are on lead, the tricks they can cash at once come before any discard.
+* **A suit contract** counts **losers** in the master hand (the one with more trumps).
+  Its play-out (:func:`play_suit`) is closer to the table: when both our hands hold a
+  winner the shorter one wins (Q-x opposite A-K-x-x-x does not waste the queen under the
+  ace), and once the shorter defender has run out only one of their cards goes per round
+  (six cards split 4-2 still hold one on the fourth round) -- counting the defenders'
+  cards two a round overcounted our length winners and the discards on them.  The losers
+  are the rounds the master hand must lose in each suit, less the **ruffs** the other
+  hand can take in suits it is shorter in (each trick conceded before it is void lets the
+  defenders lead a trump and take one of its trumps), less the **discards** the master
+  hand makes on the other hand's winners in suits it has run out of; the defenders' trump
+  tricks are losers too.  A discard is *slow* when the lead must be given up first: the
+  winners are only set up by conceding a round of the suit (Q-J-x-x opposite K-x against
+  the A), or a defender would be out of the suit and ruff while the defenders still have
+  a trump trick (drawing it gives them the lead).  Each time they are in they cash their
+  top cards in our losing suits, so slow discards never bring the losers below those.
+  When the defenders are on lead, the tricks they can cash at once come before any
+  discard.
 
 Entries, squeezes and the defenders' own ruffs are not seen -- the imprecision the
 dissertation accepts.
@@ -32,7 +42,7 @@ from __future__ import annotations
 from knowledge.bridge.cards import SUIT_MASKS, iter_cards
 from knowledge.bridge.position import Position
 
-__all__ = ["MOST_LIKELY_LONGER", "estimate_tricks", "suit_rounds"]
+__all__ = ["MOST_LIKELY_LONGER", "estimate_tricks", "play_suit", "suit_rounds"]
 
 MOST_LIKELY_LONGER = (0, 1, 1, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7)
 """The longer holding of the most likely split of n outstanding cards (a priori): 3 cards
@@ -84,6 +94,60 @@ def suit_rounds(master: int, other: int, theirs: int, their_rounds: int
     return won, master_lost, discards
 
 
+def play_suit(master: int, other: int, theirs: int, their_rounds: int
+              ) -> tuple[int, int, int, int | None, tuple[int, ...]]:
+    """:func:`suit_rounds` with the timing: also the first round we lose (None if none)
+    and, per discard, the round it comes on."""
+    m, o, t = list(iter_cards(master)), list(iter_cards(other)), list(iter_cards(theirs))
+    # the shorter defender follows for this many rounds, then only the longer one does
+    both_follow = max(0, len(t) - their_rounds)
+    rounds = max(len(m), len(o))
+    won = master_lost = discards = 0
+    first_loss: int | None = None
+    discard_rounds: list[int] = []
+    for r in range(rounds):
+        if not t or their_rounds <= 0:
+            # the defenders are out of the suit: every remaining round is ours
+            left = max(len(m), len(o))
+            won += left
+            extra = max(0, len(o) - len(m))
+            discards += extra
+            discard_rounds += [r] * extra
+            break
+        their_top = t[-1]
+        hands = [h for h in (m, o) if h]
+        winning = [h for h in hands if h[-1] > their_top]
+        # win from the shorter hand when both can (unblock); else force with our best
+        best = min(winning, key=len) if winning else max(hands, key=lambda h: h[-1])
+        master_plays = bool(m)
+        follow = 2 if r < both_follow else 1
+        if winning:
+            best.pop()  # our winner
+            for h in hands:
+                if h is not best:
+                    h.pop(0)  # the other hand follows low
+            won += 1
+            if not master_plays:
+                discards += 1
+                discard_rounds.append(r)
+            del t[:follow]  # they follow low
+        else:
+            card = best.pop()  # force out their top with ours
+            for h in hands:
+                if h is not best:
+                    h.pop(0)
+            beat = next(i for i, c in enumerate(t) if c > card)
+            t.pop(beat)  # they win as cheaply as they can
+            if t and follow == 2:
+                t.pop(0)
+            if master_plays:
+                master_lost += 1
+            if first_loss is None:
+                first_loss = r
+        their_rounds -= 1
+    return won, master_lost, discards, first_loss, tuple(discard_rounds)
+
+
 def _their_rounds(pos: Position, suit: int, theirs: int) -> int:
     """How many rounds of ``suit`` the defenders can follow: their longer holding."""
     n = theirs.bit_count()
@@ -131,18 +195,25 @@ def estimate_tricks(pos: Position) -> float:
     tm = SUIT_MASKS[trump]
     master, other = (decl, dummy) if (decl & tm).bit_count() >= (dummy & tm).bit_count() \
         else (dummy, decl)
-    side_lost = ruffable = discards = trump_lost = quick = 0
+    side_lost = ruffable = discards = slow = quick = 0
     other_trumps = (other & tm).bit_count()
     their_trumps = bool(theirs_all & tm)
     their_lead = not pos.trick and t.is_defender(pos.leader)
+    trump_lost = play_suit(master & tm, other & tm, theirs_all & tm,
+                           _their_rounds(pos, trump, theirs_all & tm))[1]
     for s in range(4):
+        if s == trump:
+            continue
         m = SUIT_MASKS[s]
         th = theirs_all & m
-        _, lost, disc = suit_rounds(master & m, other & m, th, _their_rounds(pos, s, th))
-        if s == trump:
-            trump_lost = lost
-            continue
+        rounds = _their_rounds(pos, s, th)
+        _, lost, disc, first_loss, on = play_suit(master & m, other & m, th, rounds)
         discards += disc
+        # a discard after a round conceded in the suit, or on a round a defender is out
+        # of it while they keep a trump trick (we must give them the lead to draw it)
+        out = max(0, th.bit_count() - rounds)
+        slow += sum(1 for r in on if (first_loss is not None and r > first_loss)
+                    or (trump_lost and r >= out))
         side_lost += lost
         can = min(lost, max(0, (master & m).bit_count() - (other & m).bit_count()))
         if can and their_trumps:
@@ -157,7 +228,9 @@ def estimate_tricks(pos: Position) -> float:
         stops = [(h & m).bit_count() for h in (master, other) if h & tm]
         quick += min([their_tops, *stops])
     ruffs = min(ruffable, (other & tm).bit_count())
-    side = max(0, side_lost - ruffs - discards)
+    side = max(0, side_lost - ruffs - (discards - slow))
+    # slow discards come after the defenders have been in: not below what they cash then
+    side = max(side - slow, min(side, quick))
     if their_lead:
         # On lead, the defenders cash their top cards before our discards can help.
         side = max(side, quick)

@@ -852,7 +852,12 @@ def view_outcomes(pos: Position, p: int) -> list[OutcomeArg]:
     void = pos.voids[d] >> suit & 1 or not pos.may_hold(p, suit)
     follow = [_outcome("follows", 1.0, "follow")]
     if void:
-        follow = [_outcome("shows out (void known)", 1.0, "uneven")]
+        # Fourth seat sees the whole trick: a defender known to be void who can still win
+        # it with a trump does (Tignum 2's ruffs come in fourth seat); otherwise he throws
+        # a card.
+        follow = [_outcome("ruffs (void known)", 1.0, "ruff", True)
+                  if len(pos.trick) == 3 and their_ruff(pos, p) else
+                  _outcome("shows out (void known)", 1.0, "uneven")]
     trump = pos.table.trump if pos.table.trump < 4 else None
     try:
         outs = _view(pos, view, suit, second, bool(void), trump)
