@@ -175,6 +175,19 @@ def test_trick_3_of_353306_knocks_out_the_diamond_ace() -> None:
     assert pos.hands[int(Seat.E)] >> parse_card("CA") & 1  # the club stopper stays
 
 
+def test_353021_makes_4_hearts_against_the_recorded_defence() -> None:
+    """§6.1: played from trick 1 against the defence the dissertation records (then the
+    heuristic defence once the record no longer fits), declarer makes 4♥ (Tignum 2: ten
+    tricks, +620).  The line differs from Tignum's from trick 2 on (♠5 towards the ♠K
+    before drawing trump), so only the result is compared."""
+    from knowledge.bridge.match import play_problem, problem_from_record
+
+    record = read_pbn(DEALS / "353021.pbn")[0]
+    rec = play_problem(problem_from_record(record), "tofs", "scripted",
+                       options={"dd_analysis": False})
+    assert rec.made and rec.declarer_tricks >= 10
+
+
 @pytest.mark.parametrize("defence", ["scripted", "heuristic"])
 def test_figure_5_1_makes_5_spades_by_setting_up_the_club_ruff(defence: str) -> None:
     """Figure 5.1: South's three club losers are one too many; Tignum made 5♠ by losing
