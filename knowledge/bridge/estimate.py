@@ -55,52 +55,24 @@ def suit_rounds(master: int, other: int, theirs: int, their_rounds: int
     after the master hand ran out -- each a discard for it).
 
     ``their_rounds`` is how many rounds the defenders can follow (their longer holding).
+    This is the no-trump count: the hand with the highest card wins the round and the
+    defenders shed two cards a round (the closer count of :func:`play_suit` made no-trump
+    plans worse on the dev set).
     """
-    m, o, t = list(iter_cards(master)), list(iter_cards(other)), list(iter_cards(theirs))
-    rounds = max(len(m), len(o))
-    won = master_lost = discards = 0
-    for _ in range(rounds):
-        if not t or their_rounds <= 0:
-            # the defenders are out of the suit: every remaining round is ours
-            left = max(len(m), len(o))
-            won += left
-            discards += max(0, len(o) - len(m))
-            break
-        their_top = t[-1]
-        hands = [h for h in (m, o) if h]
-        best = max(hands, key=lambda h: h[-1])
-        master_plays = bool(m)
-        if best[-1] > their_top:
-            best.pop()  # our winner
-            for h in hands:
-                if h is not best:
-                    h.pop(0)  # the other hand follows low
-            won += 1
-            if not master_plays:
-                discards += 1
-            del t[:2]  # they follow low
-        else:
-            card = best.pop()  # force out their top with ours
-            for h in hands:
-                if h is not best:
-                    h.pop(0)
-            beat = next(i for i, c in enumerate(t) if c > card)
-            t.pop(beat)  # they win as cheaply as they can
-            if t:
-                t.pop(0)
-            if master_plays:
-                master_lost += 1
-        their_rounds -= 1
-    return won, master_lost, discards
+    return play_suit(master, other, theirs, their_rounds, table=False)[:3]
 
 
-def play_suit(master: int, other: int, theirs: int, their_rounds: int
+def play_suit(master: int, other: int, theirs: int, their_rounds: int, table: bool = True
               ) -> tuple[int, int, int, int | None, tuple[int, ...]]:
     """:func:`suit_rounds` with the timing: also the first round we lose (None if none)
-    and, per discard, the round it comes on."""
+    and, per discard, the round it comes on.
+
+    With ``table`` (suit contracts) the play is closer to the table: the shorter of our
+    hands wins when both can (unblocking), and once the shorter defender is out only one
+    of their cards goes a round."""
     m, o, t = list(iter_cards(master)), list(iter_cards(other)), list(iter_cards(theirs))
     # the shorter defender follows for this many rounds, then only the longer one does
-    both_follow = max(0, len(t) - their_rounds)
+    both_follow = max(0, len(t) - their_rounds) if table else len(t)
     rounds = max(len(m), len(o))
     won = master_lost = discards = 0
     first_loss: int | None = None
@@ -116,28 +88,25 @@ def play_suit(master: int, other: int, theirs: int, their_rounds: int
             break
         their_top = t[-1]
         hands = [h for h in (m, o) if h]
-        winning = [h for h in hands if h[-1] > their_top]
+        top = max(hands, key=lambda h: h[-1])
+        winning = [h for h in hands if h[-1] > their_top] if table else \
+            [top] if top[-1] > their_top else []
         # win from the shorter hand when both can (unblock); else force with our best
-        best = min(winning, key=len) if winning else max(hands, key=lambda h: h[-1])
+        best = min(winning, key=len) if winning else top
         master_plays = bool(m)
         follow = 2 if r < both_follow else 1
+        card = best.pop()  # our winner, or our best card forcing out theirs
+        for h in hands:
+            if h is not best:
+                h.pop(0)  # the other hand follows low
         if winning:
-            best.pop()  # our winner
-            for h in hands:
-                if h is not best:
-                    h.pop(0)  # the other hand follows low
             won += 1
             if not master_plays:
                 discards += 1
                 discard_rounds.append(r)
             del t[:follow]  # they follow low
         else:
-            card = best.pop()  # force out their top with ours
-            for h in hands:
-                if h is not best:
-                    h.pop(0)
-            beat = next(i for i, c in enumerate(t) if c > card)
-            t.pop(beat)  # they win as cheaply as they can
+            t.pop(next(i for i, c in enumerate(t) if c > card))  # they win cheaply
             if t and follow == 2:
                 t.pop(0)
             if master_plays:
