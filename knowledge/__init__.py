@@ -201,13 +201,17 @@ def generic_plan(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
     import json
 
     from engine.tofs import DomainError, EvaluationError, SourceError, plan
-    from engine.tofs.explain import plan_why_not, render_text
+    from engine.tofs.explain import render_text
 
     try:
         domain, problem = pkg.problem(request.problem, request.spec, request.problem_text)
         options = search_options(request, problem)
-        result = (plan_why_not(domain, problem, options, request.force) if request.force
-                  else plan(domain, problem, options))
+        why_not_said: list[str] = []
+        if request.force:
+            result, why_not_said = why_not(domain, problem, options, request.force,
+                                           pkg.phrasing(domain) if pkg.phrasing else None)
+        else:
+            result = plan(domain, problem, options)
     except (PackageError, SourceError, DomainError, EvaluationError, ValueError) as exc:
         return PlanReport(f"error: {exc}", EXIT_BAD_INPUT)
     status = EXIT_PLAN if result.found else EXIT_NO_PLAN
@@ -227,36 +231,38 @@ def generic_plan(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
                 for c in data["choice_points"]]
         return PlanReport(json.dumps(data, indent=2, ensure_ascii=False), status, data)
     text = render_text(result, explain=request.explain, explanation=explanation)
-    if request.force:
-        text += "\n\n" + why_not_text(pkg, domain, problem, options, request.force)
+    if why_not_said:
+        text += "\n\n" + "\n".join(why_not_said)
     return PlanReport(text, status)
 
 
-def why_not_text(pkg: KnowledgePackage, domain: Domain, problem: Problem, options: Any,
-                 force: dict[str, str]) -> str:
-    return "\n".join(why_not_lines(domain, problem, options, force,
-                                   pkg.phrasing(domain) if pkg.phrasing else None))
-
-
-def why_not_lines(domain: Domain, problem: Problem, options: Any, force: dict[str, str],
-                  phrasing: Any = None) -> list[str]:
-    """``--why-not``: the chosen plan against each forced one, where they part, and the
-    difference by its relevant issues."""
+def why_not(domain: Domain, problem: Problem, options: Any, force: dict[str, str],
+            phrasing: Any = None) -> tuple[Any, list[str]]:
+    """``--why-not``: the forced run (:func:`engine.tofs.explain.plan_why_not`) and, for
+    each forced alternative, the chosen plan against the plan through it -- where they
+    part and the difference by its relevant issues.  The chosen plan is searched once,
+    and a single forced alternative's re-plan serves both."""
     from engine.tofs import plan
-    from engine.tofs.contrast import contrast
+    from engine.tofs.contrast import compare
+    from engine.tofs.explain import Anchor, find_choice, plan_why_not, replan_at
+    from engine.tofs.magnitude import Thresholds
     from engine.tofs.render import contrast_text
 
     base = plan(domain, problem, options)
+    result = plan_why_not(domain, problem, options, force, base=base)
+    thresholds = Thresholds.from_constants(domain.constants)
     lines: list[str] = []
     for task, alternative in force.items():
-        choice = next((c for c in sorted(base.choice_points, key=lambda c: c.node)
-                       if task in (c.task, c.task_name) and any(
-                           alternative in (a.label, a.method) for a in c.alternatives)), None)
-        if choice is not None:
-            lines += contrast_text(contrast(base, choice, alternative, domain=domain,
-                                            problem=problem, options=options,
-                                            phrasing=phrasing), phrasing)
-    return lines
+        found = find_choice(base, task, alternative)
+        if found is None:
+            continue
+        choice, label = found
+        forced = result if len(force) == 1 else replan_at(
+            domain, problem, options, Anchor.of(base, choice), label)
+        record = next(a for a in choice.alternatives if a.label == label)
+        lines += contrast_text(compare(base, forced, choice, record, thresholds, phrasing),
+                               phrasing)
+    return result, lines
 
 
 def package_names() -> list[str]:

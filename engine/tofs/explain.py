@@ -20,7 +20,8 @@ from .results import ChoicePoint, Failure, PlanStep, PolicyNode, RunResult
 from .search import SearchOptions, plan
 
 __all__ = [
-    "Anchor", "describe_alternative", "failure_text", "plan_why_not", "render_policy",
+    "Anchor", "describe_alternative", "failure_text", "find_choice", "plan_why_not",
+    "render_policy",
     "render_text", "replan_at",
 ]
 
@@ -130,27 +131,38 @@ def replan_at(domain: Domain, problem: Problem, options: SearchOptions, anchor: 
                       choice_points=list(anchor.choices) + list(forced.choice_points))
 
 
-def plan_why_not(domain: Domain, problem: Problem, options: SearchOptions,
-                 why_not: Mapping[str, str]) -> RunResult:
-    """Plan, then take each ``{task: alternative}`` at the first choice point on the plan
-    whose task is ``task``, re-planning from there (:func:`replan_at`).
+def find_choice(result: RunResult, task: str, alternative: str
+                ) -> tuple[ChoicePoint, str] | None:
+    """The first choice point on the plan (in search order) whose task is ``task`` (its
+    label or name) and that has ``alternative`` (a label or a method), with that
+    alternative's label -- how ``--why-not TASK=ALTERNATIVE`` names a choice."""
+    for c in sorted(result.choice_points, key=lambda c: c.node):
+        if task in (c.task, c.task_name):
+            label = next((a.label for a in c.alternatives
+                          if alternative in (a.label, a.method)), None)
+            if label is not None:
+                return c, label
+    return None
 
-    Tasks and alternatives are named as ``--json`` shows choice points: the task's label
-    (or its name) and the alternative's label (or its method).  Raises ``ValueError``
-    naming the choice points there are when nothing matches.
+
+def plan_why_not(domain: Domain, problem: Problem, options: SearchOptions,
+                 why_not: Mapping[str, str], base: RunResult | None = None) -> RunResult:
+    """Plan (unless ``base``, the plan already made, is given), then take each
+    ``{task: alternative}`` at the first choice point on the plan whose task is ``task``,
+    re-planning from there (:func:`replan_at`).
+
+    Tasks and alternatives are named as ``--json`` shows choice points (:func:`find_choice`).
+    Raises ``ValueError`` naming the choice points there are when nothing matches.
     """
-    result = plan(domain, problem, options)
+    result = base if base is not None else plan(domain, problem, options)
     for task, alternative in why_not.items():
-        points = sorted(result.choice_points, key=lambda c: c.node)
-        match = next((c for c in points if task in (c.task, c.task_name)
-                      and any(alternative in (a.label, a.method) for a in c.alternatives)),
-                     None)
-        if match is None:
+        found = find_choice(result, task, alternative)
+        if found is None:
+            points = sorted(result.choice_points, key=lambda c: c.node)
             listed = "; ".join(f"{c.task}: {', '.join(a.label for a in c.alternatives)}"
                                for c in points[:8]) or "none"
             raise ValueError(f"no choice point on the plan has task '{task}' with an "
                              f"alternative '{alternative}'; choice points: {listed}")
-        label = next(a.label for a in match.alternatives
-                     if alternative in (a.label, a.method))
+        match, label = found
         result = replan_at(domain, problem, options, Anchor.of(result, match), label)
     return result

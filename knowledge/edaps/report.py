@@ -16,12 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from engine.tofs import Domain, Problem, RunResult, SearchOptions, plan
-from engine.tofs.explain import plan_why_not
 from engine.tofs.explanation import Explanation
 from engine.tofs.render import explanation_dict, explanation_text
 from knowledge import (
     EXIT_BAD_INPUT, EXIT_NO_PLAN, EXIT_PLAN, KnowledgePackage, PlanReport, PlanRequest,
-    explain_run, result_facts,
+    explain_run, result_facts, why_not,
 )
 
 from .critique import Diagnostic, critique, error_text
@@ -149,18 +148,17 @@ def plan_design(domain: Domain, design: Design, *, full_tree: bool = False,
         "time_budget": time_budget,
     })
     t0 = time.perf_counter()
-    result = (plan_why_not(domain, problem, options, force) if force
-              else plan(domain, problem, options))
+    said = None
+    if force:
+        result, said = why_not(domain, problem, options, force, phrasing(domain))
+    else:
+        result = plan(domain, problem, options)
     seconds = time.perf_counter() - t0
     diagnostics = [] if result.found else critique(domain, problem)
-    explanation = why_not = None
+    explanation = None
     if explain and not force:
         explanation = explain_run(result, domain, problem, options, phrasing(domain))
-    if force:
-        from knowledge import why_not_lines
-
-        why_not = why_not_lines(domain, problem, options, force, phrasing(domain))
-    return EdapsRun(design, result, diagnostics, seconds, explanation, why_not)
+    return EdapsRun(design, result, diagnostics, seconds, explanation, said)
 
 
 def _run_request(pkg: KnowledgePackage, request: PlanRequest) -> EdapsRun:
