@@ -270,3 +270,39 @@ def test_trick_3_of_353306_weighs_the_club_plan_by_the_club_break() -> None:
     for p, value in branches["clubs 5-2"]:
         assert p == pytest.approx(p52)
         assert value < 0  # clubs 5-2: the defence runs clubs after the ♦A, one down
+
+
+def test_figure_5_1_tignums_replanning_takes_the_club_ruff_against_double_dummy() -> None:
+    """Against the double-dummy defence nobody throws a club away, so 5♠ needs the ruff
+    itself: declarer following his plan across tricks as Tignum 2 did ("tofs-plan") leads
+    the last club and dummy ruffs it.  (Planning afresh at every trick, the default, draws
+    dummy's last trump first here and goes one down: README, "Where the TOFS declarer
+    stands".)"""
+    from knowledge.bridge.match import play_problem, problem_from_record
+
+    record = read_pbn(DEALS / "fig5-1.pbn")[0]
+    rec = play_problem(problem_from_record(record), "tofs-plan", "dd",
+                       options={"dd_analysis": False})
+    assert rec.declarer_tricks >= 11
+    club_tricks = [range(i, i + 4) for i in range(0, 52, 4) if rec.cards[i] // 13 == 3]
+    assert any(rec.seats[j] == int(Seat.N) and rec.cards[j] // 13 == 0
+               for t in club_tricks for j in t)  # dummy ruffed a club
+
+
+@pytest.mark.parametrize("replan", ["trick", "plan"])
+def test_the_default_declarer_plans_afresh_at_every_trick(replan: str) -> None:
+    """With ``replan="trick"`` the first card declarer's side plays to each trick is a
+    new planning run; Tignum 2's rule keeps the plan across tricks where the defenders
+    played as planned, so some tricks start from the kept tree."""
+    from knowledge.bridge.match import play_problem, problem_from_record
+
+    problem = problem_from_record(D353021)
+    player = TofsDeclarer(vulnerable=problem.declarer_vulnerable, replan=replan)
+    rec = play_problem(problem, player, "heuristic", options={"dd_analysis": False})
+    ours = [i for i, s in enumerate(rec.seats) if s in (int(Seat.N), int(Seat.S))]
+    firsts = {min(i for i in ours if i // 4 == t) for t in {i // 4 for i in ours}}
+    planned = {d.cards_played for d in player.decisions}
+    if replan == "trick":
+        assert firsts <= planned
+    else:
+        assert firsts - planned

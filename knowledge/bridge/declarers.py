@@ -383,16 +383,20 @@ class HeuristicDeclarer:
         return self._say("discard a loser", best[3])
 
 
-def _tofs(**options: object) -> Player:
-    """The TOFS planner (imported on demand: it compiles the method network)."""
+def _tofs(replan: str = "trick", **options: object) -> Player:
+    """The TOFS planner (imported on demand: it compiles the method network); ``replan``
+    is "trick" (plan afresh at every trick) or "plan" (Tignum 2: follow the plan until a
+    critic rejects a card or it runs out)."""
     from .tofs_player import TofsDeclarer
 
     return TofsDeclarer(model=str(options.get("model", "vacant-places")),
-                        vulnerable=bool(options.get("vulnerable", False)))
+                        vulnerable=bool(options.get("vulnerable", False)), replan=replan,
+                        name="tofs" if replan == "trick" else f"tofs-{replan}")
 
 
 DECLARERS: dict[str, Callable[..., Player]] = {
     "tofs": _tofs,
+    "tofs-plan": lambda **o: _tofs(replan="plan", **o),
     "dd": lambda **o: DoubleDummyDeclarer(**o),
     "mcdd": lambda **o: MonteCarloDeclarer(**o),
     "heuristic": lambda **o: HeuristicDeclarer(**o),

@@ -42,7 +42,7 @@ from __future__ import annotations
 from knowledge.bridge.cards import SUIT_MASKS, iter_cards
 from knowledge.bridge.position import Position
 
-__all__ = ["MOST_LIKELY_LONGER", "estimate_tricks", "play_suit", "suit_rounds"]
+__all__ = ["MOST_LIKELY_LONGER", "estimate_tricks", "play_suit", "suit_rounds", "suit_worth"]
 
 MOST_LIKELY_LONGER = (0, 1, 1, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7)
 """The longer holding of the most likely split of n outstanding cards (a priori): 3 cards
@@ -127,6 +127,26 @@ def _their_rounds(pos: Position, suit: int, theirs: int) -> int:
         k = min(known[0] if known[0] >= 0 else known[1], n)
         return max(k, n - k)
     return MOST_LIKELY_LONGER[n] if n < len(MOST_LIKELY_LONGER) else n
+
+
+def suit_worth(pos: Position, suit: int, mine: int, partner: int, theirs: int | None = None
+               ) -> int:
+    """What one suit is worth to our side with these holdings (``theirs``: the defenders'
+    cards, default all they hold): the rounds we win in it less the defenders' cards above
+    all of ours (their tricks on their own lead).
+
+    A single-suit figure, so it tells apart cards the whole-hand estimate values alike --
+    which loser to discard when the defenders' long suit caps the count anyway, and which
+    guard a defender keeps."""
+    m = SUIT_MASKS[suit]
+    th = (pos.theirs if theirs is None else theirs) & m
+    n = th.bit_count()
+    rounds = _their_rounds(pos, suit, th) if theirs is None else \
+        (MOST_LIKELY_LONGER[n] if n < len(MOST_LIKELY_LONGER) else n)
+    won = play_suit(mine & m, partner & m, th, rounds, table=pos.table.trump < 4)[0]
+    top = (mine | partner) & m
+    above = (th >> top.bit_length()).bit_count() if top else th.bit_count()
+    return won - above
 
 
 def _break_assumed(pos: Position, suit: int) -> bool:

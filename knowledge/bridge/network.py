@@ -24,7 +24,7 @@ from knowledge.bridge.beliefs import Vacancies, belief_view
 from knowledge.bridge.cards import (
     RANK_CHARS, SUIT_MASKS, SUIT_OF, SUIT_SYMBOLS, highest, iter_cards_desc, lowest,
 )
-from knowledge.bridge.estimate import estimate_tricks
+from knowledge.bridge.estimate import estimate_tricks, suit_worth
 from knowledge.bridge.position import Position
 from knowledge.bridge.scoring import score
 
@@ -485,7 +485,9 @@ def follow_high(pos: Position, p: int) -> list[int]:
 @registry.primitive
 @_as_cards
 def ruffs(pos: Position, p: int) -> list[int]:
-    """The lowest trump of ``p`` that wins the trick (overruffing if need be)."""
+    """The lowest trump of ``p`` that wins the trick (overruffing if need be) and, when a
+    defender is still to play to it, the lowest that no trump of theirs can overruff
+    (ruffing high: ♦Q from ♦A-K-Q-7 when the hand after us may be void too)."""
     t = pos.table.trump
     w = pos.winning()
     mine = _suit_cards(pos, p, t) if t < 4 else 0
@@ -493,17 +495,43 @@ def ruffs(pos: Position, p: int) -> list[int]:
         return []
     if SUIT_OF[w[1]] == t:
         above = mine >> (w[1] + 1)
-        return [lowest(above) + w[1] + 1] if above else []
-    return [lowest(mine)]
+        if not above:
+            return []
+        low = lowest(above) + w[1] + 1
+    else:
+        low = lowest(mine)
+    out = [low]
+    if len(pos.trick) < 3:
+        theirs = pos.theirs & SUIT_MASKS[t]
+        safe = mine >> theirs.bit_length() if theirs else 0
+        if safe:
+            high = lowest(safe) + theirs.bit_length()
+            if high != low:
+                out.append(high)
+    return out
 
 
 @registry.primitive
 @_as_cards
 def discards(pos: Position, p: int) -> list[int]:
-    """The lowest card of each side suit ``p`` could throw (which loser to discard)."""
+    """The lowest card of each side suit ``p`` could throw, real losers first.
+
+    The order is the tie-break: a card whose suit loses nothing by it (its worth, see
+    :func:`~knowledge.bridge.estimate.suit_worth`, unchanged) before one that costs a
+    trick or a stopper, and among those the suit with the least promise.  The trick
+    estimate often values every discard alike -- when the defenders are running a long
+    suit their tricks cap it -- and then throwing the ♠A "ties" with throwing the ♣2."""
     t = pos.table.trump
-    out = [lowest(_suit_cards(pos, p, s)) for s in range(4)
-           if s != t and _suit_cards(pos, p, s)]
+    other = pos.hands[(p + 2) & 3]
+    ranked = []
+    for s in range(4):
+        mine = _suit_cards(pos, p, s)
+        if s == t or not mine:
+            continue
+        card = lowest(mine)
+        worth = suit_worth(pos, s, mine, other)
+        ranked.append((worth - suit_worth(pos, s, mine & ~(1 << card), other), worth, s, card))
+    out = [card for *_, card in sorted(ranked)]
     if not out and t < 4 and _suit_cards(pos, p, t):
         out.append(lowest(_suit_cards(pos, p, t)))  # only trumps left: must underruff
     return out
@@ -620,22 +648,29 @@ def their_ruff(pos: Position, p: int) -> list[int]:
 @registry.primitive
 @_as_cards
 def their_discard(pos: Position, p: int) -> list[int]:
-    """Defender ``p``, void in the suit led, throws the lowest card of his longest other
-    (non-trump) suit (the planned card)."""
+    """Defender ``p``, void in the suit led, throws the lowest card of a suit where it
+    gives us nothing, the longest such (the planned card).
+
+    A defender keeps his guards: throwing from a suit where our length or our next card
+    would then win a round more (by :func:`~knowledge.bridge.estimate.suit_worth`) comes
+    last.  Without this the planned defenders bared dummy's small cards into winners."""
     s = pos.led_suit()
-    t = pos.table.trump
+    t = pos.table
     pool = _their_pool(pos, p)
-    best = None
+    decl, dummy = pos.hands[t.declarer], pos.hands[t.dummy]
+    ranked = []
     for x in range(4):
-        if x in (s, t):
-            continue
         cards = pool & SUIT_MASKS[x]
-        if cards and (best is None or cards.bit_count() > (pool & SUIT_MASKS[best]).bit_count()):
-            best = x
-    if best is None:
+        if x in (s, t.trump) or not cards:
+            continue
+        card = lowest(cards)
+        harm = suit_worth(pos, x, decl, dummy, pos.theirs & ~(1 << card)) - \
+            suit_worth(pos, x, decl, dummy, pos.theirs)
+        ranked.append((harm, -cards.bit_count(), x, card))
+    if not ranked:
         cards = pool & ~SUIT_MASKS[s] if s is not None else pool
         return [lowest(cards)] if cards else []
-    return [lowest(pool & SUIT_MASKS[best])]
+    return [min(ranked)[-1]]
 
 
 @registry.primitive
