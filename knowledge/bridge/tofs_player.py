@@ -14,8 +14,8 @@ its tree until a critic rejected a card or the tree ran out: planning took it 72
 deal, so it could not afford more.  We plan afresh at the start of every trick
 (``"trick"``, the default) and follow the tree only within it: the kept subtree past
 the trick was built with a horizon that ended sooner and before the defenders showed
-their cards.  On the development set this took 0.12 tricks a deal back from the double
-dummy result at twice the planning time (README, performance).
+their cards.  On the development set (heuristic defence) this gained 0.11 tricks a deal
+at about twice the planning time (README, performance).
 
 Every planning run is kept (:attr:`TofsDeclarer.decisions`): what the explanations and the
 workbench show.
