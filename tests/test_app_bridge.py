@@ -417,33 +417,19 @@ async def test_a_bridge_decision_is_planned_in_the_workbench(tmp_path: Path) -> 
     """`r` on a bridge board plans declarer's decision in the planning process: the
     policy shows Tignum 2's plans at trick 5 of 353021 and the opponents' branches with
     their probabilities."""
+    from tests.test_app import labels, run_problem, screen_of
     from workbench.app import WorkbenchApp
     from workbench.runner import ProblemRef
-    from workbench.screens import PlanScreen
-    from workbench.widgets import PlanTree, ProblemPicker
+    from workbench.widgets import PlanTree
 
     app = WorkbenchApp(tmp_path / "kb.db")
     async with app.run_test(size=(130, 40)) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, PlanScreen)
-        picker = screen.query_one(ProblemPicker)
-        picker.focus()
-        assert picker.select(ProblemRef("bridge", "353021-trick5"))
-        await pilot.pause()
-        await pilot.press("r")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await run_problem(app, pilot, ProblemRef("bridge", "353021-trick5"))
+        screen = screen_of(app)
         assert screen.view is not None and screen.view.result.mode == "game"
         tree = screen.query_one(PlanTree)
         await pilot.press("e")  # expand everything
         await pilot.pause()
-        labels = []
-        stack = [tree.root]
-        while stack:
-            node = stack.pop()
-            labels.append(str(node.label))
-            stack.extend(node.children)
-        text = "\n".join(labels)
+        text = "\n".join(labels(tree))
         assert "SetUpDiscard(C=♦A)" in text and "CashOut(C=♦A)" in text
         assert "p=" in text  # opponents' branches carry their probabilities

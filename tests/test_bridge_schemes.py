@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from knowledge.bridge.beliefs import get_model
-from knowledge.bridge.cards import CARD_NAMES, Denom, Seat, parse_card, parse_hand
+from knowledge.bridge.cards import CARD_NAMES, Seat, parse_card, parse_hand
 from knowledge.bridge.deal import Contract, PlayState
 from knowledge.bridge.information import declarer_info
 from knowledge.bridge.players import dd_solve

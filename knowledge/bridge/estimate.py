@@ -131,9 +131,12 @@ def _their_rounds(pos: Position, suit: int, theirs: int) -> int:
 
 def suit_worth(pos: Position, suit: int, mine: int, partner: int, theirs: int | None = None
                ) -> int:
-    """What one suit is worth to our side with these holdings (``theirs``: the defenders'
-    cards, default all they hold): the rounds we win in it less the defenders' cards above
-    all of ours (their tricks on their own lead).
+    """What one suit is worth to our side with these holdings: the rounds we win in it
+    less the defenders' cards above all of ours (their tricks on their own lead).
+
+    ``theirs`` is a hypothetical holding for the defenders (one of their cards gone); its
+    split is then the most likely one, since the lengths the plan assumed no longer fit
+    it.  Without it the defenders hold what they hold and the plan's split is used.
 
     A single-suit figure, so it tells apart cards the whole-hand estimate values alike --
     which loser to discard when the defenders' long suit caps the count anyway, and which
@@ -144,9 +147,13 @@ def suit_worth(pos: Position, suit: int, mine: int, partner: int, theirs: int | 
     rounds = _their_rounds(pos, suit, th) if theirs is None else \
         (MOST_LIKELY_LONGER[n] if n < len(MOST_LIKELY_LONGER) else n)
     won = play_suit(mine & m, partner & m, th, rounds, table=pos.table.trump < 4)[0]
-    top = (mine | partner) & m
-    above = (th >> top.bit_length()).bit_count() if top else th.bit_count()
-    return won - above
+    return won - _above(th, (mine | partner) & m)
+
+
+def _above(theirs: int, ours: int) -> int:
+    """How many of ``theirs`` beat every card of ``ours`` (one suit): all of them if we
+    hold none."""
+    return (theirs >> ours.bit_length()).bit_count()
 
 
 def _break_assumed(pos: Position, suit: int) -> bool:
@@ -176,8 +183,7 @@ def estimate_tricks(pos: Position) -> float:
             # the defenders' tricks on their own lead: their top cards above all of ours --
             # where the plan has assumed the suit's break, no more than the rounds their
             # longer holding lasts (Q-J-T split 2-1 make two tricks, 3-0 three)
-            top = (decl | dummy) & m
-            above = (th >> (top.bit_length())).bit_count() if top else th.bit_count()
+            above = _above(th, (decl | dummy) & m)
             their_sure += min(above, rounds) if _break_assumed(pos, s) else above
         return pos.won + max(0.0, min(float(remaining), float(ours),
                                       float(remaining - their_sure)))
@@ -211,8 +217,7 @@ def estimate_tricks(pos: Position) -> float:
             concessions = min((other & m).bit_count(), lost) + their_lead
             can = min(can, max(0, other_trumps - concessions))
         ruffable += can
-        top = (master | other) & m
-        their_tops = (th >> top.bit_length()).bit_count() if top else th.bit_count()
+        their_tops = _above(th, (master | other) & m)
         # They cash until a hand of ours with trumps has run out and ruffs.
         stops = [(h & m).bit_count() for h in (master, other) if h & tm]
         quick += min([their_tops, *stops])
