@@ -196,10 +196,13 @@ def test_353021_trick_5_chooses_the_discard_and_names_where_the_plans_part() -> 
 
     length = labels["LengthWinner(C=♦A)"]
     assert length.issues is not None and length.magnitude == "far"
-    assert length.issues.where[0].startswith("diamonds break unevenly")
-    assert length.issues.probability == pytest.approx(0.625)
-    assert any(i.other == pytest.approx(one_down) and i.chosen == pytest.approx(no_ruff)
-               for i in length.issues.items)  # one down where the discard plan has +440
+    assert length.record.value == pytest.approx(0.375 * made + 0.625 * one_down)  # +170
+    uneven, even = length.issues.items  # the biggest difference first
+    assert uneven.assumption.startswith("diamonds break unevenly")
+    assert uneven.probability == pytest.approx(0.625) and uneven.other == one_down
+    # with 3-3 the length plan makes it for sure, better than the discard plan's +394
+    assert even.assumption == "diamonds 3-3" and even.other == pytest.approx(made)
+    assert even.contribution < 0
     cash = labels["CashOut(C=♦A)"]
     assert cash.record.value == pytest.approx(two_down)
     assert cash.loss == pytest.approx(discard_value - two_down) and cash.magnitude == "far"

@@ -156,13 +156,6 @@ def _above(theirs: int, ours: int) -> int:
     return (theirs >> ours.bit_length()).bit_count()
 
 
-def _break_assumed(pos: Position, suit: int) -> bool:
-    """The plan has assumed how ``suit`` breaks: both defenders' lengths are set and
-    account for every card of the suit they hold."""
-    w, e = pos.lengths[0][suit], pos.lengths[1][suit]
-    return w >= 0 and e >= 0 and w + e == (pos.theirs & SUIT_MASKS[suit]).bit_count()
-
-
 def estimate_tricks(pos: Position) -> float:
     """Declarer's tricks at the end of the deal (those won plus an estimate of the rest)."""
     remaining = 13 - pos.won - pos.lost
@@ -184,7 +177,7 @@ def estimate_tricks(pos: Position) -> float:
             # where the plan has assumed the suit's break, no more than the rounds their
             # longer holding lasts (Q-J-T split 2-1 make two tricks, 3-0 three)
             above = _above(th, (decl | dummy) & m)
-            their_sure += min(above, rounds) if _break_assumed(pos, s) else above
+            their_sure += min(above, rounds) if pos.break_assumed(s) else above
         return pos.won + max(0.0, min(float(remaining), float(ours),
                                       float(remaining - their_sure)))
     tm = SUIT_MASKS[trump]

@@ -893,6 +893,8 @@ def view_outcomes(pos: Position, p: int) -> list[OutcomeArg]:
         follow = [_outcome("ruffs (void known)", 1.0, "ruff", True)
                   if len(pos.trick) == 3 and their_ruff(pos, p) else
                   _outcome("shows out (void known)", 1.0, "uneven")]
+    if view in ("even", "splits") and pos.break_assumed(suit):
+        return follow  # an earlier round assumed the break: the plan goes on in that world
     trump = pos.table.trump if pos.table.trump < 4 else None
     try:
         outs = _view(pos, view, suit, second, bool(void), trump)
@@ -902,9 +904,12 @@ def view_outcomes(pos: Position, p: int) -> list[OutcomeArg]:
         return follow
     if outs is None:
         return follow
-    if view == "splits":
+    if view in ("even", "splits"):
+        # an outcome of one break records it (the even view's "diamonds 3-3"; every
+        # outcome of the splits view), so the next round does not weigh it again
         return [_outcome(o.label, o.probability, o.key, o.ruff, o.shapes,
-                         _short_hand(pos, p, suit, o.shapes[0])) for o in outs]
+                         _short_hand(pos, p, suit, o.shapes[0]) if len(o.shapes) == 1
+                         else None) for o in outs]
     return [_outcome(o.label, o.probability, o.key, o.ruff) for o in outs]
 
 

@@ -141,6 +141,12 @@ class Position:
     def unseen_in(self, suit: int) -> int:
         return self.unseen & SUIT_MASKS[suit]
 
+    def break_assumed(self, suit: int) -> bool:
+        """The plan has assumed how ``suit`` breaks: both defenders' lengths are set and
+        account for every card of the suit they hold."""
+        w, e = self.lengths[0][suit], self.lengths[1][suit]
+        return w >= 0 and e >= 0 and w + e == (self.theirs & SUIT_MASKS[suit]).bit_count()
+
     # ------------------------------------------------------------------ changing
     def with_card(self, seat: int, c: int) -> Position:
         """``seat`` plays ``c`` (a defender's card comes from the unseen pool or his
