@@ -145,6 +145,7 @@ def _decisions(player: Any, rec: Any = None, vulnerable: bool = False) -> list[d
     from engine.tofs.magnitude import Thresholds
     from engine.tofs.render import issue_lines
     from knowledge.bridge.cards import Seat
+    from knowledge.bridge.network import card_text
     from knowledge.bridge.phrasing import phrasing as bridge_phrasing
     from knowledge.bridge.tofs_player import bridge_domain
 
@@ -164,21 +165,49 @@ def _decisions(player: Any, rec: Any = None, vulnerable: bool = False) -> list[d
         explained = next(c for c in explain(result, phrasing=phrasing,
                                             thresholds=thresholds).choices
                          if c.choice.node == cp.node)
+        tie = getattr(d, "tiebreak", None)
+        played = tie.labels[tie.card] if tie is not None else None
         out.append({
             "trick": d.cards_played // 4 + 1, "seat": Seat(d.seat).letter,
-            "nodes": result.nodes, "value": cp.value, "verdict": explained.verdict,
+            "nodes": result.nodes, "value": cp.value,
+            "verdict": tie.text() if tie is not None else explained.verdict,
             "alternatives": [
                 {"label": a.label, "method": a.record.method, "value": a.record.value,
-                 "reason": str(a.reason), "chosen": a.chosen, "detail": a.record.detail,
+                 "reason": _tie_reason(a, tie) or str(a.reason), "detail": a.record.detail,
+                 "chosen": a.chosen if played is None else a.label == played,
                  "summary": a.summary, "magnitude": a.magnitude,
                  "why": issue_lines(a.issues, "game", phrasing) if a.issues else []}
                 for a in explained.alternatives if a.reason not in NOT_APPLICABLE],
             "not_applicable": sum(a.reason in NOT_APPLICABLE for a in cp.alternatives),
         })
+        if tie is not None:
+            out[-1]["tiebreak"] = {
+                "samples": tie.samples, "played": card_text(tie.card), "label": played,
+                "tricks": {card_text(c): round(v, 3) for c, v in tie.tricks.items()}}
         if rec is not None:
             out[-1]["double_dummy_check"] = _dd_check_data(checks.get(d.cards_played), rec,
                                                            d.cards_played, d.seat)
     return out
+
+
+def _tie_reason(a: Any, tie: Any) -> str | None:
+    """What a tied alternative's line says once the tie was settled by sampled layouts
+    (the planner's own words would name its first-considered card as chosen)."""
+    from knowledge.bridge.network import card_text
+
+    if tie is None:
+        return None
+    card = next((c for c, label in tie.labels.items() if label == a.label), None)
+    if card is None:
+        return None
+    if card == tie.card:
+        return f"chosen: the most tricks on the sampled layouts ({tie.tricks[card]:.2f}) " \
+               f"of the cards within {tie.margin:g} points of the best"
+    if tie.tricks[card] == tie.tricks[tie.card]:
+        return f"close: as many tricks on the sampled layouts ({tie.tricks[card]:.2f}); " \
+               "an earlier method in priority order was taken"
+    return f"close: fewer tricks on the sampled layouts ({tie.tricks[card]:.2f} against " \
+           f"{tie.tricks[tie.card]:.2f} for {card_text(tie.card)})"
 
 
 def _dd_checks(rec: Any, decisions: list[Any], vulnerable: bool) -> dict[int, Any]:

@@ -389,14 +389,22 @@ def _tofs(replan: str = "trick", **options: object) -> Player:
     critic rejects a card or it runs out)."""
     from .tofs_player import TofsDeclarer
 
+    ties = options.get("tie_samples")
+    margin = options.get("tie_margin")
     return TofsDeclarer(model=str(options.get("model", "vacant-places")),
                         vulnerable=bool(options.get("vulnerable", False)), replan=replan,
-                        name="tofs" if replan == "trick" else f"tofs-{replan}")
+                        name=str(options.get("name") or
+                                 ("tofs" if replan == "trick" else f"tofs-{replan}")),
+                        tie_samples=None if ties is None else int(ties),  # type: ignore[call-overload]
+                        tie_margin=None if margin is None else float(margin),  # type: ignore[arg-type]
+                        seed=seed_for(int(options.get("seed", 0)),  # type: ignore[call-overload]
+                                      options.get("board")))
 
 
 DECLARERS: dict[str, Callable[..., Player]] = {
     "tofs": _tofs,
     "tofs-plan": lambda **o: _tofs(replan="plan", **o),
+    "tofs-first": lambda **o: _tofs(**{"tie_samples": 0, "name": "tofs-first", **o}),
     "dd": lambda **o: DoubleDummyDeclarer(**o),
     "mcdd": lambda **o: MonteCarloDeclarer(**o),
     "heuristic": lambda **o: HeuristicDeclarer(**o),

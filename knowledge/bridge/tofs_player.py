@@ -23,6 +23,7 @@ workbench show.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
@@ -37,9 +38,10 @@ from knowledge.bridge.critics import critics
 from knowledge.bridge.deal import Contract, PlayState
 from knowledge.bridge.information import Information
 from knowledge.bridge.network import SEATS, registry
+from knowledge.bridge.players import dd_solve_many
 from knowledge.bridge.position import Position, Table, position_of
 
-__all__ = ["Decision", "TofsDeclarer", "bridge_domain", "plan_position", "SOURCE"]
+__all__ = ["Decision", "TieBreak", "TofsDeclarer", "bridge_domain", "plan_position", "SOURCE"]
 
 SOURCE = Path(__file__).with_name("bridge.toml")
 
@@ -79,6 +81,34 @@ def plan_position(pos: Position, domain: Domain | None = None,
     return plan(domain, problem, opts)
 
 
+@dataclass(frozen=True)
+class TieBreak:
+    """How plans of (nearly) equal value were settled: each of their cards' double-dummy
+    tricks from here on, averaged over layouts sampled from what declarer knows."""
+
+    samples: int
+    margin: float
+    """how close to the best value counted as a tie (points)"""
+    tricks: dict[int, float]
+    """card -> average tricks for our side from this card on"""
+    labels: dict[int, str]
+    """card -> the first alternative (in the network's order) that plays it"""
+    card: int
+    """the card played: the most tricks; among equals, the network's order"""
+
+    def text(self) -> str:
+        """One sentence for the explanation: what was tied and what settled it."""
+        from knowledge.bridge.network import card_text
+
+        cards = sorted(self.tricks, key=lambda c: (-self.tricks[c], list(self.tricks).index(c)))
+        each = ", ".join(f"{card_text(c)} {self.tricks[c]:.2f}" for c in cards)
+        close = "tied at the top" if not self.margin else \
+            f"within {self.margin:g} points of the best"
+        return (f"{len(self.tricks)} cards {close}; settled on {self.samples} layouts "
+                f"sampled from what declarer knows, solved double dummy (average tricks "
+                f"from here: {each}): {self.labels[self.card]} played")
+
+
 @dataclass
 class Decision:
     """One planning run of a deal: where it was made and what it concluded."""
@@ -87,6 +117,7 @@ class Decision:
     seat: int
     result: RunResult
     card: int
+    tiebreak: TieBreak | None = None
 
 
 @dataclass
@@ -98,6 +129,12 @@ class TofsDeclarer:
     """``"trick"``: plan afresh at each trick; ``"plan"``: follow the plan across tricks
     until a critic rejects a card or it runs out (Tignum 2)."""
     domain: Domain | None = None
+    tie_samples: int | None = None
+    """Layouts that settle a tie (None: the domain's ``tie_samples``; 0: the first plan
+    considered wins, as in Tignum 2)."""
+    tie_margin: float | None = None
+    """How close to the best a plan's value counts as a tie (None: ``tie_margin``)."""
+    seed: int = 0
     vulnerable: bool = False
     name: str = "tofs"
     double_dummy: bool = False
@@ -138,28 +175,69 @@ class TofsDeclarer:
         result = plan_position(pos, domain)
         self.nodes = result.nodes
         policy = result.policy
-        card = self._card_from(policy, int(seat)) if policy is not None else None
+        tie = self._break_tie(policy, info, int(seat)) if policy is not None else None
+        card = self._card_from(policy, int(seat), tie[0] if tie else None) \
+            if policy is not None else None
         if card is None or card not in state.legal_plays():
             legal = state.legal_plays()
             card = min(legal)  # the network had nothing to say: the lowest legal card
             self._policy = None
-        self.decisions.append(Decision(len(info.plays), int(seat), result, card))
+        self.decisions.append(Decision(len(info.plays), int(seat), result, card,
+                                       tie[1] if tie else None))
         self._seen = len(info.plays) + 1
         return card
 
     # ------------------------------------------------------------------ the kept plan
-    def _card_from(self, node: PolicyNode, seat: int) -> int | None:
-        """Descend to this seat's decision; play its chosen card; keep the rest."""
+    def _card_from(self, node: PolicyNode, seat: int, pick: int | None = None) -> int | None:
+        """Descend to this seat's decision; play its chosen card (or alternative ``pick``);
+        keep the rest."""
         node = _skip_decompositions(node)
         if node.kind != "decision" or node.agent != seat or node.chosen is None:
             return None
-        edge = node.children[node.chosen]
+        edge = node.children[node.chosen if pick is None else pick]
         if edge.step is None:
             return None
         label = self._method_label(edge.method)
         self.note = f"[{label}]" if label else None
         self._policy = edge.node
         return int(edge.step.args[1])
+
+    def _constant(self, name: str) -> float:
+        domain = self.domain or bridge_domain()
+        return float(domain.constant(name, 0))
+
+    def _break_tie(self, policy: PolicyNode, info: Information, seat: int
+                   ) -> tuple[int, TieBreak] | None:
+        """Settle plans whose values are within the tie margin of the best.
+
+        The leaf estimate counts whole tricks, so plans often tie -- and Tignum 2's "first
+        plan considered" lost deal 353306 on a tie.  Where the network has no preference,
+        each tied card is played on layouts sampled from declarer's information set and
+        solved double dummy; the most tricks on average wins.  Returns the alternative's
+        index at the decision and the record, or None when nothing is tied."""
+        samples = int(self._constant("tie_samples") if self.tie_samples is None
+                      else self.tie_samples)
+        margin = self._constant("tie_margin") if self.tie_margin is None else self.tie_margin
+        node = _skip_decompositions(policy)
+        if samples < 1 or node.kind != "decision" or node.agent != seat or node.chosen is None:
+            return None
+        best = node.children[node.chosen].node.value
+        floor = best - margin - 1e-6 * max(1.0, abs(best))
+        tied: dict[int, int] = {}  # card -> the first alternative playing it
+        for i in [node.chosen] + list(range(len(node.children))):
+            edge = node.children[i]
+            if edge.step is not None and edge.node.value >= floor:
+                tied.setdefault(int(edge.step.args[1]), i)
+        if len(tied) < 2:
+            return None
+        rng = random.Random(self.seed * 64 + len(info.plays))
+        layouts = info.consistent_layouts(rng, samples)
+        solved = dd_solve_many([(h, info.trump, int(info.leader), info.trick) for h in layouts])
+        tricks = {c: sum(scores.get(c, 0) for scores, _ in solved) / len(solved) for c in tied}
+        top = max(tricks.values())
+        card = next(c for c in tied if tricks[c] == top)  # among equals, the planner's order
+        labels = {c: node.children[i].label for c, i in tied.items()}
+        return tied[card], TieBreak(len(solved), margin, tricks, labels, card)
 
     def _follow_plan(self, pos: Position, info: Information, seat: int) -> int | None:
         """Walk the kept tree along the cards played since the last decision."""
