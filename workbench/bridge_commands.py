@@ -30,8 +30,9 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="PBN file")
     p.add_argument("--board", help="the [Board] tag of the board to play (default: the first)")
     p.add_argument("--declarer", default="tofs",
-                   help="tofs, tofs-plan (re-plans as Tignum 2 did), mcdd, heuristic or dd "
-                        "(default: tofs)")
+                   help="tofs, tofs-plan (re-plans as Tignum 2 did), tofs-first (close "
+                        "plans go to the first considered, as in Tignum 2), mcdd, heuristic "
+                        "or dd (default: tofs)")
     p.add_argument("--defense", "--defence", default="heuristic",
                    choices=["heuristic", "dd", "scripted"],
                    help="who defends (scripted replays the file's [Play], then heuristic)")
@@ -46,7 +47,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     m.add_argument("package", choices=["bridge"], help="the bridge package")
     m.add_argument("file", help="PBN file")
     m.add_argument("--declarers", default="tofs,mcdd,heuristic",
-                   help="comma-separated: tofs, tofs-plan, mcdd, heuristic, dd")
+                   help="comma-separated: tofs, tofs-plan, tofs-first, mcdd, heuristic, dd")
     m.add_argument("--defense", "--defence", default="heuristic", choices=["heuristic", "dd"])
     m.add_argument("--jobs", type=int, default=1, help="worker processes")
     m.add_argument("--timeout", type=float, default=120.0, help="seconds per board")

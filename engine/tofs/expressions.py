@@ -176,6 +176,8 @@ class CompiledExpression:
     fn: Callable[[Any, Mapping[str, Any]], Any] = field(repr=False, compare=False)
     tree: ast.Expression = field(repr=False, compare=False)
     namespace: Mapping[str, Any] = field(repr=False, compare=False)
+    _node_fns: dict[int, Callable[[Any, Mapping[str, Any]], Any]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
 
     def evaluate(self, state: Any, env: Mapping[str, Any]) -> Any:
         return self.fn(state, env)
@@ -213,8 +215,12 @@ class CompiledExpression:
         return text, self._operand_values(node, state, env)
 
     def _eval_node(self, node: ast.expr, state: Any, env: Mapping[str, Any]) -> Any:
-        expr = ast.Expression(body=_Resolver.rewrite_copy(node, self))
-        fn = _make_function(expr, self.namespace)
+        # Each sub-tree is compiled once: the search asks why a precondition failed at
+        # every node where it fails, and compiling is most of the cost of answering.
+        fn = self._node_fns.get(id(node))  # the node lives in self.tree: its id is stable
+        if fn is None:
+            expr = ast.Expression(body=_Resolver.rewrite_copy(node, self))
+            fn = self._node_fns[id(node)] = _make_function(expr, self.namespace)
         return fn(state, env)
 
     def _operand_values(

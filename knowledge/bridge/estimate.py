@@ -39,6 +39,8 @@ dissertation accepts.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from knowledge.bridge.cards import SUIT_MASKS, iter_cards
 from knowledge.bridge.position import Position
 
@@ -62,6 +64,7 @@ def suit_rounds(master: int, other: int, theirs: int, their_rounds: int
     return play_suit(master, other, theirs, their_rounds, table=False)[:3]
 
 
+@lru_cache(maxsize=1 << 16)
 def play_suit(master: int, other: int, theirs: int, their_rounds: int, table: bool = True
               ) -> tuple[int, int, int, int | None, tuple[int, ...]]:
     """:func:`suit_rounds` with the timing: also the first round we lose (None if none)

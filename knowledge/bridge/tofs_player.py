@@ -17,6 +17,14 @@ the trick was built with a horizon that ended sooner and before the defenders sh
 their cards.  On the development set (heuristic defence) this gained 0.11 tricks a deal
 at about twice the planning time (README, performance).
 
+Where the best plans' values are closer than the domain's ``tie_margin`` (the leaf
+estimate counts whole tricks, so they often tie exactly), the planner has no real
+preference, and Tignum 2's "first plan considered" is what lost deal 353306.  Their cards
+are then played on ``tie_samples`` layouts sampled from declarer's information set and
+solved double dummy, and the most tricks on average wins (:class:`TieBreak`; the
+declarer ``tofs-first`` keeps Tignum 2's rule).  The planner still decides everything it
+has an opinion on; the samples only settle what it cannot tell apart.
+
 Every planning run is kept (:attr:`TofsDeclarer.decisions`): what the explanations and the
 workbench show.
 """
