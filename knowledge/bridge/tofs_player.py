@@ -45,7 +45,7 @@ from knowledge.bridge.cards import SUIT_MASKS, Seat, class_representatives
 from knowledge.bridge.critics import critics
 from knowledge.bridge.deal import Contract, PlayState
 from knowledge.bridge.information import Information
-from knowledge.bridge.network import SEATS, registry
+from knowledge.bridge.network import SEATS, card_text, registry
 from knowledge.bridge.players import dd_solve_many
 from knowledge.bridge.position import Position, Table, position_of
 
@@ -106,8 +106,6 @@ class TieBreak:
 
     def text(self) -> str:
         """One sentence for the explanation: what was tied and what settled it."""
-        from knowledge.bridge.network import card_text
-
         cards = sorted(self.tricks, key=lambda c: (-self.tricks[c], list(self.tricks).index(c)))
         each = ", ".join(f"{card_text(c)} {self.tricks[c]:.2f}" for c in cards)
         close = "tied at the top" if not self.margin else \
