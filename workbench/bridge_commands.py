@@ -203,7 +203,7 @@ def _tie_reason(a: Any, tie: Any) -> str | None:
         return None
     if card == tie.card:
         return f"chosen: the most tricks on the sampled layouts ({tie.tricks[card]:.2f}) " \
-               f"of the cards within {tie.margin:g} points of the best"
+               f"of the cards {tie.close}"
     if tie.tricks[card] == tie.tricks[tie.card]:
         return f"close: as many tricks on the sampled layouts ({tie.tricks[card]:.2f}); " \
                "an earlier method in priority order was taken"

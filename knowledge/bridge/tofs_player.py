@@ -104,13 +104,17 @@ class TieBreak:
     card: int
     """the card played: the most tricks; among equals, the network's order"""
 
+    @property
+    def close(self) -> str:
+        """What the cards had in common, in words."""
+        return "tied at the top" if not self.margin else \
+            f"within {self.margin:g} points of the best"
+
     def text(self) -> str:
         """One sentence for the explanation: what was tied and what settled it."""
-        cards = sorted(self.tricks, key=lambda c: (-self.tricks[c], list(self.tricks).index(c)))
+        cards = sorted(self.tricks, key=lambda c: -self.tricks[c])  # stable: network order
         each = ", ".join(f"{card_text(c)} {self.tricks[c]:.2f}" for c in cards)
-        close = "tied at the top" if not self.margin else \
-            f"within {self.margin:g} points of the best"
-        return (f"{len(self.tricks)} cards {close}; settled on {self.samples} layouts "
+        return (f"{len(self.tricks)} cards {self.close}; settled on {self.samples} layouts "
                 f"sampled from what declarer knows, solved double dummy (average tricks "
                 f"from here: {each}): {self.labels[self.card]} played")
 
