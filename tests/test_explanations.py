@@ -169,6 +169,25 @@ def _trick5(model):  # type: ignore[no-untyped-def]
                    thresholds=Thresholds.from_constants(domain.constants))
 
 
+def _answers_under(policy, label: str) -> list[tuple[str, float]]:  # type: ignore[no-untyped-def]
+    """The defenders' first answers (outcome, probability) below the alternative ``label``."""
+    def find(node):  # type: ignore[no-untyped-def]
+        for e in node.children:
+            if e.label == label:
+                return e.node
+            hit = find(e.node)
+            if hit is not None:
+                return hit
+        return None
+
+    def answers(node):  # type: ignore[no-untyped-def]
+        out = [(e.label.split("O=")[1].split(", C=")[0], e.probability)
+               for e in node.children if e.method == "ThemAnswer"]
+        return out or [a for e in node.children for a in answers(e.node)]
+
+    return answers(find(policy))
+
+
 def test_353021_trick_5_chooses_the_discard_and_names_where_the_plans_part() -> None:
     """Figure 5.13 with the dissertation's belief model.  4♥ by South, vulnerable: made is
     4 x 30 + 500 = +620, one down -100, two down -200.  Setting up the diamond discard
@@ -206,10 +225,16 @@ def test_353021_trick_5_chooses_the_discard_and_names_where_the_plans_part() -> 
     cash = labels["CashOut(C=♦A)"]
     assert cash.record.value == pytest.approx(two_down)
     assert cash.loss == pytest.approx(discard_value - two_down) and cash.magnitude == "far"
+    # the sequence plan's defenders take the ♠A at the first chance (its belief view):
+    # whoever holds it, the ace and two clubs beat 4♥ twice, as in every readable branch
+    # of Figure 5.13
     sequence = labels["SequenceWinner(C=♠Q)"]
-    assert sequence.issues is not None
-    ace = next(i for i in sequence.issues.items if "♠A" in i.text)  # the defence's ♠A
-    assert ace.other == pytest.approx(two_down)
+    assert sequence.record.value == pytest.approx(two_down)
+    assert sequence.loss == pytest.approx(discard_value - two_down)
+    answers = _answers_under(e.run.policy, "SequenceWinner(C=♠Q)")
+    assert sorted(o for o, _ in answers) == ["East has the ♠A and takes it at once",
+                                              "West has the ♠A"]
+    assert sum(p for _, p in answers) == pytest.approx(1.0)
     for a in root.alternatives:  # every explained difference adds up to the loss
         if a.issues is not None:
             assert a.issues.total == pytest.approx(a.loss)

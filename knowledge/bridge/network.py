@@ -868,7 +868,8 @@ def view_applies(pos: Position, p: int) -> bool:
     """Defender ``p`` answers a lead of the scheme's suit by our side: his move is one of
     the scheme view's outcomes rather than the generic card-by-card model."""
     sch = _scheme(pos)
-    if sch is None or sch[0] not in ("ruff", "even", "splits", "worst-case") or not pos.trick:
+    if sch is None or sch[0] not in ("ruff", "even", "splits", "worst-case", "sequence") \
+            or not pos.trick:
         return False
     leader, card = pos.trick[0]
     return SUIT_OF[card] == sch[1] and leader in (pos.table.declarer, pos.table.dummy) \
@@ -893,6 +894,8 @@ def view_outcomes(pos: Position, p: int) -> list[OutcomeArg]:
         follow = [_outcome("ruffs (void known)", 1.0, "ruff", True)
                   if len(pos.trick) == 3 and their_ruff(pos, p) else
                   _outcome("shows out (void known)", 1.0, "uneven")]
+    if view == "sequence":
+        return (None if void else _sequence_outcomes(pos, p, suit)) or follow
     if view in ("even", "splits") and pos.break_assumed(suit):
         return follow  # an earlier round assumed the break: the plan goes on in that world
     trump = pos.table.trump if pos.table.trump < 4 else None
@@ -911,6 +914,52 @@ def view_outcomes(pos: Position, p: int) -> list[OutcomeArg]:
                          _short_hand(pos, p, suit, o.shapes[0]) if len(o.shapes) == 1
                          else None) for o in outs]
     return [_outcome(o.label, o.probability, o.key, o.ruff) for o in outs]
+
+
+def _sequence_outcomes(pos: Position, p: int, suit: int) -> list[OutcomeArg] | None:
+    """A sequence plan's view: the defenders take their honour at the first chance.
+
+    Figure 5.13 values the spade sequence at -200 on every readable branch: Tignum 2 let
+    the honour win at once, from whichever hand holds it.  The generic model lets second
+    hand duck the ace and then, not knowing why, lets fourth hand duck it too, which
+    values a sequence as if the honour might never be taken.  Second hand splits on who
+    holds the honour (the belief model's "who holds this card"); fourth hand, his partner
+    having passed the chance, holds it.  None where he cannot beat the card winning
+    (partner is winning, or the trick is ruffed): he just follows."""
+    t = pos.table
+    w = pos.winning()
+    if w is None or w[0] not in (t.declarer, t.dummy) or SUIT_OF[w[1]] != suit:
+        return None
+    above = SUIT_MASKS[suit] & ~((2 << w[1]) - 1)
+    if not _their_pool(pos, p) & above:
+        return None
+    honour = card_text(highest(pos.theirs & above))
+    who, partner = seat_name(p), seat_name((p + 2) & 3)
+    if len(pos.trick) == 3:
+        return [_outcome(f"{who} takes the {honour} (the defenders win at the first chance)",
+                         1.0, "win")]
+    p_has = _p_honour(pos, p, pos.theirs & above)
+    low = "follow" if their_low(pos, p) else "uneven"
+    outs = [_outcome(f"{who} has the {honour} and takes it at once", p_has, "win"),
+            _outcome(f"{partner} has the {honour}", 1.0 - p_has, low)]
+    return [o for o in outs if o.probability > 0]
+
+
+def _p_honour(pos: Position, p: int, honour: int) -> float:
+    """P(defender ``p`` holds the one card ``honour`` (a bit mask)), under the table's
+    belief model when it is unseen."""
+    partner = (p + 2) & 3
+    if pos.hands[p] & honour:
+        return 1.0
+    if pos.hands[partner] & honour or not pos.may_hold(p, SUIT_OF[lowest(honour)]):
+        return 0.0
+    suit = SUIT_OF[lowest(honour)]
+    if not pos.may_hold(partner, suit):
+        return 1.0
+    d = pos.table.defender_index(p)
+    outs = belief_view("card", pos.knowledge(), suit, model=pos.table.model,
+                       card=RANK_CHARS[lowest(honour) % 13])
+    return sum(o.probability for o in outs if o.holder == ("W", "E")[d])
 
 
 def _short_hand(pos: Position, p: int, suit: int, shape: tuple[int, int]
@@ -961,6 +1010,8 @@ def prob(o: OutcomeArg) -> float:
 @_as_cards
 def view_card(pos: Position, p: int, o: OutcomeArg) -> list[int]:
     """The planned card for an outcome: a ruff, a show-out (a discard), or following low."""
+    if o.key == "win":
+        return their_win(pos, p)
     if o.key == "ruff" or (o.key == "worst" and o.ruff):
         return their_ruff(pos, p) or their_low(pos, p) or their_win(pos, p)
     if o.key == "uneven" or (o.assume is not None and o.assume[1] == 0):
