@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.tofs import (
-    DomainError, DomainSpec, EvaluationError, MethodDef, OperatorDef, Problem, Registry,
+    ConstantDef, DomainError, DomainSpec, EvaluationError, MethodDef, OperatorDef, Problem, Registry,
     SearchOptions, SourceError, TaskDef, compile_domain, parse_domain_source, plan,
 )
 from engine.tofs.domain import make_task
@@ -43,6 +43,44 @@ def test_compile_reports_every_problem_with_its_place() -> None:
     assert "power operator (**) is not allowed" in text
     assert "no effect function 'not_registered'" in text
     assert len(problems) == 8
+
+
+@pytest.mark.parametrize(("rule", "value", "message"), [
+    (dict(kind=int, minimum=0), 12, None),
+    (dict(kind=int, minimum=0), 12.0, None),  # TOML and JSON may write a whole number so
+    (dict(kind=int, minimum=0), 1.5, "expected a whole number of at least 0, got 1.5"),
+    (dict(kind=int, minimum=0), -1, "expected a whole number of at least 0, got -1"),
+    (dict(kind=int, minimum=1, maximum=13), 14,
+     "expected a whole number from 1 to 13, got 14"),
+    (dict(kind=float, minimum=0), True, "expected a number of at least 0, got True"),
+    (dict(kind=float, minimum=0), "twenty", "expected a number of at least 0, got 'twenty'"),
+    (dict(kind=float, maximum=1), 0.5, None),
+    (dict(kind=str, choices=("a", "b")), "c", "expected one of a, b, got 'c'"),
+    (dict(kind=str, choices=("a", "b")), 3, "expected one of a, b, got 3"),
+    (dict(kind=str), "anything", None),
+])
+def test_constant_rules(rule: dict, value: object, message: str | None) -> None:
+    reg = Registry("rules")
+    reg.constant("c", **rule)
+    assert reg.constant_rules["c"].problem(value) == message
+
+
+def test_a_constant_the_code_reads_is_checked_when_the_domain_compiles() -> None:
+    """A registered rule -- and the engine's own, for the likelihood cutoff -- turns a bad
+    value into a compile problem naming the constant's value field."""
+    reg = Registry("rules")
+    reg.constant("samples", int, minimum=0)
+    spec = DomainSpec(name="rules", constants=[
+        ConstantDef(name="samples", value="many"), ConstantDef(name="likelihood_cutoff", value=2),
+        ConstantDef(name="free", value="any word at all")],
+        tasks=[TaskDef(name="T")], methods=[MethodDef(name="M", task="T", subtasks=[])])
+    with pytest.raises(DomainError) as info:
+        compile_domain(spec, reg)
+    assert [str(p) for p in info.value.problems] == [
+        "constant samples [value]: expected a whole number of at least 0, got 'many'",
+        "constant likelihood_cutoff [value]: expected a number from 0 to 1, got 2"]
+    with pytest.raises(ValueError, match="kind must be int, float or str"):
+        reg.constant("flag", bool)
 
 
 def test_model_rejects_bad_shapes() -> None:

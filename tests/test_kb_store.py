@@ -249,6 +249,9 @@ REJECTED = [
     ("deleting a used task", "task", "Drill", None, "'Drill' is neither a task nor an operator"),
     ("renaming by edit", "constant", "spray_minutes",
      {"name": "spray_mins", "value": 0.5}, "delete and create"),
+    ("constant the code reads", "constant", "end_mill_min_tol",
+     {"name": "end_mill_min_tol", "value": "fine"},
+     "constant end_mill_min_tol [value]: expected a number of at least 0, got 'fine'"),
     ("unknown effect", "operator", "DryBoard",
      {"name": "DryBoard", "effect": "dry_it", "costs": {"run": "30"}, "group": "EC1"},
      "no effect function 'dry_it'"),
@@ -276,6 +279,21 @@ def test_rejected_edit_from_the_cli_says_where(tmp_path, capsys) -> None:
                  "--db", db]) == 1
     err = capsys.readouterr().err
     assert "operator DryBoard [costs.run, column" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(("setting", "message"), [
+    ("value=twelve", "constant tie_samples [value]: expected a whole number of at least 0, "
+                     "got 'twelve'"),
+    ("value=-3", "expected a whole number of at least 0, got -3"),
+])
+def test_a_bad_bridge_tie_constant_is_refused_when_saved(tmp_path, capsys, setting,
+                                                         message) -> None:
+    """The declarer reads tie_samples with int(): a word there used to fail at play time."""
+    db = str(tmp_path / "kb.db")
+    assert main(["kb", "set", "bridge", "constant", "tie_samples", setting, "--db", db]) == 1
+    err = capsys.readouterr().err
+    assert message in err and "nothing was changed" in err and "Traceback" not in err
+    assert main(["kb", "set", "bridge", "constant", "tie_samples", "value=4", "--db", db]) == 0
 
 
 def test_one_connection_per_thread(store) -> None:

@@ -266,6 +266,10 @@ def compile_domain(spec: DomainSpec, registry: Registry) -> Domain:
         if c.name in prims:
             problems.append(KnowledgeProblem(f"constant {c.name}", "name",
                                              "the name is also a registered primitive"))
+        rule = registry.constant_rules.get(c.name)
+        wrong = rule.problem(c.value) if rule is not None else None
+        if wrong is not None:
+            problems.append(KnowledgeProblem(f"constant {c.name}", "value", wrong))
 
     operators: dict[str, Operator] = {}
     for o in spec.operators:

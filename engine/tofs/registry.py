@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from .expressions import STANDARD_PRIMITIVES, Primitive
 
-__all__ = ["Registry", "RegistryError"]
+__all__ = ["ENGINE_CONSTANTS", "ConstantRule", "Registry", "RegistryError"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -32,6 +33,59 @@ class RegistryError(ValueError):
     """A name was registered twice, or a hook does not exist."""
 
 
+@dataclass(frozen=True)
+class ConstantRule:
+    """What a constant read by Python code must hold.
+
+    A knowledge engineer may type anything into a constant; an expression that uses it
+    fails to compile if it makes no sense, but a constant the Python side reads with
+    ``float(...)`` would fail only when a run reaches it.  A rule makes the domain refuse
+    the value when it is compiled -- that is, when it is saved -- with the field named.
+    """
+
+    kind: type
+    """``int``, ``float`` or ``str``."""
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] = ()
+
+    def problem(self, value: object) -> str | None:
+        """What is wrong with ``value``, or None."""
+        if self.kind is str:
+            if isinstance(value, str) and (not self.choices or value in self.choices):
+                return None
+            want = f"one of {', '.join(self.choices)}" if self.choices else "a word"
+            return f"expected {want}, got {value!r}"
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        whole = self.kind is int
+        if number and (not whole or float(value).is_integer()) \
+                and (self.minimum is None or value >= self.minimum) \
+                and (self.maximum is None or value <= self.maximum):  # type: ignore[operator]
+            return None
+        return f"expected {self.expected()}, got {value!r}"
+
+    def expected(self) -> str:
+        what = "a whole number" if self.kind is int else "a number"
+        lo, hi = (None if b is None else f"{b:g}" for b in (self.minimum, self.maximum))
+        if lo is not None and hi is not None:
+            return f"{what} from {lo} to {hi}"
+        if lo is not None:
+            return f"{what} of at least {lo}"
+        return f"{what} of at most {hi}" if hi is not None else what
+
+
+# Constants the engine itself reads (the search's likelihood pruner, the explanation's
+# magnitude words); every domain's registry starts with these rules.
+ENGINE_CONSTANTS: dict[str, ConstantRule] = {
+    "likelihood_cutoff": ConstantRule(float, 0.0, 1.0),
+    "explain_clearly": ConstantRule(float, 0.0),
+    "explain_far": ConstantRule(float, 0.0),
+    "explain_floor": ConstantRule(float, 0.0),
+    "explain_share": ConstantRule(float, 0.0, 1.0),
+    "explain_cancel": ConstantRule(float, 0.0),
+}
+
+
 class Registry:
     """Named Python functions supplied by one knowledge package."""
 
@@ -40,6 +94,7 @@ class Registry:
         self.primitives: dict[str, Primitive] = dict(STANDARD_PRIMITIVES)
         self.effects: dict[str, Callable[..., Any]] = {}
         self.hooks: dict[str, Callable[..., Any]] = {}
+        self.constant_rules: dict[str, ConstantRule] = dict(ENGINE_CONSTANTS)
 
     def __repr__(self) -> str:
         return (f"Registry({self.name!r}, primitives={len(self.primitives)}, "
@@ -92,6 +147,15 @@ class Registry:
             return f
 
         return register
+
+    def constant(self, name: str, kind: type, *, minimum: float | None = None,
+                 maximum: float | None = None, choices: Sequence[str] = ()) -> None:
+        """Declare a constant the package's Python code reads, so that compiling the
+        domain checks its value (see :class:`ConstantRule`).  A domain may leave it out:
+        the code then uses its default."""
+        if kind not in (int, float, str):
+            raise RegistryError(f"constant '{name}': kind must be int, float or str")
+        self.constant_rules[name] = ConstantRule(kind, minimum, maximum, tuple(choices))
 
     def primitive_docs(self) -> Sequence[Primitive]:
         """Every primitive, sorted by name, for editors and the store's read-only table."""

@@ -20,7 +20,7 @@ from typing import Any
 from math import comb
 
 from engine.tofs import Registry
-from knowledge.bridge.beliefs import Vacancies, belief_view
+from knowledge.bridge.beliefs import MODELS, Vacancies, belief_view
 from knowledge.bridge.cards import (
     RANK_CHARS, SUIT_MASKS, SUIT_OF, SUIT_SYMBOLS, highest, iter_cards_desc, lowest,
 )
@@ -34,6 +34,11 @@ SEAT_NAMES = ("North", "East", "South", "West")
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 
 registry = Registry("bridge")
+# constants the Python side reads (the table, the declarer's tie rule): checked on saving
+registry.constant("belief_model", str, choices=tuple(MODELS))
+registry.constant("plan_tricks", int, minimum=1, maximum=13)
+registry.constant("tie_samples", int, minimum=0)
+registry.constant("tie_margin", float, minimum=0)
 
 
 def card_text(c: int) -> str:

@@ -170,6 +170,8 @@ class Shop:
 def _make_registry() -> Registry:
     reg = Registry("edaps")
     prim = reg.primitive
+    for tol in ("end_mill_min_tol", "slot_mill_min_tol", "side_mill_min_tol"):
+        reg.constant(tol, float, minimum=0)  # the design critique reads them
 
     def item(s: Shop, x: str) -> Any:
         return s.prep.items[x]

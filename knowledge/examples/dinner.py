@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from engine.tofs import Domain, Problem, Registry, make_task
 
 registry = Registry("dinner")
+registry.constant("start_time", int, minimum=0, maximum=24 * 60 - 1)  # minutes after midnight
 
 SHOWINGS = {"Grosse Pointe Blank at 22:20": (22 * 60 + 20, 107)}
 RESTAURANTS = {"the Mongolian Barbecue": 21 * 60 + 30}

@@ -22,6 +22,8 @@ class Table:
 def make_registry() -> Registry:
     """A fresh registry (tests add hooks such as a planning horizon to their own copy)."""
     reg = Registry("finesse")
+    reg.constant("score_made", float)
+    reg.constant("score_down", float)
 
     @reg.primitive
     def king_gone(state: Table) -> bool:
