@@ -233,6 +233,25 @@ def test_critique_is_empty_for_a_manufacturable_design(domain, rm1) -> None:
     assert critique(domain, edaps_problem(domain, rm1)) == []
 
 
+def test_every_node_with_children_is_expanded_in_the_trace(domain, rm1) -> None:
+    """The partial plan pruner works each alternative down on its own (``_segment``); its
+    nodes must say what they expand like every other node, or a replay shows them bare."""
+    from engine.tofs import EventKind, SearchOptions, Trace, plan
+    from knowledge.edaps.shop import edaps_problem
+
+    problem = edaps_problem(domain, rm1)
+    trace = Trace()
+    plan(domain, problem, SearchOptions(**{**problem.options, "mode": "optimise",
+                                           "trace": trace}))
+    parents = {e.data["parent"] for e in trace.of_kind(EventKind.NODE_CREATED)
+               if e.data.get("parent") is not None}
+    expanded = [e for e in trace.of_kind(EventKind.NODE_EXPANDED)]
+    assert parents <= {e.node for e in expanded}
+    pruned = {e.node for e in trace.of_kind(EventKind.NODE_PRUNED)}
+    assert pruned  # the pruner ran
+    assert all(e.data["g"] >= 0 for e in expanded)
+
+
 # --------------------------------------------------------------- explanations
 
 def test_choice_points_explain_every_alternative(rm1_run) -> None:

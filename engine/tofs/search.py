@@ -564,7 +564,7 @@ class _Search:
                         cost=alt.cost)
             steps0: Cons = ((alt.step, child), None) if alt.step is not None else None
             best = self._segment(alt.state, alt.tasks, len(rest), alt.cost, steps0, depth + 1,
-                                 child)
+                                 child, g)
             used = self.nodes - before
             if best is None:
                 ent.reason = Reason.DEAD_END
@@ -626,16 +626,20 @@ class _Search:
                     failure=deepest, bounded=out.bounded, incomplete=out.incomplete)
 
     def _segment(self, state: Any, tasks: tuple[Task, ...], rest_len: int, cost: float,
-                 steps: Cons, depth: int, node: int
+                 steps: Cons, depth: int, node: int, g: float
                  ) -> tuple[float, Any, Cons, int] | None:
         """Cheapest way to work down ``tasks`` to its last ``rest_len`` tasks.
 
         Returns (cost, end state, steps in reverse order, depth) or None.  Used by the
         partial plan pruner; every node it creates is counted, and the discarded ones are
-        subtracted from the tree size afterwards.
+        subtracted from the tree size afterwards.  ``g`` is the cost before the segment,
+        so that a replay shows each node's cost so far as :meth:`visit` does.
         """
         if len(tasks) <= rest_len:
             return cost, state, steps, depth
+        if self.tr is not None:
+            self.tr.emit(EventKind.NODE_EXPANDED, node, task=tasks[0], depth=depth, g=g + cost,
+                         tasks=len(tasks))
         alts = self._expand(state, tasks, depth, node, ())
         best: tuple[float, Any, Cons, int] | None = None
         for alt in alts:
@@ -647,7 +651,7 @@ class _Search:
                              cost=alt.cost)
             s = ((alt.step, child), steps) if alt.step is not None else steps
             r = self._segment(alt.state, alt.tasks, rest_len, cost + alt.cost, s, depth + 1,
-                              child)
+                              child, g)
             if r is not None and (best is None or r[0] < best[0] - 1e-12):
                 best = r
         return best
