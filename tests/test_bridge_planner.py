@@ -308,3 +308,12 @@ def test_the_default_declarer_plans_afresh_at_every_trick(replan: str) -> None:
         assert firsts <= planned
     else:
         assert firsts - planned
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"replan": "sometimes"}, "replan must be 'trick' or 'plan', not 'sometimes'"),
+    ({"model": "optimistic"}, "no belief model 'optimistic'"),
+])
+def test_a_declarer_with_an_unknown_setting_is_refused_when_made(options, message) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ValueError, match=message):
+        TofsDeclarer(**options)

@@ -155,6 +155,11 @@ class TofsDeclarer:
     _seen: int = 0
     _table: Table | None = None
 
+    def __post_init__(self) -> None:
+        if self.replan not in ("trick", "plan"):
+            raise ValueError(f"replan must be 'trick' or 'plan', not {self.replan!r}")
+        get_model(self.model)  # an unknown model is refused here, not at the first card
+
     def reset(self) -> None:
         self.decisions.clear()
         self._policy, self._seen, self._table = None, 0, None
