@@ -317,3 +317,22 @@ def test_the_default_declarer_plans_afresh_at_every_trick(replan: str) -> None:
 def test_a_declarer_with_an_unknown_setting_is_refused_when_made(options, message) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ValueError, match=message):
         TofsDeclarer(**options)
+
+
+def test_a_sequence_lead_in_a_world_the_plan_made_impossible_just_follows() -> None:
+    """Dev deal 5 (3NT by East, against the double-dummy defence): deep in the tree the
+    planned discards have both defenders void in clubs while a club is still unseen.  No
+    belief model can weigh that world, and the sequence view's "who holds the honour"
+    raised, failing the whole planning run (four deals a set in the first benchmark with
+    the view).  As under the other views, the defender now just follows."""
+    from knowledge.bridge.network import view_outcomes
+    from knowledge.bridge.position import Position
+
+    table = Table(Contract.parse("3NT"), declarer=1, vulnerable=True, horizon=3)
+    pos = Position(table, hands=(0, 77141907604992, 0, 910557184), unseen=35488253122912,
+                   trick=((3, 36),), leader=3, won=5, lost=0, counts=(8, 8),
+                   lengths=((-1, -1, -1, 0), (-1, -1, -1, 0)), voids=(8, 8), start_tricks=4,
+                   played=((2, 1, 0, 2), (2, 1, 1, 1)), scheme="sequence:2")
+    with pytest.raises(ValueError, match="both defenders are void in clubs"):
+        pos.knowledge()
+    assert [o.key for o in view_outcomes(pos, 0)] == ["follow"]

@@ -899,12 +899,12 @@ def view_outcomes(pos: Position, p: int) -> list[OutcomeArg]:
         follow = [_outcome("ruffs (void known)", 1.0, "ruff", True)
                   if len(pos.trick) == 3 and their_ruff(pos, p) else
                   _outcome("shows out (void known)", 1.0, "uneven")]
-    if view == "sequence":
-        return (None if void else _sequence_outcomes(pos, p, suit)) or follow
     if view in ("even", "splits") and pos.break_assumed(suit):
         return follow  # an earlier round assumed the break: the plan goes on in that world
     trump = pos.table.trump if pos.table.trump < 4 else None
     try:
+        if view == "sequence":
+            return (None if void else _sequence_outcomes(pos, p, suit)) or follow
         outs = _view(pos, view, suit, second, bool(void), trump)
     except ValueError:
         # The plan's assumptions so far leave no consistent deal (a void assumed here,
