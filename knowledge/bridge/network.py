@@ -938,33 +938,32 @@ def _sequence_outcomes(pos: Position, p: int, suit: int) -> list[OutcomeArg] | N
     above = SUIT_MASKS[suit] & ~((2 << w[1]) - 1)
     if not _their_pool(pos, p) & above:
         return None
-    honour = card_text(highest(pos.theirs & above))
+    card = highest(pos.theirs & above)
+    honour = card_text(card)
     who, partner = seat_name(p), seat_name((p + 2) & 3)
     if len(pos.trick) == 3:
         return [_outcome(f"{who} takes the {honour} (the defenders win at the first chance)",
                          1.0, "win")]
-    p_has = _p_honour(pos, p, pos.theirs & above)
+    p_has = _p_holds(pos, p, card)
     low = "follow" if their_low(pos, p) else "uneven"
     outs = [_outcome(f"{who} has the {honour} and takes it at once", p_has, "win"),
             _outcome(f"{partner} has the {honour}", 1.0 - p_has, low)]
     return [o for o in outs if o.probability > 0]
 
 
-def _p_honour(pos: Position, p: int, honour: int) -> float:
-    """P(defender ``p`` holds the one card ``honour`` (a bit mask)), under the table's
-    belief model when it is unseen."""
-    partner = (p + 2) & 3
-    if pos.hands[p] & honour:
+def _p_holds(pos: Position, p: int, card: int) -> float:
+    """P(defender ``p`` holds ``card``), under the table's belief model when it is unseen
+    (:func:`_p_holds_one_of` counts vacant places whatever the model)."""
+    bit, suit, partner = 1 << card, SUIT_OF[card], (p + 2) & 3
+    if pos.hands[p] & bit:
         return 1.0
-    if pos.hands[partner] & honour or not pos.may_hold(p, SUIT_OF[lowest(honour)]):
+    if pos.hands[partner] & bit or not pos.may_hold(p, suit):
         return 0.0
-    suit = SUIT_OF[lowest(honour)]
     if not pos.may_hold(partner, suit):
         return 1.0
-    d = pos.table.defender_index(p)
     outs = belief_view("card", pos.knowledge(), suit, model=pos.table.model,
-                       card=RANK_CHARS[lowest(honour) % 13])
-    return sum(o.probability for o in outs if o.holder == ("W", "E")[d])
+                       card=RANK_CHARS[card % 13])
+    return sum(o.probability for o in outs if o.holder == _who(pos, p))
 
 
 def _short_hand(pos: Position, p: int, suit: int, shape: tuple[int, int]
