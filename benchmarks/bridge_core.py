@@ -15,17 +15,20 @@ import argparse
 import time
 from pathlib import Path
 
+from knowledge.bridge import DATA_DIR as DATA
 from knowledge.bridge.cards import Denom, Seat, class_representatives
 from knowledge.bridge.deal import PlayState
 from knowledge.bridge.pbn import read_pbn
 
-DATA = Path(__file__).resolve().parents[2] / "shared/data/bridge"
-
 
 def start_positions(data: Path) -> list[PlayState]:
     recs = read_pbn(data / "dds-list100.pbn")
-    return [PlayState.from_position(r.deal.hands, Denom.parse(r.tags["DDSTrump"]),
-                                    Seat.parse(r.tags["DDSLeader"])) for r in recs]
+    return [
+        PlayState.from_position(
+            r.deal.hands, Denom.parse(r.tags["DDSTrump"]), Seat.parse(r.tags["DDSLeader"])
+        )
+        for r in recs
+    ]
 
 
 def walk(states: list[PlayState], branch: int) -> tuple[int, int, float]:
@@ -108,8 +111,7 @@ def main() -> None:
         nr, t_reps = reps_only(states, 10)
         best_reps = max(best_reps, nr / t_reps)
     print(f"deals: {len(states)}, rounds: {args.rounds} (best round reported)")
-    print(f"play+undo pairs per second (search walk, {args.branch} tries/position): "
-          f"{best_pu:,.0f}")
+    print(f"play+undo pairs per second (search walk, {args.branch} tries/position): {best_pu:,.0f}")
     print(f"legal_mask() per second:   {best_mask:,.0f}")
     print(f"legal_plays() per second:  {best_list:,.0f}")
     print(f"class representatives of the legal cards per second: {best_reps:,.0f}")

@@ -30,17 +30,17 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from knowledge.bridge import DATA_DIR as DATA  # noqa: E402
 from knowledge.bridge.generate import generate_games, write_pbn  # noqa: E402
 from knowledge.bridge.match import run_match  # noqa: E402
 from knowledge.bridge.pbn import read_pbn  # noqa: E402
-
-DATA = ROOT.parent / "shared/data/bridge"
 
 
 def _progress(label: str):
     def show(done: int, total: int, res) -> None:
         end = "\n" if done == total else ""
         print(f"\r  {label}: {done}/{total} jobs", end=end, file=sys.stderr, flush=True)
+
     return show
 
 
@@ -54,11 +54,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--samples", type=int, default=20)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per board")
-    ap.add_argument("--decision-timeout", type=float, default=20.0,
-                    help="seconds per Monte-Carlo decision")
+    ap.add_argument(
+        "--decision-timeout", type=float, default=20.0, help="seconds per Monte-Carlo decision"
+    )
     ap.add_argument("--data", type=Path, default=DATA)
-    ap.add_argument("--games-file", type=Path, default=None,
-                    help="PBN file of generated games: read if it exists, else written")
+    ap.add_argument(
+        "--games-file",
+        type=Path,
+        default=None,
+        help="PBN file of generated games: read if it exists, else written",
+    )
     ap.add_argument("--json", type=Path, default=None, help="write all reports here")
     args = ap.parse_args(argv)
 
@@ -66,17 +71,19 @@ def main(argv: list[str] | None = None) -> int:
     defenses = [d.strip() for d in args.defenses.split(",") if d.strip()]
     sets: list[tuple[str, list]] = []
     if args.boards > 0:
-        sets.append(("dev", read_pbn(args.data / "dds-list100.pbn")[:args.boards]))
+        sets.append(("dev", read_pbn(args.data / "dds-list100.pbn")[: args.boards]))
     if args.generated > 0:
         t0 = time.perf_counter()
         if args.games_file is not None and args.games_file.exists():
-            games = read_pbn(args.games_file)[:args.generated]
+            games = read_pbn(args.games_file)[: args.generated]
         else:
             games = generate_games(args.generated, seed=args.seed)
             if args.games_file is not None:
                 write_pbn(games, args.games_file)
-        print(f"{len(games)} generated games ready in {time.perf_counter() - t0:.1f} s",
-              file=sys.stderr)
+        print(
+            f"{len(games)} generated games ready in {time.perf_counter() - t0:.1f} s",
+            file=sys.stderr,
+        )
         sets.append(("generated", games))
 
     options = {"samples": args.samples, "seed": args.seed, "timeout": args.decision_timeout}
@@ -85,13 +92,23 @@ def main(argv: list[str] | None = None) -> int:
         for defense in defenses:
             label = f"{name}/{defense}"
             t0 = time.perf_counter()
-            report = run_match(records, declarers, defense, jobs=args.jobs,
-                               timeout=args.timeout, options=options,
-                               progress=_progress(label))
+            report = run_match(
+                records,
+                declarers,
+                defense,
+                jobs=args.jobs,
+                timeout=args.timeout,
+                options=options,
+                progress=_progress(label),
+            )
             took = time.perf_counter() - t0
             print()
-            print(report.to_text(title=f"{label}: {report.boards} boards, "
-                                       f"{args.samples} samples, {took:.0f} s wall"))
+            print(
+                report.to_text(
+                    title=f"{label}: {report.boards} boards, "
+                    f"{args.samples} samples, {took:.0f} s wall"
+                )
+            )
             out[label] = report.to_dict()
     if args.json is not None:
         args.json.write_text(json.dumps(out, indent=1), encoding="utf-8")

@@ -46,31 +46,41 @@ def main() -> None:
     if not args.quick:
         designs += [pocket_field(rm1, n) for n in (4, 8, 16, 32, 64)]
     growth: list[tuple[int, int, EdapsRun]] = []
-    print(f"{'design':16s} {'full tree + pruner':>20s} {'full tree, no pruner':>20s} "
-          f"{'exact pruning':>20s}  lead time (min)")
+    print(
+        f"{'design':16s} {'full tree + pruner':>20s} {'full tree, no pruner':>20s} "
+        f"{'exact pruning':>20s}  lead time (min)"
+    )
     for d in designs:
         a = plan_design(domain, d, full_tree=True, node_budget=args.budget)
         b = plan_design(domain, d, full_tree=True, prune=False, node_budget=args.budget)
         c = plan_design(domain, d)
         done = [r for r in (a, b, c) if r.result.complete]
         leads = {lead(r) for r in done}
-        same = ("only exact finished" if len(done) < 2 else
-                "same" if len(leads) == 1 else "DIFFERENT")
-        print(f"{d.name:16s} {cell(a)} {cell(b)} {cell(c)}  {lead(a)} / {lead(b)} / {lead(c)} "
-              f"({same})", flush=True)
+        same = (
+            "only exact finished" if len(done) < 2 else "same" if len(leads) == 1 else "DIFFERENT"
+        )
+        print(
+            f"{d.name:16s} {cell(a)} {cell(b)} {cell(c)}  {lead(a)} / {lead(b)} / {lead(c)} "
+            f"({same})",
+            flush=True,
+        )
         if "pockets" in d.name:
             growth.append((len(d.milling) - len(rm1.milling), c.nodes, a))
     if len(growth) >= 2:
         x = np.log([g[0] for g in growth])
         y = np.log([g[1] for g in growth])
         slope = float(np.polyfit(x, y, 1)[0])
-        print(f"exact pruning on the pocket fields: nodes grow like pockets^{slope:.2f} "
-              "(least-squares slope of log nodes on log pockets)")
+        print(
+            f"exact pruning on the pocket fields: nodes grow like pockets^{slope:.2f} "
+            "(least-squares slope of log nodes on log pockets)"
+        )
         full = [(n, r.nodes) for n, _, r in growth if r.result.complete]
         if full:
             n, nodes = full[-1]
-            print(f"full tree + pruner: {nodes} nodes at {n} pockets, and over the node budget "
-                  "from the next size on (each 5-mil pocket multiplies the tree by 2 or 3)")
+            print(
+                f"full tree + pruner: {nodes} nodes at {n} pockets, and over the node budget "
+                "from the next size on (each 5-mil pocket multiplies the tree by 2 or 3)"
+            )
 
 
 if __name__ == "__main__":

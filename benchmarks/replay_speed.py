@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.trace_synth import synthetic_events  # noqa: E402
-from workbench.replay import Replay, ReplayState  # noqa: E402
+from tests.trace_synth import synthetic_events
+from workbench.replay import Replay, ReplayState
 
 
 def ms(seconds: float) -> str:

@@ -18,8 +18,16 @@ import time
 from dataclasses import dataclass
 
 from engine.tofs import (
-    DomainSpec, MethodDef, OperatorDef, Problem, Registry, SearchOptions, TaskDef, Trace,
-    compile_domain, plan,
+    DomainSpec,
+    MethodDef,
+    OperatorDef,
+    Problem,
+    Registry,
+    SearchOptions,
+    TaskDef,
+    Trace,
+    compile_domain,
+    plan,
 )
 from engine.tofs.domain import make_task
 
@@ -58,11 +66,23 @@ def optimise_domain(n: int):
     methods = [MethodDef(name="All", task="Root", subtasks=[f"C{k}()" for k in range(n)])]
     for k in range(n):
         for m in range(3):
-            methods.append(MethodDef(name=f"Way{m}", task=f"C{k}",
-                                     precondition=f"val({k % 3}) < 100",
-                                     operator=f"Step({k % 3}, {m})"))
-    ops = [OperatorDef(name="Step", params=["i", "d"], precondition="val(i) + d >= 0",
-                       effect="bump", costs={"setup": "1 + d", "run": "(val(i) % 3) + 0.5"})]
+            methods.append(
+                MethodDef(
+                    name=f"Way{m}",
+                    task=f"C{k}",
+                    precondition=f"val({k % 3}) < 100",
+                    operator=f"Step({k % 3}, {m})",
+                )
+            )
+    ops = [
+        OperatorDef(
+            name="Step",
+            params=["i", "d"],
+            precondition="val(i) + d >= 0",
+            effect="bump",
+            costs={"setup": "1 + d", "run": "(val(i) % 3) + 0.5"},
+        )
+    ]
     spec = DomainSpec(name="synthetic", tasks=tasks, methods=methods, operators=ops)
     d = compile_domain(spec, registry())
     return d, Problem("chain", (0, 0, 0), (make_task(d, "Root"),))
@@ -70,20 +90,32 @@ def optimise_domain(n: int):
 
 def game_domain(n: int):
     tasks = [TaskDef(name="Root")]
-    methods = [MethodDef(name="All", task="Root",
-                         subtasks=[f"{'Me' if k % 2 == 0 else 'Them'}{k}(\"{'me' if k % 2 == 0 else 'them'}\")"
-                                   for k in range(n)])]
+    methods = [
+        MethodDef(
+            name="All",
+            task="Root",
+            subtasks=[
+                f'{"Me" if k % 2 == 0 else "Them"}{k}("{"me" if k % 2 == 0 else "them"}")'
+                for k in range(n)
+            ],
+        )
+    ]
     for k in range(n):
         name = f"{'Me' if k % 2 == 0 else 'Them'}{k}"
         tasks.append(TaskDef(name=name, params=["P"], agent="P"))
         for m in range(3):
-            methods.append(MethodDef(
-                name=f"Move{m}", task=name, operator=f"Step(P, {k % 3}, {m})",
-                weight=None if k % 2 == 0 else f"{[0.5, 0.3, 0.2][m]}",
-                assumption=None if k % 2 == 0 else f"reply {m}",
-            ))
-    ops = [OperatorDef(name="Step", params=["P", "i", "d"], precondition="val(i) < 100",
-                       effect="move")]
+            methods.append(
+                MethodDef(
+                    name=f"Move{m}",
+                    task=name,
+                    operator=f"Step(P, {k % 3}, {m})",
+                    weight=None if k % 2 == 0 else f"{[0.5, 0.3, 0.2][m]}",
+                    assumption=None if k % 2 == 0 else f"reply {m}",
+                )
+            )
+    ops = [
+        OperatorDef(name="Step", params=["P", "i", "d"], precondition="val(i) < 100", effect="move")
+    ]
     spec = DomainSpec(name="synthetic_game", tasks=tasks, methods=methods, operators=ops)
     d = compile_domain(spec, registry())
     return d, Problem("game", (0, 0, 0), (make_task(d, "Root"),), mode="game")
@@ -115,7 +147,11 @@ def main() -> None:
     gd, gp = game_domain(args.plies)
     configs = {
         "optimise, full tree (exhaustive)": (od, op, lambda: SearchOptions(full_tree=True)),
-        "optimise, full tree, trace on": (od, op, lambda: SearchOptions(full_tree=True, trace=Trace())),
+        "optimise, full tree, trace on": (
+            od,
+            op,
+            lambda: SearchOptions(full_tree=True, trace=Trace()),
+        ),
         "optimise, branch and bound + TT": (od, op, lambda: SearchOptions()),
         "first plan": (od, op, lambda: SearchOptions(mode="first")),
         "game, weighted average": (gd, gp, lambda: SearchOptions(mode="game")),
@@ -128,8 +164,10 @@ def main() -> None:
             r = plan(d, p, opts())
             rows[name].add(r.nodes, time.perf_counter() - t0)
             values[name] = r.value
-    print(f"synthetic chain of {args.choices} three-way choices; game of {args.plies} plies; "
-          f"best of {args.repeat} interleaved rounds")
+    print(
+        f"synthetic chain of {args.choices} three-way choices; game of {args.plies} plies; "
+        f"best of {args.repeat} interleaved rounds"
+    )
     print(f"{'configuration':36s} {'nodes':>9s} {'seconds':>9s} {'nodes/s':>10s}  value")
     for name, row in rows.items():
         print(f"{name:36s} {row.nodes:9d} {row.best:9.3f} {row.rate:10.0f}  {values[name]:g}")
@@ -137,9 +175,11 @@ def main() -> None:
     traced = rows["optimise, full tree, trace on"]
     bnb = rows["optimise, branch and bound + TT"]
     print(f"trace on costs {traced.best / full.best:.2f}x the time of trace off")
-    print(f"branch and bound + TT: {full.nodes / bnb.nodes:.0f}x fewer nodes, "
-          f"{full.best / bnb.best:.0f}x faster than exhaustive, same value: "
-          f"{values[bnb.name] == values[full.name]}")
+    print(
+        f"branch and bound + TT: {full.nodes / bnb.nodes:.0f}x fewer nodes, "
+        f"{full.best / bnb.best:.0f}x faster than exhaustive, same value: "
+        f"{values[bnb.name] == values[full.name]}"
+    )
 
 
 if __name__ == "__main__":

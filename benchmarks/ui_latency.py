@@ -81,11 +81,12 @@ def main() -> None:
     idle = asyncio.run(measure(busy=False, seconds=3.0))
     busy = asyncio.run(measure(busy=True))
     traced = asyncio.run(measure(busy=True, seconds=60.0, trace=True))
-    for name, xs in (("idle", idle), ("while planning", busy),
-                     ("… with a trace", traced)):
+    for name, xs in (("idle", idle), ("while planning", busy), ("… with a trace", traced)):
         xs_ms = [x * 1000 for x in xs]
-        print(f"{name:15s} {len(xs):4d} keys  median {statistics.median(xs_ms):6.1f} ms  "
-              f"worst {max(xs_ms):6.1f} ms")
+        print(
+            f"{name:15s} {len(xs):4d} keys  median {statistics.median(xs_ms):6.1f} ms  "
+            f"worst {max(xs_ms):6.1f} ms"
+        )
 
 
 if __name__ == "__main__":

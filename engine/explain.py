@@ -8,15 +8,35 @@ caller outside the engine needs.
 from engine.tofs.contrast import Contrast, compare, contrast
 from engine.tofs.explain import Anchor, plan_why_not, replan_at
 from engine.tofs.explanation import (
-    AlternativeExplanation, ChoiceExplanation, Explanation, Phrasing, explain,
+    AlternativeExplanation,
+    ChoiceExplanation,
+    Explanation,
+    Phrasing,
+    explain,
 )
 from engine.tofs.issues import Issue, Issues, policy_issues, step_issues
 from engine.tofs.magnitude import Thresholds, magnitude_word
 from engine.tofs.render import contrast_text, explanation_markdown, explanation_text
 
 __all__ = [
-    "AlternativeExplanation", "Anchor", "ChoiceExplanation", "Contrast", "Explanation", "Issue",
-    "Issues", "Phrasing", "Thresholds", "compare", "contrast", "contrast_text", "explain",
-    "explanation_markdown", "explanation_text", "magnitude_word", "plan_why_not",
-    "policy_issues", "replan_at", "step_issues",
+    "AlternativeExplanation",
+    "Anchor",
+    "ChoiceExplanation",
+    "Contrast",
+    "Explanation",
+    "Issue",
+    "Issues",
+    "Phrasing",
+    "Thresholds",
+    "compare",
+    "contrast",
+    "contrast_text",
+    "explain",
+    "explanation_markdown",
+    "explanation_text",
+    "magnitude_word",
+    "plan_why_not",
+    "policy_issues",
+    "replan_at",
+    "step_issues",
 ]

@@ -15,13 +15,20 @@ from typing import Any
 from engine.tofs import Domain, DomainSpec, Problem, Registry, compile_domain, load_domain_file
 
 __all__ = [
-    "KnowledgePackage", "PackageError", "PlanReport", "PlanRequest", "get_package",
+    "KnowledgePackage",
+    "PackageError",
+    "PlanReport",
+    "PlanRequest",
+    "get_package",
     "package_names",
 ]
 
 # Name -> module; a package is imported only when asked for.
-_PACKAGES = {"examples": "knowledge.examples", "edaps": "knowledge.edaps",
-             "bridge": "knowledge.bridge"}
+_PACKAGES = {
+    "examples": "knowledge.examples",
+    "edaps": "knowledge.edaps",
+    "bridge": "knowledge.bridge",
+}
 
 # Exit statuses of a planning command, shared by every package.
 EXIT_PLAN = 0
@@ -97,18 +104,20 @@ class KnowledgePackage:
             self._compiled[domain] = compile_domain(self.spec(domain), self.registries[domain])
         return self._compiled[domain]
 
-    def problem(self, name: str, spec: DomainSpec | None = None, text: str | None = None
-                ) -> tuple[Domain, Problem]:
+    def problem(
+        self, name: str, spec: DomainSpec | None = None, text: str | None = None
+    ) -> tuple[Domain, Problem]:
         """A problem by name: from its stored ``text`` when given, else from the package."""
         if text is not None and self.problem_loader is not None:
             domain = self.domain(self.domain_of(name), spec)
             return domain, self.problem_loader(domain, name, text)
         if name not in self.problems:
-            raise PackageError(f"package '{self.name}' has no problem '{name}'; "
-                               f"problems: {', '.join(sorted(self.problems))}")
+            raise PackageError(
+                f"package '{self.name}' has no problem '{name}'; "
+                f"problems: {', '.join(sorted(self.problems))}"
+            )
         domain = self.domain(self.problem_domain[name], spec)
         return domain, self.problems[name](domain)
-
 
     def domain_of(self, problem: str) -> str:
         """The domain a problem belongs to (a package with one domain owns every file)."""
@@ -116,15 +125,24 @@ class KnowledgePackage:
             return self.problem_domain[problem]
         if len(self.sources) == 1:
             return next(iter(self.sources))
-        raise PackageError(f"package '{self.name}' has no problem '{problem}'; "
-                           f"problems: {', '.join(sorted(self.problems))}")
+        raise PackageError(
+            f"package '{self.name}' has no problem '{problem}'; "
+            f"problems: {', '.join(sorted(self.problems))}"
+        )
 
-    def explain(self, result: Any, domain: Domain, problem: Problem, options: Any,
-                max_replans: int = 32) -> Any:
+    def explain(
+        self, result: Any, domain: Domain, problem: Problem, options: Any, max_replans: int = 32
+    ) -> Any:
         """The run explained in this domain's words, with its tuned thresholds; optimise
         runs re-plan lower-valued alternatives to find their relevant issues."""
-        return explain_run(result, domain, problem, options,
-                           self.phrasing(domain) if self.phrasing else None, max_replans)
+        return explain_run(
+            result,
+            domain,
+            problem,
+            options,
+            self.phrasing(domain) if self.phrasing else None,
+            max_replans,
+        )
 
     def run_facts(self, request: PlanRequest) -> dict[str, Any]:
         """The facts a knowledge test checks, for one problem."""
@@ -142,18 +160,27 @@ class KnowledgePackage:
 def search_options(request: PlanRequest, problem: Problem) -> Any:
     from engine.tofs import SearchOptions, criterion
 
-    return SearchOptions(**{
-        **problem.options,
-        "mode": request.mode or problem.mode,
-        "full_tree": request.full_tree,
-        "partial_plan_prune": request.prune and problem.options.get("partial_plan_prune", True),
-        "node_budget": request.node_budget, "time_budget": request.time_budget,
-        "criterion": criterion(request.criterion, request.alpha),
-    })
+    return SearchOptions(
+        **{
+            **problem.options,
+            "mode": request.mode or problem.mode,
+            "full_tree": request.full_tree,
+            "partial_plan_prune": request.prune and problem.options.get("partial_plan_prune", True),
+            "node_budget": request.node_budget,
+            "time_budget": request.time_budget,
+            "criterion": criterion(request.criterion, request.alpha),
+        }
+    )
 
 
-def explain_run(result: Any, domain: Domain, problem: Problem, options: Any,
-                phrasing: Any = None, max_replans: int = 32) -> Any:
+def explain_run(
+    result: Any,
+    domain: Domain,
+    problem: Problem,
+    options: Any,
+    phrasing: Any = None,
+    max_replans: int = 32,
+) -> Any:
     """:func:`engine.tofs.explanation.explain` for a run of ``problem``, with the domain's
     thresholds and a re-planner bound to the run (quietly: no progress, no trace)."""
     from dataclasses import replace
@@ -172,14 +199,21 @@ def explain_run(result: Any, domain: Domain, problem: Problem, options: Any,
         left[0] -= forced.nodes
         return forced
 
-    return explain(result, phrasing=phrasing, thresholds=Thresholds.from_constants(
-        domain.constants), replan=replan, max_replans=max_replans)
+    return explain(
+        result,
+        phrasing=phrasing,
+        thresholds=Thresholds.from_constants(domain.constants),
+        replan=replan,
+        max_replans=max_replans,
+    )
 
 
 def result_facts(result: Any) -> dict[str, Any]:
     """Facts every run has: found, value, status, nodes, and the chosen alternatives."""
     return {
-        "found": result.found, "value": result.value, "status": str(result.status),
+        "found": result.found,
+        "value": result.value,
+        "status": str(result.status),
         "nodes": result.nodes,
         "chosen": {cp.task: cp.chosen.label for cp in result.choice_points if cp.chosen},
     }
@@ -187,13 +221,15 @@ def result_facts(result: Any) -> dict[str, Any]:
 
 def generic_facts(pkg: KnowledgePackage, request: PlanRequest) -> dict[str, Any]:
     from engine.tofs import plan
-
     from engine.tofs.explain import plan_why_not
 
     domain, problem = pkg.problem(request.problem, request.spec, request.problem_text)
     options = search_options(request, problem)
-    return result_facts(plan_why_not(domain, problem, options, request.force) if request.force
-                        else plan(domain, problem, options))
+    return result_facts(
+        plan_why_not(domain, problem, options, request.force)
+        if request.force
+        else plan(domain, problem, options)
+    )
 
 
 def generic_plan(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
@@ -208,15 +244,23 @@ def generic_plan(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
         options = search_options(request, problem)
         why_not_said: list[str] = []
         if request.force:
-            result, why_not_said = why_not(domain, problem, options, request.force,
-                                           pkg.phrasing(domain) if pkg.phrasing else None)
+            result, why_not_said = why_not(
+                domain,
+                problem,
+                options,
+                request.force,
+                pkg.phrasing(domain) if pkg.phrasing else None,
+            )
         else:
             result = plan(domain, problem, options)
     except (PackageError, SourceError, DomainError, EvaluationError, ValueError) as exc:
         return PlanReport(f"error: {exc}", EXIT_BAD_INPUT)
     status = EXIT_PLAN if result.found else EXIT_NO_PLAN
-    explanation = (pkg.explain(result, domain, problem, options)
-                   if request.explain and not request.force else None)
+    explanation = (
+        pkg.explain(result, domain, problem, options)
+        if request.explain and not request.force
+        else None
+    )
     if request.json:
         from engine.tofs.render import explanation_dict
 
@@ -225,10 +269,15 @@ def generic_plan(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
             data["explanation"] = explanation_dict(explanation)
         if not request.explain:
             data["choice_points"] = [
-                {"task": c["task"], "alternatives": [
-                    {k: a[k] for k in ("label", "value", "reason", "chosen")}
-                    for a in c["alternatives"]]}
-                for c in data["choice_points"]]
+                {
+                    "task": c["task"],
+                    "alternatives": [
+                        {k: a[k] for k in ("label", "value", "reason", "chosen")}
+                        for a in c["alternatives"]
+                    ],
+                }
+                for c in data["choice_points"]
+            ]
         return PlanReport(json.dumps(data, indent=2, ensure_ascii=False), status, data)
     text = render_text(result, explain=request.explain, explanation=explanation)
     if why_not_said:
@@ -236,8 +285,9 @@ def generic_plan(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
     return PlanReport(text, status)
 
 
-def why_not(domain: Domain, problem: Problem, options: Any, force: dict[str, str],
-            phrasing: Any = None) -> tuple[Any, list[str]]:
+def why_not(
+    domain: Domain, problem: Problem, options: Any, force: dict[str, str], phrasing: Any = None
+) -> tuple[Any, list[str]]:
     """``--why-not``: the forced run (:func:`engine.tofs.explain.plan_why_not`) and, for
     each forced alternative, the chosen plan against the plan through it -- where they
     part and the difference by its relevant issues.  The chosen plan is searched once,
@@ -257,11 +307,15 @@ def why_not(domain: Domain, problem: Problem, options: Any, force: dict[str, str
         if found is None:
             continue
         choice, label = found
-        forced = result if len(force) == 1 else replan_at(
-            domain, problem, options, Anchor.of(base, choice), label)
+        forced = (
+            result
+            if len(force) == 1
+            else replan_at(domain, problem, options, Anchor.of(base, choice), label)
+        )
         record = next(a for a in choice.alternatives if a.label == label)
-        lines += contrast_text(compare(base, forced, choice, record, thresholds, phrasing),
-                               phrasing)
+        lines += contrast_text(
+            compare(base, forced, choice, record, thresholds, phrasing), phrasing
+        )
     return result, lines
 
 

@@ -64,6 +64,7 @@ async def run_problem(app: WorkbenchApp, pilot: Pilot[None], request: ProblemRef
 
 def find(tree: PlanTree, name: str) -> TreeNode[Any]:
     """The first node for the alternative (or policy move) called ``name``."""
+
     def name_of(item: object) -> str | None:
         if isinstance(item, AlternativeItem):
             return item.alternative.label
@@ -89,8 +90,7 @@ async def test_picker_lists_examples_and_problems() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         picker = screen_of(app).query_one(ProblemPicker)
-        packages = {str(n.label): [str(c.label) for c in n.children]
-                    for n in picker.root.children}
+        packages = {str(n.label): [str(c.label) for c in n.children] for n in picker.root.children}
         assert "examples" in packages
         assert {"dinner", "finesse"} <= set(packages["examples"])
         # The cursor starts on the first problem listed, and the pane describes it.
@@ -244,11 +244,12 @@ async def test_bad_problem_text_is_reported_not_fatal() -> None:
 async def test_cancel_stops_a_running_search() -> None:
     """A search of several seconds (four RM1 boards, full tree, no pruner) in the planning
     process: progress reaches the status line, and Escape stops it."""
+    from textual.widgets import Checkbox
+
     from knowledge.edaps.generate import stuck_together
     from knowledge.edaps.parser import format_design, load_design
     from workbench.kb.catalog import open_store
     from workbench.widgets.run_options import RunOptions
-    from textual.widgets import Checkbox
 
     rm1 = load_design(RM1_TEXT)
     store = open_store(None)
@@ -317,8 +318,9 @@ async def test_command_palette_offers_run_commands() -> None:
         titles = [c.title for c in app.get_system_commands(app.screen)]
         assert "Run" in titles and "Help" in titles
         assert "Run examples/finesse" in titles
-        command = next(c for c in app.get_system_commands(app.screen)
-                       if c.title == "Run examples/finesse")
+        command = next(
+            c for c in app.get_system_commands(app.screen) if c.title == "Run examples/finesse"
+        )
         command.callback()
         await app.workers.wait_for_complete()
         await pilot.pause()
@@ -360,8 +362,13 @@ async def test_the_workbench_plans_what_the_store_holds(tmp_path) -> None:
 
     db = tmp_path / "kb.db"
     store = open_store(db)
-    store.edit("edaps", "constant", "spray_minutes", {"name": "spray_minutes", "value": 0.1},
-               base=store.revision("edaps"))
+    store.edit(
+        "edaps",
+        "constant",
+        "spray_minutes",
+        {"name": "spray_minutes", "value": 0.1},
+        base=store.revision("edaps"),
+    )
     store.close()
     app = WorkbenchApp(db)
     async with app.run_test(size=SIZE) as pilot:
@@ -396,8 +403,7 @@ async def test_run_options_are_applied_and_checked(tmp_path) -> None:
         screen.query_one("#opt-nodes", Input).value = "abc"
         await pilot.pause()
         assert screen.start_run(ProblemRef("edaps", "RM1")) is None
-        assert "Node budget: expected a whole number" in str(
-            screen.query_one(StatusLine).render())
+        assert "Node budget: expected a whole number" in str(screen.query_one(StatusLine).render())
         screen.query_one("#opt-nodes", Input).value = "100"
         await run_problem(app, pilot, ProblemRef("edaps", "RM1"))
         assert screen.view is not None

@@ -20,16 +20,21 @@ from textual.notifications import Notify
 from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
+from knowledge.bridge import DATA_DIR as DATA
 from knowledge.bridge.cards import CARD_NAMES, Denom, Seat, hand_to_pbn, parse_card
 from knowledge.bridge.deal import Contract, Deal, PlayState, Vul
 from knowledge.bridge.pbn import BoardRecord, parse_pbn, read_pbn
 from workbench.screens.deal_editor import (
-    DealEditorScreen, DealForm, DealSaved, SaveDealAsScreen, SavedDeal, check_deal_form,
+    DealEditorScreen,
+    DealForm,
+    DealSaved,
+    SavedDeal,
+    SaveDealAsScreen,
+    check_deal_form,
 )
 from workbench.widgets.bridge_table import BridgeTable
 from workbench.widgets.play_log import PlayLog, position_after, trick_rows
 
-DATA = Path(__file__).resolve().parents[2] / "shared/data/bridge"
 SIZE = (120, 40)
 DEAL1 = "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"
 HANDS = dict(zip((Seat.N, Seat.E, Seat.S, Seat.W), DEAL1[2:].split(), strict=True))
@@ -46,11 +51,12 @@ def board1_state(cards: int | None = None) -> PlayState:
     rec = board1()
     leader = Seat.parse(rec.tags["DDSLeader"])
     trump = Denom.parse(rec.tags["DDSTrump"])
-    state = PlayState.from_position(rec.deal.hands, trump, leader, declarer=leader.prev,
-                                    contract=Contract(2, trump))
+    state = PlayState.from_position(
+        rec.deal.hands, trump, leader, declarer=leader.prev, contract=Contract(2, trump)
+    )
     play = rec.tags["DDSPlay"]
     for i in range(0, len(play), 2)[:cards]:
-        state.play(parse_card(play[i:i + 2]))
+        state.play(parse_card(play[i : i + 2]))
     return state
 
 
@@ -62,8 +68,7 @@ def notes(messages: list[Message]) -> list[tuple[str, str]]:
     return [(m.notification.message, m.notification.severity) for m in seen.values()]
 
 
-async def until(pilot: Pilot[None], condition: Callable[[], bool], seconds: float = 5.0
-                ) -> None:
+async def until(pilot: Pilot[None], condition: Callable[[], bool], seconds: float = 5.0) -> None:
     deadline = time.monotonic() + seconds
     while not condition():
         assert time.monotonic() < deadline, "timed out waiting for the screen"
@@ -106,8 +111,7 @@ class TableHost(App[None]):
 
     def on_play_log_trick_selected(self, message: PlayLog.TrickSelected) -> None:
         self.selected.append(message)
-        self.query_one(BridgeTable).show_state(position_after(self.state,
-                                                              message.cards_played))
+        self.query_one(BridgeTable).show_state(position_after(self.state, message.cards_played))
 
 
 async def open_editor(pilot: Pilot[None]) -> DealEditorScreen:
@@ -168,12 +172,13 @@ async def test_duplicate_card_is_named_in_both_hands_and_saving_is_refused() -> 
             assert screen.hand_input(seat).has_class("-invalid")
         assert error_text(screen, "deal-hand-E") == error_text(screen, "deal-hand-W") == ""
         assert "North: SQ is in both North and South" in str(
-            screen.query_one("#deal-problems").render())
+            screen.query_one("#deal-problems").render()
+        )
         # The deal string follows the hands as they are typed.
         assert screen.deal_input.value == "N:" + " ".join(
-            [HANDS[Seat.N], HANDS[Seat.E], "Q5.T83.KQ9.A7652", HANDS[Seat.W]])
-        assert [str(screen.query_one(f"#deal-count-{s}").render()) for s in "NESW"] == \
-            ["13/13"] * 4
+            [HANDS[Seat.N], HANDS[Seat.E], "Q5.T83.KQ9.A7652", HANDS[Seat.W]]
+        )
+        assert [str(screen.query_one(f"#deal-count-{s}").render()) for s in "NESW"] == ["13/13"] * 4
         assert not screen.valid and screen.check_action("save", ()) is None
         assert screen.table.has_class("-invalid")
         await pilot.press("ctrl+s")  # disabled: nothing happens
@@ -182,8 +187,10 @@ async def test_duplicate_card_is_named_in_both_hands_and_saving_is_refused() -> 
         assert screen.save("board-1") is None  # the palette's path refuses too
         await pilot.pause()
         assert app.screen is screen and app.results == []
-        assert ("Not saved: the deal has 1 problem (North: SQ is in both North and South).",
-                "error") in notes(seen)
+        assert (
+            "Not saved: the deal has 1 problem (North: SQ is in both North and South).",
+            "error",
+        ) in notes(seen)
         assert not any(isinstance(m, DealSaved) for m in seen)
 
 
@@ -193,8 +200,9 @@ async def test_fixed_deal_is_drawn_and_saved_as_pbn_that_reads_back() -> None:
     async with app.run_test(size=SIZE, message_hook=seen.append) as pilot:
         screen = await open_editor(pilot)
         for seat, hand in HANDS.items():
-            await fill_in(pilot, screen.hand_input(seat), hand if seat != Seat.S
-                          else "Q5.T83.KQ9.A7652")
+            await fill_in(
+                pilot, screen.hand_input(seat), hand if seat != Seat.S else "Q5.T83.KQ9.A7652"
+            )
         assert not screen.valid
         await type_into(pilot, screen.hand_input(Seat.S), HANDS[Seat.S])  # fixed
         assert screen.valid and screen.check.errors == {}
@@ -232,7 +240,8 @@ async def test_fill_the_fourth_hand() -> None:
             await fill_in(pilot, screen.hand_input(seat), HANDS[seat])
         assert screen.check.fill_seat is Seat.S and screen.can_fill
         assert "South's hand is not given yet: ctrl+f fills it" in str(
-            screen.query_one("#deal-problems").render())
+            screen.query_one("#deal-problems").render()
+        )
         await pilot.press("ctrl+f")
         await checked(pilot)
         assert screen.hand_input(Seat.S).value == HANDS[Seat.S]
@@ -251,8 +260,9 @@ async def test_deal_string_fills_the_hands_and_counts_are_explained() -> None:
         await pilot.pause()
         screen.deal_input.post_message(events.Paste(rotated))
         await checked(pilot)
-        assert [screen.hand_input(s).value for s in (Seat.N, Seat.E, Seat.S, Seat.W)] == \
-            list(HANDS.values())
+        assert [screen.hand_input(s).value for s in (Seat.N, Seat.E, Seat.S, Seat.W)] == list(
+            HANDS.values()
+        )
         assert screen.valid and screen.deal_input.value == rotated  # not rewritten
         # North drops the ♠Q: 12 cards, and the message says what is missing.
         await fill_in(pilot, screen.hand_input(Seat.N), "J6.K652.J85.T98")
@@ -281,12 +291,12 @@ async def test_loading_a_record_and_escape_warns_before_discarding() -> None:
 
 
 def test_check_deal_form_uses_the_core_messages() -> None:
-    form = DealForm(hands=(HANDS[Seat.N], HANDS[Seat.E], "K5.T83.KQ9.A7652X", ""),
-                    contract="8NT")
+    form = DealForm(hands=(HANDS[Seat.N], HANDS[Seat.E], "K5.T83.KQ9.A7652X", ""), contract="8NT")
     check = check_deal_form(form)
     assert "'X' in C is not a rank" in check.errors["S"]
-    assert "contract level" in check.errors["contract"] or "not a contract" in \
-        check.errors["contract"]
+    assert (
+        "contract level" in check.errors["contract"] or "not a contract" in check.errors["contract"]
+    )
     assert not check.ok and check.fill_seat is None
 
 
@@ -311,8 +321,13 @@ async def test_table_shows_the_trick_in_progress() -> None:
         # Declarer's view hides the defenders (N and S), showing their card counts.
         table.focus()
         await pilot.press("v")
-        assert table.hand(Seat.N).plain().splitlines() == ["North: 10 cards", "♠ ?", "♥ ?",
-                                                           "♦ ?", "♣ ?"]
+        assert table.hand(Seat.N).plain().splitlines() == [
+            "North: 10 cards",
+            "♠ ?",
+            "♥ ?",
+            "♦ ?",
+            "♣ ?",
+        ]
         assert table.hand(Seat.E).plain().splitlines()[1] == "♠ 83"
         state.play(parse_card("SA"))  # the table keeps its own copy
         await pilot.pause()
@@ -333,8 +348,17 @@ async def test_play_log_rows_for_a_played_out_board() -> None:
         assert first.note == "♣T: [Lead top of sequence]"
         assert rows[3].note == DRAW
         assert [str(c) for c in log.get_row("trick-0")] == [
-            "1", "North", "♣T", "♣4", "♣A*", "♣J", "South", "0", "1",
-            "♣T: [Lead top of sequence]"]
+            "1",
+            "North",
+            "♣T",
+            "♣4",
+            "♣A*",
+            "♣J",
+            "South",
+            "0",
+            "1",
+            "♣T: [Lead top of sequence]",
+        ]
         last = rows[-1]
         assert last.winner is None and [CARD_NAMES[c] for c in last.cards] == ["DJ"]
         assert (last.declarer, last.defence) == (state.declarer_tricks, state.defender_tricks)
@@ -355,21 +379,25 @@ async def test_play_log_rows_for_a_played_out_board() -> None:
 
 def test_trick_rows_of_a_mid_play_position() -> None:
     later = board1_state(20)
-    start = PlayState.from_position(later.hands, later.trump, later.leader,
-                                    trick=later.trick, won=(later.won[0], later.won[1]),
-                                    declarer=later.declarer)
+    start = PlayState.from_position(
+        later.hands,
+        later.trump,
+        later.leader,
+        trick=later.trick,
+        won=(later.won[0], later.won[1]),
+        declarer=later.declarer,
+    )
     play = board1().tags["DDSPlay"]
     for i in range(40, 56, 2):
-        start.play(parse_card(play[i:i + 2]))
+        start.play(parse_card(play[i : i + 2]))
     rows = trick_rows(start)
     assert rows[0].number == 6  # five tricks were taken before this position
-    assert (rows[-1].declarer, rows[-1].defence) == (start.declarer_tricks,
-                                                      start.defender_tricks)
-    assert hand_to_pbn(position_after(start, 0).hands[Seat.N]) == \
-        hand_to_pbn(later.hands[Seat.N])
+    assert (rows[-1].declarer, rows[-1].defence) == (start.declarer_tricks, start.defender_tricks)
+    assert hand_to_pbn(position_after(start, 0).hands[Seat.N]) == hand_to_pbn(later.hands[Seat.N])
 
 
 # ---------------------------------------------------------------------- in the workbench
+
 
 async def test_bridge_board_at_the_table_and_played_out(tmp_path: Path) -> None:
     """`v` on a bridge board shows it at the table where planning starts; `p` plays it

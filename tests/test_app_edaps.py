@@ -64,8 +64,7 @@ def notes(messages: list[Message]) -> list[tuple[str, str]]:
     return [(m.notification.message, m.notification.severity) for m in seen.values()]
 
 
-async def until(pilot: Pilot[None], condition: Callable[[], bool], seconds: float = 5.0
-                ) -> None:
+async def until(pilot: Pilot[None], condition: Callable[[], bool], seconds: float = 5.0) -> None:
     """Pause until ``condition`` holds (the debounce and worker are asynchronous)."""
     deadline = time.monotonic() + seconds
     while not condition():
@@ -79,8 +78,9 @@ async def checked(pilot: Pilot[None], screen: DesignScreen) -> None:
     await until(pilot, lambda: screen.checked_text == screen.editor.text)
 
 
-async def open_design(app: WorkbenchApp, pilot: Pilot[None], name: str | None,
-                      **kwargs: Any) -> DesignScreen:
+async def open_design(
+    app: WorkbenchApp, pilot: Pilot[None], name: str | None, **kwargs: Any
+) -> DesignScreen:
     await pilot.pause()
     screen = DesignScreen(app.db, name, **kwargs)
     # Pushed from the app's own task, as a binding would, so the screen's task inherits
@@ -132,8 +132,15 @@ async def test_plan_rm1_shows_the_published_plan(tmp_path: Path) -> None:
         assert active_tab(screen) == "tab-plan"
         view = screen.query_one(ProcessPlanView)
         table = view.query_one(DataTable)
-        assert cell_texts(table, "999T") == ["999", "T", "", "319.70", "322.63", "01",
-                                             "Total time to manufacture"]
+        assert cell_texts(table, "999T") == [
+            "999",
+            "T",
+            "",
+            "319.70",
+            "322.63",
+            "01",
+            "Total time to manufacture",
+        ]
         assert cell_texts(table, "001A01")[:3] == ["001", "A", "VMC1"]
         assert table.row_count == len(view.rows) and table.has_focus
         assert "lead time 642.33 min" in view.header_text
@@ -157,10 +164,8 @@ async def test_plan_rum1_shows_the_critique(tmp_path: Path) -> None:
         assert table.row_count == 1
         feature, what, where, requested, achievable, measure, line = cell_texts(table, "d0")
         assert (feature, what, where) == ("H5", "hole", "(0.20, 2.40)")
-        assert (requested, achievable, measure, line) == ("1.5", "2.0", "tolerance (mils)",
-                                                          "14")
-        assert critique.message_text.startswith("ERROR: Tolerance of 1.5000 mils is not "
-                                                "achievable")
+        assert (requested, achievable, measure, line) == ("1.5", "2.0", "tolerance (mils)", "14")
+        assert critique.message_text.startswith("ERROR: Tolerance of 1.5000 mils is not achievable")
         assert "is 2.0000 mils." in critique.message_text
         plan = screen.query_one(ProcessPlanView)
         assert plan.rows == [] and "RUM1 cannot be made" in plan.header_text
@@ -191,8 +196,10 @@ async def test_an_error_is_listed_and_save_is_refused(tmp_path: Path) -> None:
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert stored(app.db, "RM1") == before
-        assert any("Not saved" in text and "21:5" in text and severity == "error"
-                   for text, severity in notes(seen))
+        assert any(
+            "Not saved" in text and "21:5" in text and severity == "error"
+            for text, severity in notes(seen)
+        )
         assert screen.query_one(StatusLine).has_class("-error")
         assert screen.dirty
 
@@ -230,8 +237,9 @@ async def test_fixing_and_saving_writes_the_store(tmp_path: Path) -> None:
         assert text is not None and "\nD 4 7 1\n" in text and text == editor.text
         assert not screen.dirty and screen.sub_title == "RM1"
         assert any(isinstance(m, DesignSaved) and m.name == "RM1" and not m.new for m in seen)
-        assert cell_texts(screen.query_one("#design-summary", DataTable), "board")[1] \
-            == "4 × 7 × 1 in"
+        assert (
+            cell_texts(screen.query_one("#design-summary", DataTable), "board")[1] == "4 × 7 × 1 in"
+        )
 
 
 async def test_validation_is_debounced(tmp_path: Path) -> None:
@@ -316,8 +324,13 @@ async def test_a_new_design_is_saved_through_save_as(tmp_path: Path) -> None:
 async def test_plan_uses_the_edited_text_and_the_stores_knowledge(tmp_path: Path) -> None:
     db = tmp_path / "kb.db"
     store = open_store(db)
-    store.edit("edaps", "constant", "spray_minutes", {"name": "spray_minutes", "value": 0.1},
-               base=store.revision("edaps"))
+    store.edit(
+        "edaps",
+        "constant",
+        "spray_minutes",
+        {"name": "spray_minutes", "value": 0.1},
+        base=store.revision("edaps"),
+    )
     store.close()
     app = WorkbenchApp(db)
     async with app.run_test(size=SIZE) as pilot:
@@ -352,7 +365,8 @@ async def test_plan_on_open(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("name", "tab"), [("RM1", "tab-plan"), ("RUM1", "tab-critique")])
 async def test_a_run_from_the_planning_screen_is_shown_not_replanned(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, tab: str) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, tab: str
+) -> None:
     """What PlanScreen's `v` does: hand over its RunResult; the screen adds the critique."""
     import workbench.screens.design_editor as editor_module
     from engine.tofs import CancelToken
@@ -382,8 +396,9 @@ async def test_a_run_from_the_planning_screen_is_shown_not_replanned(
             assert row.cells()[2:5] == ("(0.20, 2.40)", "1.5", "2.0")
 
 
-async def test_a_failing_plan_is_reported_not_fatal(tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_failing_plan_is_reported_not_fatal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import workbench.screens.design_editor as editor_module
 
     def broken(*_: object) -> EdapsRun:
@@ -467,7 +482,14 @@ async def test_process_plan_view_alone() -> None:
         await pilot.pause()
         table = view.query_one(DataTable)
         assert [str(c.label) for c in table.columns.values()] == [
-            "Opn", "A", "BC/WW", "Setup", "Runtime", "LN", "Description"]
+            "Opn",
+            "A",
+            "BC/WW",
+            "Setup",
+            "Runtime",
+            "LN",
+            "Description",
+        ]
         assert table.row_count == len(view.rows) > 100
         assert cell_texts(table, "999T")[3:5] == ["319.70", "322.63"]
         totals = [r for r in view.rows if r.kind == "total"]
@@ -518,8 +540,13 @@ async def test_tabs_and_commands(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_design(app, pilot, "RM1")
         commands = {title: callback for title, _, callback in screen.commands()}
-        assert {"Design: save", "Design: save as…", "Design: plan it",
-                "Design: show echo", "Design: show critique"} <= set(commands)
+        assert {
+            "Design: save",
+            "Design: save as…",
+            "Design: plan it",
+            "Design: show echo",
+            "Design: show critique",
+        } <= set(commands)
         commands["Design: show echo"]()
         await pilot.pause()
         assert active_tab(screen) == "tab-echo"

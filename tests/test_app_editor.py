@@ -25,7 +25,13 @@ from workbench.screens.editor import EditorScreen
 from workbench.screens.help import binding_rows
 from workbench.widgets.item_form import FieldInput, ItemForm
 from workbench.widgets.kb_fields import (
-    EditContext, ItemRef, build_value, check_form, find_item, item_values, primitive_near,
+    EditContext,
+    ItemRef,
+    build_value,
+    check_form,
+    find_item,
+    item_values,
+    primitive_near,
 )
 from workbench.widgets.kb_history_view import HistoryPanel
 from workbench.widgets.kb_lint_view import LintList
@@ -139,6 +145,7 @@ def revision_in_store(db: Path) -> int:
 
 # ---------------------------------------------------------------------- the main flow
 
+
 async def test_edit_validate_refuse_save_history_undo(tmp_path: Path) -> None:
     db = tmp_path / "kb.db"
     app = EditorApp(db)
@@ -186,7 +193,8 @@ async def test_edit_validate_refuse_save_history_undo(tmp_path: Path) -> None:
         assert saved > before_rev and screen.base == saved
         assert precondition_in_store(db) == FIXED
         assert f"Saved method ApplyPhotoresist.Paint as r{saved}" in text_of(
-            screen.query_one("#kb-outcome", Static))
+            screen.query_one("#kb-outcome", Static)
+        )
         history = screen.query_one(HistoryPanel)
         assert history.revisions[0].id == saved
         newest = str(screen.query_one("#kb-revisions", OptionList).get_option_at_index(0).prompt)
@@ -236,6 +244,7 @@ async def test_undo_refused_while_form_has_unsaved_edits(tmp_path: Path) -> None
 
 # ---------------------------------------------------------------------- completion and help
 
+
 async def test_autocomplete_completes_the_word_being_typed(tmp_path: Path) -> None:
     app = EditorApp(tmp_path / "kb.db")
     async with app.run_test(size=SIZE) as pilot:
@@ -279,11 +288,17 @@ async def test_primitive_doc_shown_for_focused_expression(tmp_path: Path) -> Non
 
 # ---------------------------------------------------------------------- lint
 
+
 async def test_lint_lists_finding_and_jumps_to_its_item(tmp_path: Path) -> None:
     db = tmp_path / "kb.db"
     store = open_store(db)
-    store.edit("edaps", "operator", "Unused", {"name": "Unused", "params": ["x"],
-                                               "precondition": "x > 0"}, base=None)
+    store.edit(
+        "edaps",
+        "operator",
+        "Unused",
+        {"name": "Unused", "params": ["x"], "precondition": "x > 0"},
+        base=None,
+    )
     store.close()
     app = EditorApp(db)
     async with app.run_test(size=SIZE) as pilot:
@@ -292,8 +307,11 @@ async def test_lint_lists_finding_and_jumps_to_its_item(tmp_path: Path) -> None:
         await settle(app, pilot)
         assert screen.query_one(TabbedContent).active == "tab-lint"
         lint = screen.query_one(LintList)
-        index = next(i for i, f in enumerate(lint.findings)
-                     if f.rule == "unused-operator" and f.name == "Unused")
+        index = next(
+            i
+            for i, f in enumerate(lint.findings)
+            if f.rule == "unused-operator" and f.name == "Unused"
+        )
         assert "Unused" in str(lint.get_option_at_index(index).prompt)
         lint.focus()
         lint.highlighted = index
@@ -308,6 +326,7 @@ async def test_lint_lists_finding_and_jumps_to_its_item(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------------- concurrency
 
+
 async def test_stale_edit_is_refused_and_reload_keeps_the_edits(tmp_path: Path) -> None:
     db = tmp_path / "kb.db"
     app = EditorApp(db)
@@ -318,8 +337,13 @@ async def test_stale_edit_is_refused_and_reload_keeps_the_edits(tmp_path: Path) 
         await paste_into(pilot, screen.query_one("#f-precondition", FieldInput), FIXED)
         # Someone else changes the domain between our load and our save.
         other = open_store(db)
-        rev = other.edit("edaps", "constant", "paint_min_gap",
-                         {"name": "paint_min_gap", "value": 0.005}, base=loaded)
+        rev = other.edit(
+            "edaps",
+            "constant",
+            "paint_min_gap",
+            {"name": "paint_min_gap", "value": 0.005},
+            base=loaded,
+        )
         await pilot.press("ctrl+s")
         await settle(app, pilot)
         outcome = text_of(screen.query_one("#kb-outcome", Static))
@@ -339,6 +363,7 @@ async def test_stale_edit_is_refused_and_reload_keeps_the_edits(tmp_path: Path) 
 
 
 # ---------------------------------------------------------------------- tree, history, keys
+
 
 def _walk(node: TreeNode[Any]) -> list[TreeNode[Any]]:
     out = [node]
@@ -361,22 +386,28 @@ async def test_tree_shows_methods_in_priority_order_and_opens_calls(tmp_path: Pa
         calls = [n.data for n in paint.children]
         assert all(isinstance(c, CallRef) and c.target is not None for c in calls)
         assert [c.source for c in calls if isinstance(c, CallRef)] == [
-            "GenericSetup()", "PaintPhotoresist()"]
+            "GenericSetup()",
+            "PaintPhotoresist()",
+        ]
         assert screen.spec is not None
         first = screen.spec.methods_of("MakeBoard")[0]
         board = tree.node_for(ItemRef("method", f"MakeBoard.{first.name}"))
         assert board is not None
-        call = next(n for n in board.children
-                    if isinstance(n.data, CallRef) and n.data.target is not None
-                    and n.data.target.kind == "task")
+        call = next(
+            n
+            for n in board.children
+            if isinstance(n.data, CallRef)
+            and n.data.target is not None
+            and n.data.target.kind == "task"
+        )
         assert not call.children
         call.expand()  # a call to a task opens onto that task's methods, built now
         await settle(app, pilot)
-        assert call.children and all(isinstance(n.data, ItemRef) and n.data.kind == "method"
-                                     for n in call.children)
+        assert call.children and all(
+            isinstance(n.data, ItemRef) and n.data.kind == "method" for n in call.children
+        )
         groups = [str(n.label) for n in tree.root.children]
-        assert groups[0].startswith("Tasks (") and any(g.startswith("Constants (")
-                                                          for g in groups)
+        assert groups[0].startswith("Tasks (") and any(g.startswith("Constants (") for g in groups)
         assert any(g.startswith("Operators (") for g in groups)
         assert any(g.startswith("Knowledge tests (") for g in groups)
 
@@ -388,8 +419,9 @@ async def test_history_shows_diff_against_current(tmp_path: Path) -> None:
     item = find_item(spec, PAINT)
     assert item is not None
     first = store.revision("edaps")
-    store.edit("edaps", "method", PAINT.name, item.model_dump() | {"precondition": FIXED},
-               base=first)
+    store.edit(
+        "edaps", "method", PAINT.name, item.model_dump() | {"precondition": FIXED}, base=first
+    )
     store.close()
     app = EditorApp(db)
     async with app.run_test(size=SIZE) as pilot:
@@ -427,14 +459,14 @@ async def test_bindings_have_ids_tooltips_help_and_palette(tmp_path: Path) -> No
 
 # ---------------------------------------------------------------------- pure checks
 
+
 @pytest.fixture(scope="module")
 def edaps(tmp_path_factory: pytest.TempPathFactory) -> EditContext:
     store = open_store(tmp_path_factory.mktemp("kb") / "kb.db")
     try:
         owner = domain_owner("edaps")
         assert owner is not None
-        return EditContext.build("edaps", store.load("edaps"), owner[1],
-                                 store.primitives("edaps"))
+        return EditContext.build("edaps", store.load("edaps"), owner[1], store.primitives("edaps"))
     finally:
         store.close()
 
@@ -444,11 +476,14 @@ def test_every_bundled_item_reads_back_unchanged_and_checks_clean(tmp_path: Path
     for domain in ("edaps", "finesse", "dinner"):
         spec = store.load(domain)
         owner = domain_owner(domain)
-        ctx = EditContext.build(domain, spec, owner[1] if owner else None,
-                                store.primitives(domain))
-        for kind, items in (("constant", spec.constants), ("task", spec.tasks),
-                            ("method", spec.methods), ("operator", spec.operators),
-                            ("test", spec.tests)):
+        ctx = EditContext.build(domain, spec, owner[1] if owner else None, store.primitives(domain))
+        for kind, items in (
+            ("constant", spec.constants),
+            ("task", spec.tasks),
+            ("method", spec.methods),
+            ("operator", spec.operators),
+            ("test", spec.tests),
+        ):
             for it in items:
                 name = f"{it.task}.{it.name}" if isinstance(it, MethodDef) else it.name
                 ref = ItemRef(kind, name)  # type: ignore[arg-type]
@@ -503,6 +538,7 @@ async def test_domain_picker_switches_domain(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------------- create, rename, ...
 
+
 async def test_create_rename_reorder_and_delete_a_method(tmp_path: Path) -> None:
     from workbench.screens.item_dialogs import ConfirmScreen, NewItemScreen, RenameScreen
 
@@ -551,8 +587,9 @@ async def test_create_rename_reorder_and_delete_a_method(tmp_path: Path) -> None
         await pilot.press("ctrl+u", *"Dip", "enter")
         await settle(app, pilot)
         assert order() == before[:-1] + ["Dip", before[-1]]
-        assert tree.cursor_node is not None and \
-            tree.cursor_node.data == ItemRef("method", "ApplyPhotoresist.Dip")
+        assert tree.cursor_node is not None and tree.cursor_node.data == ItemRef(
+            "method", "ApplyPhotoresist.Dip"
+        )
 
         await pilot.press("ctrl+d")
         await settle(app, pilot)

@@ -19,6 +19,7 @@ from textual.notifications import Notify
 from textual.pilot import Pilot
 
 from engine.tofs import CancelToken, RunResult, Status
+from tests.trace_synth import synthetic_events
 from workbench import runner
 from workbench.app import WorkbenchApp
 from workbench.runner import ProblemRef
@@ -29,7 +30,6 @@ from workbench.widgets import PlanTree, ProblemPicker
 from workbench.widgets.plan_contrast import PlanColumn
 from workbench.widgets.search_tree import SearchTree
 from workbench.widgets.step_panel import StepPanel
-from tests.trace_synth import synthetic_events
 
 SIZE = (120, 40)
 DINNER = ProblemRef("examples", "dinner")
@@ -69,8 +69,9 @@ def assert_mirrors_model(tree: SearchTree, follows: bool = True) -> None:
         assert tree.cursor_node is tree.node_of(current)
 
 
-async def open_stepper(app: WorkbenchApp, pilot: Pilot[None], trace: Any,
-                       result: RunResult | None, title: str) -> StepperScreen:
+async def open_stepper(
+    app: WorkbenchApp, pilot: Pilot[None], trace: Any, result: RunResult | None, title: str
+) -> StepperScreen:
     await pilot.pause()
     await app.push_screen(StepperScreen(trace, result, title))
     await app.workers.wait_for_complete()  # a long trace is indexed in a worker
@@ -86,6 +87,7 @@ async def press(pilot: Pilot[None], *keys: str) -> None:
 
 
 # --------------------------------------------------------------------------- stepping
+
 
 async def test_stepping_dinner_grows_and_shrinks_the_tree() -> None:
     result = planned(DINNER)
@@ -165,8 +167,9 @@ async def test_the_cursor_inspects_other_nodes_at_the_same_position() -> None:
         assert node.data.plain.startswith("MovieThenDinner #1")
         assert "Node 1 ← MovieThenDinner (below node 0)" in panel.text
         await press(pilot, "space")  # open it: children are built on demand
-        assert [c.data.line for c in node.children] == \
-            screen.replay.children_at(node.data.line, tree.position)
+        assert [c.data.line for c in node.children] == screen.replay.children_at(
+            node.data.line, tree.position
+        )
         assert_mirrors_model(tree, follows=False)
         await press(pilot, "left")  # a step brings the cursor back to the current node
         assert_mirrors_model(tree)
@@ -218,8 +221,7 @@ async def test_a_big_trace_keeps_the_widget_small() -> None:
         assert_mirrors_model(tree)
 
 
-async def test_keys_wait_while_a_long_trace_is_indexed(monkeypatch: pytest.MonkeyPatch
-                                                       ) -> None:
+async def test_keys_wait_while_a_long_trace_is_indexed(monkeypatch: pytest.MonkeyPatch) -> None:
     import workbench.screens.stepper as stepper
     from workbench.replay import Replay
 
@@ -263,8 +265,16 @@ async def test_a_run_without_a_trace_says_so() -> None:
 
 # --------------------------------------------------------------------------- why not
 
-async def open_why_not(app: WorkbenchApp, pilot: Pilot[None], request: ProblemRef,
-                       result: RunResult, task: str, label: str, **kw: Any) -> WhyNotScreen:
+
+async def open_why_not(
+    app: WorkbenchApp,
+    pilot: Pilot[None],
+    request: ProblemRef,
+    result: RunResult,
+    task: str,
+    label: str,
+    **kw: Any,
+) -> WhyNotScreen:
     cp = next(c for c in result.choice_points if c.task == task)
     alt = next(a for a in cp.alternatives if a.label == label)
     await pilot.pause()
@@ -281,8 +291,7 @@ async def test_why_not_cash_the_ace() -> None:
     messages: list[Message] = []
     app = WorkbenchApp()
     async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
-        screen = await open_why_not(app, pilot, FINESSE, result, "South: play the suit",
-                                    "CashAce")
+        screen = await open_why_not(app, pilot, FINESSE, result, "South: play the suit", "CashAce")
         finished = {id(m): m for m in messages if isinstance(m, ForcedRunFinished)}
         assert len(finished) == 1
         c = screen.contrast
@@ -293,8 +302,9 @@ async def test_why_not_cash_the_ace() -> None:
         assert "As planned (Finesse): value 260" in summary
         assert "Forced (CashAce): value 87.2" in summary
         assert "difference -172.8 (worse by 172.8)" in summary
-        assert "They part at South: play the suit: Finesse as planned, CashAce when forced" \
-            in summary
+        assert (
+            "They part at South: play the suit: Finesse as planned, CashAce when forced" in summary
+        )
         base = screen.query_one("#base-plan", PlanColumn)
         forced = screen.query_one("#forced-plan", PlanColumn)
         assert base.texts[0] == "» ◆ South: play the suit: Finesse"
@@ -311,11 +321,11 @@ async def test_why_not_movie_first_explains_no_plan() -> None:
     result = planned(DINNER)
     app = WorkbenchApp()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_why_not(app, pilot, DINNER, result, "Go to dinner and a movie",
-                                    "MovieThenDinner")
+        screen = await open_why_not(
+            app, pilot, DINNER, result, "Go to dinner and a movie", "MovieThenDinner"
+        )
         summary = screen.summary
-        assert "With MovieThenDinner forced at Go to dinner and a movie there is no plan" \
-            in summary
+        assert "With MovieThenDinner forced at Go to dinner and a movie there is no plan" in summary
         assert "now() <= last_seating(R)" in summary
         assert "Forced (MovieThenDinner): no plan" in summary
         forced = screen.query_one("#forced-plan", PlanColumn)
@@ -332,13 +342,14 @@ async def test_why_not_reports_a_failed_run_without_crashing() -> None:
     messages: list[Message] = []
     app = WorkbenchApp()
     async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
-        screen = await open_why_not(app, pilot, DINNER, result, "Go to dinner and a movie",
-                                    "MovieThenDinner", runner=broken)
-        assert "Could not re-plan with MovieThenDinner forced: the store is locked" \
-            in screen.summary
+        screen = await open_why_not(
+            app, pilot, DINNER, result, "Go to dinner and a movie", "MovieThenDinner", runner=broken
+        )
+        assert (
+            "Could not re-plan with MovieThenDinner forced: the store is locked" in screen.summary
+        )
         notes = [m.notification for m in messages if isinstance(m, Notify)]
-        assert any("the store is locked" in n.message and n.severity == "error"
-                   for n in notes)
+        assert any("the store is locked" in n.message and n.severity == "error" for n in notes)
         assert app.is_running
 
 
@@ -346,8 +357,17 @@ async def test_leaving_why_not_cancels_the_forced_run() -> None:
     started = threading.Event()
     seen: list[CancelToken] = []
 
-    def slow(request: ProblemRef, base: RunResult, choice: Any, alternative: str, db: Any, *,
-             settings: Any, cancel: CancelToken, progress: Any) -> RunResult:
+    def slow(
+        request: ProblemRef,
+        base: RunResult,
+        choice: Any,
+        alternative: str,
+        db: Any,
+        *,
+        settings: Any,
+        cancel: CancelToken,
+        progress: Any,
+    ) -> RunResult:
         seen.append(cancel)
         started.set()
         for _ in range(500):
@@ -364,8 +384,10 @@ async def test_leaving_why_not_cancels_the_forced_run() -> None:
         await pilot.pause()
         await app.push_screen(WhyNotScreen(DINNER, result, cp, alt, runner=slow))
         assert started.wait(5)
-        assert ("Re-planning examples/dinner from Go to dinner and a movie (node 0) with "
-                "MovieThenDinner taken") in app.screen.summary
+        assert (
+            "Re-planning examples/dinner from Go to dinner and a movie (node 0) with "
+            "MovieThenDinner taken"
+        ) in app.screen.summary
         await press(pilot, "escape")
         await app.workers.wait_for_complete()
         assert seen and seen[0].cancelled
@@ -373,6 +395,7 @@ async def test_leaving_why_not_cancels_the_forced_run() -> None:
 
 
 # --------------------------------------------------------------------------- integration
+
 
 async def test_s_and_w_from_the_plan() -> None:
     """The planning screen's `s` opens the step-through and `w` the why-not comparison."""

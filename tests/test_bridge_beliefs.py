@@ -20,8 +20,18 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from knowledge.bridge.beliefs import (
-    DEFAULT_MODEL, DISSERTATION, MODELS, DissertationModel, Knowledge, Outcome, VacantPlaces,
-    Vacancies, belief_view, get_model, p_finesse, shape_counts,
+    DEFAULT_MODEL,
+    DISSERTATION,
+    MODELS,
+    DissertationModel,
+    Knowledge,
+    Outcome,
+    Vacancies,
+    VacantPlaces,
+    belief_view,
+    get_model,
+    p_finesse,
+    shape_counts,
 )
 
 S, H, D, C = range(4)
@@ -33,7 +43,7 @@ A_PRIORI = Vacancies(13, 13)  # before the opening lead: 13 vacant places each
 def printed(value: float, figure: str) -> bool:
     """``value`` agrees with a figure printed to len(decimals) places (rounded, half-unit)."""
     decimals = len(figure.split(".")[1])
-    return abs(value - float(figure)) <= 0.5 * 10 ** -decimals + 1e-12
+    return abs(value - float(figure)) <= 0.5 * 10**-decimals + 1e-12
 
 
 def trick5() -> Knowledge:
@@ -146,10 +156,12 @@ def test_tree_values():
     """Fig. 5.13: the diamond discard is worth 0.929·(0.25·−100 + 0.75·620) + 0.071·−200,
     printed +394.271 (the exact arithmetic is 394.29, seed000 §14); the length winner
     0.375·620 + 0.625·−100 = +170."""
-    r1 = {o.key: o.probability for o in belief_view("ruff", trick5(), D, trump=H,
-                                                    model=DISSERTATION)}
-    r2 = {o.key: o.probability for o in belief_view("ruff", trick6(), D, trump=H,
-                                                    model=DISSERTATION)}
+    r1 = {
+        o.key: o.probability for o in belief_view("ruff", trick5(), D, trump=H, model=DISSERTATION)
+    }
+    r2 = {
+        o.key: o.probability for o in belief_view("ruff", trick6(), D, trump=H, model=DISSERTATION)
+    }
     discard = r1["no-ruff"] * (r2["ruff"] * -100 + r2["no-ruff"] * 620) + r1["ruff"] * -200
     assert discard == pytest.approx(394.2857, abs=1e-3) and abs(discard - 394.271) < 0.02
     even = {o.key: o.probability for o in belief_view("even", trick5(), D, model=DISSERTATION)}
@@ -194,14 +206,32 @@ def test_correction_9_16():
 # ---- Published a-priori split table: vacant places with 13 places each --------------------
 
 
-@pytest.mark.parametrize(("n", "shape", "percent"), [
-    (7, (4, 3), 62.17), (7, (5, 2), 30.52), (7, (6, 1), 6.78), (7, (7, 0), 0.52),
-    (6, (3, 3), 35.53), (6, (4, 2), 48.45), (6, (5, 1), 14.53), (6, (6, 0), 1.49),
-    (5, (3, 2), 67.83), (5, (4, 1), 28.26), (5, (5, 0), 3.91),
-    (4, (2, 2), 40.70), (4, (3, 1), 49.74), (4, (4, 0), 9.57),
-    (3, (2, 1), 78.00), (3, (3, 0), 22.00), (2, (1, 1), 52.00), (2, (2, 0), 48.00),
-    (8, (4, 4), 32.72), (8, (5, 3), 47.12), (8, (8, 0), 0.16),
-])
+@pytest.mark.parametrize(
+    ("n", "shape", "percent"),
+    [
+        (7, (4, 3), 62.17),
+        (7, (5, 2), 30.52),
+        (7, (6, 1), 6.78),
+        (7, (7, 0), 0.52),
+        (6, (3, 3), 35.53),
+        (6, (4, 2), 48.45),
+        (6, (5, 1), 14.53),
+        (6, (6, 0), 1.49),
+        (5, (3, 2), 67.83),
+        (5, (4, 1), 28.26),
+        (5, (5, 0), 3.91),
+        (4, (2, 2), 40.70),
+        (4, (3, 1), 49.74),
+        (4, (4, 0), 9.57),
+        (3, (2, 1), 78.00),
+        (3, (3, 0), 22.00),
+        (2, (1, 1), 52.00),
+        (2, (2, 0), 48.00),
+        (8, (4, 4), 32.72),
+        (8, (5, 3), 47.12),
+        (8, (8, 0), 0.16),
+    ],
+)
 def test_a_priori_split_table(n, shape, percent):
     """The standard bridge suit-split table (e.g. Goren; seed001-003 notes A10.3)."""
     p = DEFAULT_MODEL.p_split(n, shape[1], A_PRIORI)
@@ -214,7 +244,9 @@ def test_a_priori_card_and_finesse():
     for model in MODELS.values():
         assert p_finesse(k, S, "W", model=model) == pytest.approx(0.5)
     assert [o.label for o in belief_view("card", k, D, card="K")] == [
-        "West has the ♦K", "East has the ♦K"]
+        "West has the ♦K",
+        "East has the ♦K",
+    ]
 
 
 # ---- Knowledge: voids and seen cards --------------------------------------------------------
@@ -308,8 +340,9 @@ def positions(draw):
     """A position reached by real play: an actual layout of the unseen cards, then voids
     shown and cards revealed that are true of it."""
     held = [[draw(st.integers(0, 3 if s % 2 else 2)) for s in range(4)] for _ in range(2)]
-    k = Knowledge.from_counts([held[0][s] + held[1][s] for s in range(4)],
-                              (sum(held[0]), sum(held[1])))
+    k = Knowledge.from_counts(
+        [held[0][s] + held[1][s] for s in range(4)], (sum(held[0]), sum(held[1]))
+    )
     for _ in range(draw(st.integers(0, 4))):
         d = draw(st.integers(0, 1))
         s = draw(st.integers(0, 3))
@@ -354,9 +387,13 @@ def test_knowledge_and_views_match_brute_force(position, suit, trump):
 
 
 @settings(max_examples=150)
-@given(positions(), st.integers(0, 3), st.integers(0, 3),
-       st.sampled_from(list(MODELS.values())),
-       st.sampled_from(["ruff", "even", "worst-case", "splits", "card"]))
+@given(
+    positions(),
+    st.integers(0, 3),
+    st.integers(0, 3),
+    st.sampled_from(list(MODELS.values())),
+    st.sampled_from(["ruff", "even", "worst-case", "splits", "card"]),
+)
 def test_views_sum_to_one(position, suit, trump, model, view):
     k, _ = position
     assume(trump != suit)

@@ -4,25 +4,51 @@ from __future__ import annotations
 
 import random
 from functools import cache
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from knowledge.bridge import DATA_DIR as DATA
 from knowledge.bridge.cards import (
-    ALL_CARDS, CARD_NAMES, SUIT_MASKS, SUIT_OF, CardError, Denom, Seat, Side, card, card_name,
-    class_representatives, equivalence_classes, equivalent, equivalents, hand_to_pbn,
-    hand_to_text, highest, iter_cards, iter_cards_desc, lowest, mask_of, parse_card, parse_hand,
+    ALL_CARDS,
+    CARD_NAMES,
+    SUIT_MASKS,
+    SUIT_OF,
+    CardError,
+    Denom,
+    Seat,
+    Side,
+    card,
+    card_name,
+    class_representatives,
+    equivalence_classes,
+    equivalent,
+    equivalents,
+    hand_to_pbn,
+    hand_to_text,
+    highest,
+    iter_cards,
+    iter_cards_desc,
+    lowest,
+    mask_of,
+    parse_card,
+    parse_hand,
     suit_holding,
 )
 from knowledge.bridge.deal import (
-    Contract, Deal, DealError, Doubling, IllegalPlay, PlayState, Vul, card_from_endplay,
+    Contract,
+    Deal,
+    DealError,
+    Doubling,
+    IllegalPlay,
+    PlayState,
+    Vul,
+    card_from_endplay,
     dealer_for_board,
 )
 from knowledge.bridge.pbn import BoardRecord, read_pbn
 
-DATA = Path(__file__).parents[2] / "shared/data/bridge"
 DEAL1 = "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"
 
 
@@ -39,10 +65,11 @@ def dds_start(rec: BoardRecord) -> PlayState:
 
 def dds_play(rec: BoardRecord) -> list[int]:
     s = rec.tags["DDSPlay"]
-    return [parse_card(s[i:i + 2]) for i in range(0, len(s), 2)]
+    return [parse_card(s[i : i + 2]) for i in range(0, len(s), 2)]
 
 
 # -- cards -------------------------------------------------------------------------------------
+
 
 def test_card_text() -> None:
     assert parse_card("SA") == card(Denom.S, 14) == 12
@@ -92,8 +119,10 @@ def test_equivalent_cards_by_hand() -> None:
     assert equivalent(parse_card("SK"), parse_card("SJ"), kj, q)
     assert equivalents(parse_card("SJ"), kj, q) == kj
     # AQ with the K elsewhere: a tenace, not equals; Q-J-T-9 in one hand: all equals.
-    assert equivalence_classes(parse_hand("AQ..."), 0) == [1 << parse_card("SQ"),
-                                                            1 << parse_card("SA")]
+    assert equivalence_classes(parse_hand("AQ..."), 0) == [
+        1 << parse_card("SQ"),
+        1 << parse_card("SA"),
+    ]
     qjt9 = parse_hand("QJT9...")
     assert equivalence_classes(qjt9, 0) == [qjt9]
     # the run never leaks into the next suit (SA and H2 are adjacent bits)
@@ -120,11 +149,14 @@ def test_equivalence_matches_definition(where: list[str]) -> None:
         for b in held:
             assert equivalent(a, b, holding, gone) == _brute_equivalent(a, b, holding, gone)
     classes = equivalence_classes(holding, gone)
-    assert sum(classes) == holding and len(classes) == class_representatives(
-        holding, holding, gone).bit_count()
+    assert (
+        sum(classes) == holding
+        and len(classes) == class_representatives(holding, holding, gone).bit_count()
+    )
 
 
 # -- deals -------------------------------------------------------------------------------------
+
 
 def test_deal_round_trip_and_endplay() -> None:
     d = Deal.from_pbn(DEAL1)
@@ -163,6 +195,7 @@ def test_contract_and_vulnerability() -> None:
     assert not Vul.NS.is_vulnerable(Seat.E)
     from endplay.types import Player
     from endplay.types import Vul as EpVul
+
     for n in range(1, 33):
         assert Vul.for_board(n).to_endplay() == EpVul.from_board(n)
         assert int(dealer_for_board(n)) == int(Player.from_board(n))
@@ -171,6 +204,7 @@ def test_contract_and_vulnerability() -> None:
 
 
 # -- play --------------------------------------------------------------------------------------
+
 
 def test_play_basics() -> None:
     deal = Deal.from_pbn(DEAL1)
@@ -210,8 +244,9 @@ def test_mid_play_positions() -> None:
     deal = Deal.from_pbn(DEAL1)
     s = PlayState.start(deal, Contract.parse("3NT"), Seat.W)
     s.replay(["CT", "C4", "CA", "CJ", "H8", "H4"])
-    p = PlayState.from_position(s.hands, Denom.NT, s.leader, trick=s.trick, won=(1, 0),
-                                declarer=Seat.W)
+    p = PlayState.from_position(
+        s.hands, Denom.NT, s.leader, trick=s.trick, won=(1, 0), declarer=Seat.W
+    )
     assert p.legal_mask() == s.legal_mask() and p.turn == s.turn
     assert p.remaining_tricks == s.remaining_tricks == 12 and p.gone == s.gone
     ep = s.to_endplay()
@@ -220,8 +255,9 @@ def test_mid_play_positions() -> None:
     with pytest.raises(DealError, match="should hold"):
         PlayState.from_position(s.hands, Denom.NT, s.leader, trick=s.trick[:1])
     with pytest.raises(DealError, match="on the table .* and also held"):
-        PlayState.from_position(s.hands, Denom.NT, s.leader,
-                                trick=[next(iter_cards(s.hands[s.leader]))] * 2)
+        PlayState.from_position(
+            s.hands, Denom.NT, s.leader, trick=[next(iter_cards(s.hands[s.leader]))] * 2
+        )
 
 
 def test_legal_plays_and_trick_winners_match_endplay() -> None:
@@ -260,20 +296,32 @@ def test_double_dummy_tables_of_converted_deals() -> None:
         digits = rec.tags["DoubleDummyTricks"]
         i = 0
         for seat in "NSEW":
-            for strain in (EpDenom.nt, EpDenom.spades, EpDenom.hearts, EpDenom.diamonds,
-                           EpDenom.clubs):
+            for strain in (
+                EpDenom.nt,
+                EpDenom.spades,
+                EpDenom.hearts,
+                EpDenom.diamonds,
+                EpDenom.clubs,
+            ):
                 assert table[strain, Player.find(seat)] == int(digits[i], 16), rec.board
                 i += 1
 
 
 # -- properties ---------------------------------------------------------------------------------
 
+
 @settings(max_examples=150, deadline=None)
-@given(st.permutations(range(52)), st.integers(0, 4), st.integers(0, 3),
-       st.lists(st.integers(0, 12), min_size=0, max_size=60), st.randoms(use_true_random=False))
-def test_play_undo_round_trip(perm: list[int], trump: int, leader: int, choices: list[int],
-                              rng: random.Random) -> None:
-    hands = [mask_of(perm[13 * i:13 * i + 13]) for i in range(4)]
+@given(
+    st.permutations(range(52)),
+    st.integers(0, 4),
+    st.integers(0, 3),
+    st.lists(st.integers(0, 12), min_size=0, max_size=60),
+    st.randoms(use_true_random=False),
+)
+def test_play_undo_round_trip(
+    perm: list[int], trump: int, leader: int, choices: list[int], rng: random.Random
+) -> None:
+    hands = [mask_of(perm[13 * i : 13 * i + 13]) for i in range(4)]
     s = PlayState.from_position(hands, trump, leader)
     snaps = [s.snapshot()]
     for k in choices:

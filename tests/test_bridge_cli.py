@@ -7,15 +7,16 @@ from pathlib import Path
 
 import pytest
 
+from knowledge.bridge import DATA_DIR as DEV
 from workbench.cli import main
 
 DEALS = Path(__file__).resolve().parents[1] / "knowledge/bridge/deals"
-DEV = Path(__file__).resolve().parents[2] / "shared/data/bridge"
 
 
 def test_play_prints_the_play_with_scheme_notes_and_explains(capsys) -> None:  # type: ignore[no-untyped-def]
-    status = main(["play", "bridge", str(DEALS / "353021.pbn"), "--defense", "scripted",
-                   "--explain"])
+    status = main(
+        ["play", "bridge", str(DEALS / "353021.pbn"), "--defense", "scripted", "--explain"]
+    )
     out = capsys.readouterr().out
     assert status == 0
     assert out.startswith("Board 353021: 4H by S (tofs against scripted defence)")
@@ -26,19 +27,31 @@ def test_play_prints_the_play_with_scheme_notes_and_explains(capsys) -> None:  #
 def test_play_json_keeps_its_keys(capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["play", "bridge", str(DEALS / "fig5-1.pbn"), "--json", "--explain"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert {"board", "contract", "declarer", "tricks", "made", "score", "play",
-            "trick_by_trick", "decisions"} <= set(data)
+    assert {
+        "board",
+        "contract",
+        "declarer",
+        "tricks",
+        "made",
+        "score",
+        "play",
+        "trick_by_trick",
+        "decisions",
+    } <= set(data)
     assert len(data["play"]) == 104 and len(data["trick_by_trick"]) == 13
     for d in data["decisions"]:
         assert sum(a["chosen"] for a in d["alternatives"]) == 1
 
 
-@pytest.mark.parametrize("argv,says", [
-    (["play", "bridge", "no/such/file.pbn"], "cannot read the file"),
-    (["play", "bridge", str(DEALS / "353021.pbn"), "--board", "7"], "no board '7'"),
-    (["play", "bridge", str(DEV / "dds-12_cards.pbn")], "every hand needs 13"),
-    (["match", "bridge", str(DEALS / "353306.pbn"), "--jobs", "0"], "--jobs"),
-])
+@pytest.mark.parametrize(
+    "argv,says",
+    [
+        (["play", "bridge", "no/such/file.pbn"], "cannot read the file"),
+        (["play", "bridge", str(DEALS / "353021.pbn"), "--board", "7"], "no board '7'"),
+        (["play", "bridge", str(DEV / "dds-12_cards.pbn")], "every hand needs 13"),
+        (["match", "bridge", str(DEALS / "353306.pbn"), "--jobs", "0"], "--jobs"),
+    ],
+)
 def test_bad_input_is_one_line_and_status_1(argv, says, capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(argv) == 1
     err = capsys.readouterr().err
@@ -46,15 +59,32 @@ def test_bad_input_is_one_line_and_status_1(argv, says, capsys) -> None:  # type
 
 
 def test_match_json_contract(capsys) -> None:  # type: ignore[no-untyped-def]
-    status = main(["match", "bridge", str(DEV / "dds-list100.pbn"), "--boards", "2",
-                   "--declarers", "tofs,heuristic", "--json"])
+    status = main(
+        [
+            "match",
+            "bridge",
+            str(DEV / "dds-list100.pbn"),
+            "--boards",
+            "2",
+            "--declarers",
+            "tofs,heuristic",
+            "--json",
+        ]
+    )
     assert status == 0
     data = json.loads(capsys.readouterr().out)
     assert data["boards"] == 2
     assert set(data["declarers"]) == {"tofs", "heuristic"}
     for figures in data["declarers"].values():
-        assert {"tricks_mean", "made_rate", "score_mean", "dd_tricks_lost_mean",
-                "seconds_per_deal", "nodes_per_deal", "timeouts"} <= set(figures)
+        assert {
+            "tricks_mean",
+            "made_rate",
+            "score_mean",
+            "dd_tricks_lost_mean",
+            "seconds_per_deal",
+            "nodes_per_deal",
+            "timeouts",
+        } <= set(figures)
     [h2h] = data["head_to_head"]
     assert h2h["wins"] + h2h["losses"] + h2h["ties"] == 2
     assert {r["declarer"] for r in data["results"]} == {"tofs", "heuristic"}

@@ -12,7 +12,12 @@ import pytest
 
 from knowledge.bridge.cards import Seat, equivalence_classes, parse_card, parse_hand
 from knowledge.bridge.dd_check import (
-    LABEL, DDCheck, DDCheckError, checks_for, double_dummy_check, format_check,
+    LABEL,
+    DDCheck,
+    DDCheckError,
+    checks_for,
+    double_dummy_check,
+    format_check,
 )
 from knowledge.bridge.deal import Contract, PlayState
 from knowledge.bridge.information import declarer_info, masked_state
@@ -52,12 +57,18 @@ def ep_score_4h_south(tricks: int) -> int:
     from endplay.types import Contract as EpContract
     from endplay.types import Denom, Penalty, Player, Vul
 
-    c = EpContract(level=4, denom=Denom.hearts, declarer=Player.south, penalty=Penalty.passed,
-                   result=tricks - 10)
+    c = EpContract(
+        level=4,
+        denom=Denom.hearts,
+        declarer=Player.south,
+        penalty=Penalty.passed,
+        result=tricks - 10,
+    )
     return c.score(Vul.both)
 
 
 # -- the numbers against endplay -----------------------------------------------------------
+
 
 def test_trick_one_agrees_with_calc_dd_table_and_solve_board() -> None:
     """Trick 1: after West's double-dummy best opening lead, dummy's best card gives exactly
@@ -104,12 +115,15 @@ def str_card(c: int) -> str:
     return "SHDC"[c // 13] + "23456789TJQKA"[c % 13]
 
 
-@pytest.mark.parametrize("pbn,leader,trick,won,seat", [
-    # declarer (South) third to play, void in diamonds: ruff or discard
-    ("N:QJ65..K53.9 T9743..T.Q7 K8.J863..54 A2.K.J.KT63", "N", ["DK", "DT"], (4, 1), "S"),
-    # dummy (North) second to play to West's club lead
-    ("N:QJ65..3.9 T974...Q7 K8.J863.. A2...KT63", "W", ["CK"], (5, 2), "N"),
-])
+@pytest.mark.parametrize(
+    "pbn,leader,trick,won,seat",
+    [
+        # declarer (South) third to play, void in diamonds: ruff or discard
+        ("N:QJ65..K53.9 T9743..T.Q7 K8.J863..54 A2.K.J.KT63", "N", ["DK", "DT"], (4, 1), "S"),
+        # dummy (North) second to play to West's club lead
+        ("N:QJ65..3.9 T974...Q7 K8.J863.. A2...KT63", "W", ["CK"], (5, 2), "N"),
+    ],
+)
 def test_mid_play_positions_built_independently(pbn, leader, trick, won, seat) -> None:  # type: ignore[no-untyped-def]
     """A hand-typed ending, built once as an endplay Deal (cards played with endplay) and
     once as our position: the same tricks for every card, totals and scores on top."""
@@ -125,8 +139,15 @@ def test_mid_play_positions_built_independently(pbn, leader, trick, won, seat) -
     cards = [parse_card(c) for c in trick]
     for i, c in enumerate(cards):  # the cards on the table are no longer held
         hands[(Seat.parse(leader) + i) & 3] &= ~(1 << c)
-    state = PlayState.from_position(hands, 1, Seat.parse(leader), trick=cards, won=won,
-                                    declarer=Seat.S, contract=Contract.parse("4H"))
+    state = PlayState.from_position(
+        hands,
+        1,
+        Seat.parse(leader),
+        trick=cards,
+        won=won,
+        declarer=Seat.S,
+        contract=Contract.parse("4H"),
+    )
     check = double_dummy_check(state, vulnerable=True)
     assert check.seat == Seat.parse(seat)
     assert check.won == won[0]
@@ -134,8 +155,9 @@ def test_mid_play_positions_built_independently(pbn, leader, trick, won, seat) -
     for v in check.values:
         assert v.tricks == won[0] + v.from_here
         assert v.score == ep_score_4h_south(v.tricks)
-    assert check.best_cards == tuple(v.card for v in check.values
-                                     if v.from_here == max(expected.values()))
+    assert check.best_cards == tuple(
+        v.card for v in check.values if v.from_here == max(expected.values())
+    )
 
 
 def test_equivalent_cards_have_equal_values_along_the_recorded_play() -> None:
@@ -168,6 +190,7 @@ def test_deterministic_and_sorted_best_first() -> None:
 
 
 # -- bad situations ---------------------------------------------------------------------------
+
 
 def test_bad_situations_raise_one_message() -> None:
     state = start_353021()
@@ -202,6 +225,7 @@ def test_checks_for_maps_bad_positions_to_errors() -> None:
 
 # -- the CLI ------------------------------------------------------------------------------------
 
+
 def test_explain_text_shows_the_labelled_check(capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["play", "bridge", str(DEALS / "353021.pbn"), "--explain"]) == 0
     out = capsys.readouterr().out
@@ -220,7 +244,7 @@ def test_explain_json_carries_the_check(capsys) -> None:  # type: ignore[no-unty
     assert decisions
     r = board_353021()
     state = start_353021()
-    play = [parse_card(data["play"][i:i + 2]) for i in range(0, len(data["play"]), 2)]
+    play = [parse_card(data["play"][i : i + 2]) for i in range(0, len(data["play"]), 2)]
     for d in decisions:
         ddc = d["double_dummy_check"]
         assert ddc["label"] == LABEL and "error" not in ddc
@@ -239,8 +263,10 @@ def test_explain_json_carries_the_check(capsys) -> None:  # type: ignore[no-unty
 
 
 def test_declarer_without_decisions_and_other_boards_do_not_traceback(capsys) -> None:  # type: ignore[no-untyped-def]
-    assert main(["play", "bridge", str(DEALS / "353021.pbn"), "--explain",
-                 "--declarer", "heuristic"]) == 0
+    assert (
+        main(["play", "bridge", str(DEALS / "353021.pbn"), "--explain", "--declarer", "heuristic"])
+        == 0
+    )
     assert "keeps no decision trees" in capsys.readouterr().out
     assert main(["play", "bridge", str(DEALS / "fig5-1.pbn"), "--explain", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

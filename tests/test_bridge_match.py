@@ -10,16 +10,19 @@ from pathlib import Path
 
 import pytest
 
+from knowledge.bridge import DATA_DIR as DATA
 from knowledge.bridge.cards import Denom, Seat
 from knowledge.bridge.deal import Contract
 from knowledge.bridge.declarers import HeuristicDeclarer
 from knowledge.bridge.generate import GAME_LEVEL, generate_games, write_pbn
 from knowledge.bridge.match import (
-    MatchReport, ci95_board_a_match, problem_from_record, run_match, t_quantile_975,
+    MatchReport,
+    ci95_board_a_match,
+    problem_from_record,
+    run_match,
+    t_quantile_975,
 )
 from knowledge.bridge.pbn import BoardRecord, read_pbn
-
-DATA = Path(__file__).parents[2] / "shared/data/bridge"
 
 
 @cache
@@ -60,8 +63,15 @@ def test_json_has_exactly_the_contract_keys() -> None:
     assert data["boards"] == 3
     assert set(data["declarers"]) == {"heuristic", "dd"}
     for row in data["declarers"].values():
-        assert set(row) == {"tricks_mean", "made_rate", "score_mean", "dd_tricks_lost_mean",
-                            "seconds_per_deal", "nodes_per_deal", "timeouts"}
+        assert set(row) == {
+            "tricks_mean",
+            "made_rate",
+            "score_mean",
+            "dd_tricks_lost_mean",
+            "seconds_per_deal",
+            "nodes_per_deal",
+            "timeouts",
+        }
     assert data["declarers"]["dd"]["dd_tricks_lost_mean"] == 0
     assert data["declarers"]["heuristic"]["nodes_per_deal"] is None
     for h in data["head_to_head"]:
@@ -70,8 +80,7 @@ def test_json_has_exactly_the_contract_keys() -> None:
         assert len(h["ci95"]) == 2 and h["ci95"][0] <= h["ci95"][1]
     assert len(data["results"]) == 6
     for r in data["results"]:
-        assert set(r) == {"board", "declarer", "tricks", "dd_tricks", "score", "seconds",
-                          "play"}
+        assert set(r) == {"board", "declarer", "tricks", "dd_tricks", "score", "seconds", "play"}
         assert len(r["play"]) == 104  # all 52 cards, two characters each
     assert [r["board"] for r in data["results"]] == ["1", "1", "2", "2", "3", "3"]
 
@@ -119,8 +128,9 @@ def test_a_stuck_declarer_times_out_and_the_run_goes_on() -> None:
 
 
 def test_in_process_timeout_is_checked_between_cards() -> None:
-    rep = run_match(dev_set()[:1], ["tests.test_bridge_match:a_bit_slow"], "heuristic",
-                    jobs=1, timeout=0.3)
+    rep = run_match(
+        dev_set()[:1], ["tests.test_bridge_match:a_bit_slow"], "heuristic", jobs=1, timeout=0.3
+    )
     assert rep.results[0].timeout and rep.summary(rep.declarers[0]).timeouts == 1
 
 
@@ -149,7 +159,8 @@ def test_generated_games_are_deterministic_games_near_the_dd_result(tmp_path: Pa
         dd = int(table[5 * row + order.index(r.contract.denom)], 16)
         assert abs(dd - r.contract.tricks_needed) <= 1
     back = read_pbn(write_pbn(a, tmp_path / "games.pbn"))
-    assert [(r.board, r.deal, r.contract, r.declarer, r.vulnerability) for r in back] == \
-        [(r.board, r.deal, r.contract, r.declarer, r.vulnerability) for r in a]
+    assert [(r.board, r.deal, r.contract, r.declarer, r.vulnerability) for r in back] == [
+        (r.board, r.deal, r.contract, r.declarer, r.vulnerability) for r in a
+    ]
     rep = run_match(back[:1], ["dd"], "dd", jobs=1)
     assert rep.results[0].tricks == rep.results[0].dd_tricks

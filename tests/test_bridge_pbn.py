@@ -7,14 +7,22 @@ from pathlib import Path
 
 import pytest
 
+from knowledge.bridge import DATA_DIR as DATA
 from knowledge.bridge.cards import CARD_NAMES, Denom, Seat, hand_to_pbn, parse_card, suit_holding
 from knowledge.bridge.deal import Contract, Deal, PlayState, Vul, card_from_endplay
 from knowledge.bridge.pbn import (
-    BoardRecord, PbnError, deal_to_pbn, load, parse_lin, parse_pbn, read_lin, read_pbn,
-    read_pbn_lenient, record_to_pbn,
+    BoardRecord,
+    PbnError,
+    deal_to_pbn,
+    load,
+    parse_lin,
+    parse_pbn,
+    read_lin,
+    read_pbn,
+    read_pbn_lenient,
+    record_to_pbn,
 )
 
-DATA = Path(__file__).parents[2] / "shared/data/bridge"
 DEAL1 = "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"
 # Board 1 of the dev set as played in 2S by West (North leads): the first three tricks.
 PLAY1 = ["CT", "C4", "CA", "CJ", "H8", "H4", "HK", "H9", "D5", "DA", "D9", "D2"]
@@ -27,7 +35,7 @@ def dev_set() -> tuple[BoardRecord, ...]:
 
 def dds_cards(rec: BoardRecord) -> list[int]:
     s = rec.tags["DDSPlay"]
-    return [parse_card(s[i:i + 2]) for i in range(0, len(s), 2)]
+    return [parse_card(s[i : i + 2]) for i in range(0, len(s), 2)]
 
 
 def write(tmp_path: Path, text: str, name: str = "bad.pbn") -> Path:
@@ -43,6 +51,7 @@ def refused(path: Path) -> PbnError:
 
 
 # -- real files --------------------------------------------------------------------------------
+
 
 def test_dev_set_reads_like_endplay() -> None:
     from endplay.parsers import pbn as ep_pbn
@@ -71,8 +80,9 @@ def test_small_dds_files() -> None:
     (freak,) = read_pbn(DATA / "dds-freak.0.pbn")
     assert hand_to_pbn(freak.deal[Seat.S]) == "9.AT8642.AJ8642."
     (three,) = load(DATA / "dds-everyone_makes_3N.pbn")
-    assert three.comments == ("Every direction can make 3N - a deal constructed by Richard "
-                              "Pavlicek",)
+    assert three.comments == (
+        "Every direction can make 3N - a deal constructed by Richard Pavlicek",
+    )
 
 
 def test_twelve_card_file_is_refused() -> None:
@@ -84,6 +94,7 @@ def test_twelve_card_file_is_refused() -> None:
 
 
 # -- the [Play] section ---------------------------------------------------------------------------
+
 
 def test_play_columns_follow_seats_not_play_order() -> None:
     # Trick 2 is led by South (who won trick 1 with the CA) but is still written N E S W.
@@ -112,8 +123,9 @@ def test_dev_set_plays_round_trip_and_match_endplay_linearisation() -> None:
         leader = Seat.parse(rec.tags["DDSLeader"])
         contract = Contract(1, Denom.parse(rec.tags["DDSTrump"]))
         cards = dds_cards(rec)
-        text = deal_to_pbn(rec.deal, board=rec.board, contract=contract,
-                           declarer=leader.prev, play=cards)
+        text = deal_to_pbn(
+            rec.deal, board=rec.board, contract=contract, declarer=leader.prev, play=cards
+        )
         (back,) = parse_pbn(text)
         assert list(back.play) == cards and back.leader is leader
         assert back.claimed == (len(cards) < 52)
@@ -143,6 +155,7 @@ D5 DA D9 D2
 
 # -- bad input -------------------------------------------------------------------------------------
 
+
 def test_malformed_tag(tmp_path: Path) -> None:
     e = refused(write(tmp_path, f'[Event "x"]\n[Board "7"]\n[Deal "{DEAL1}"\n'))
     assert str(e).startswith("bad.pbn, board 7 (line 3), [Deal]: malformed tag")
@@ -165,16 +178,22 @@ def test_unknown_contract(tmp_path: Path) -> None:
     assert "expected a level 1-7" in str(e)
 
 
-@pytest.mark.parametrize(("tags", "tag", "says"), [
-    ('[Vulnerable "Some"]', "Vulnerable", "expected None, NS, EW or All"),
-    ('[Dealer "Q"]', "Dealer", "expected N, E, S or W"),
-    ('[Lead "S1"]', "Lead", "is not a card"),
-    ('[Play "N"]\nCT C4 CA CJ', "Play", "without the trump suit"),
-    ('[Contract "2S"]\n[Declarer "W"]\n[Play "N"]\nCT C4 CA CJ\nH4 HK H9 H8', "Play",
-     "South plays H9, which South was not dealt (H9 was dealt to East; PBN lists each trick by "
-     "seat"),
-    ('[Contract "2S"]\n[Declarer "W"]\n[Play "N"]\nCT C4 CX CJ', "Play", "'CX' is not a card"),
-])
+@pytest.mark.parametrize(
+    ("tags", "tag", "says"),
+    [
+        ('[Vulnerable "Some"]', "Vulnerable", "expected None, NS, EW or All"),
+        ('[Dealer "Q"]', "Dealer", "expected N, E, S or W"),
+        ('[Lead "S1"]', "Lead", "is not a card"),
+        ('[Play "N"]\nCT C4 CA CJ', "Play", "without the trump suit"),
+        (
+            '[Contract "2S"]\n[Declarer "W"]\n[Play "N"]\nCT C4 CA CJ\nH4 HK H9 H8',
+            "Play",
+            "South plays H9, which South was not dealt (H9 was dealt to East; PBN lists each trick by "
+            "seat",
+        ),
+        ('[Contract "2S"]\n[Declarer "W"]\n[Play "N"]\nCT C4 CX CJ', "Play", "'CX' is not a card"),
+    ],
+)
 def test_bad_values_name_board_and_tag(tmp_path: Path, tags: str, tag: str, says: str) -> None:
     e = refused(write(tmp_path, f'[Board "9"]\n[Deal "{DEAL1}"]\n{tags}\n'))
     assert e.board == "9" and e.tag == tag and says in str(e)
@@ -194,14 +213,17 @@ def test_missing_file(tmp_path: Path) -> None:
 
 
 def test_lenient_reader_skips_bad_boards(tmp_path: Path) -> None:
-    text = (f'[Board "1"]\n[Deal "{DEAL1}"]\n\n[Board "2"]\n[Deal "{DEAL1[:-1]}6"]\n\n'
-            f'[Board "3"]\n[Deal "{DEAL1}"]\n')
+    text = (
+        f'[Board "1"]\n[Deal "{DEAL1}"]\n\n[Board "2"]\n[Deal "{DEAL1[:-1]}6"]\n\n'
+        f'[Board "3"]\n[Deal "{DEAL1}"]\n'
+    )
     good, errors = read_pbn_lenient(write(tmp_path, text))
     assert [r.board for r in good] == ["1", "3"]
     assert [(e.board, e.tag) for e in errors] == [("2", "Deal")]
 
 
 # -- real-world robustness ----------------------------------------------------------------------
+
 
 def test_comments_unknown_tags_inheritance_and_encodings(tmp_path: Path) -> None:
     text = f"""% PBN 2.1
@@ -250,8 +272,14 @@ def test_writer_round_trip_on_the_dev_set() -> None:
 
 def test_writer_single_deal() -> None:
     deal = Deal.from_pbn(DEAL1)
-    text = deal_to_pbn(deal, board=1, contract=Contract.parse("2S"), declarer=Seat.W,
-                       play=[parse_card(c) for c in PLAY1], result=8)
+    text = deal_to_pbn(
+        deal,
+        board=1,
+        contract=Contract.parse("2S"),
+        declarer=Seat.W,
+        play=[parse_card(c) for c in PLAY1],
+        result=8,
+    )
     assert '[Deal "N:QJ6.K652' in text and '[Vulnerable "None"]' in text
     assert "CT C4 CA CJ\nHK H9 H8 H4\nD5 DA D9 D2\n*" in text
     (rec,) = parse_pbn(text)
@@ -259,6 +287,7 @@ def test_writer_single_deal() -> None:
 
 
 # -- LIN ----------------------------------------------------------------------------------------
+
 
 def _lin_hand(mask: int) -> str:
     return "".join(s + hand_to_pbn(mask).split(".")[i][::-1] for i, s in enumerate("SHDC"))
@@ -296,9 +325,11 @@ def test_mangled_files_give_pbn_errors_not_tracebacks() -> None:
     """Random edits of a board with play and auction: either it reads, or a PbnError."""
     import random
 
-    base = (f'[Board "1"]\n[Deal "{DEAL1}"]\n[Contract "2SX"]\n[Declarer "W"]\n'
-            '[Result "8"]\n[Play "N"]\nCT C4 CA CJ\nHK H9 H8 H4\nD5 DA D9 D2\n*\n'
-            '[Auction "N"]\nPass 1S Pass 2S\n{ note }\n\n[Board "2"]\n[Deal "#"]\n')
+    base = (
+        f'[Board "1"]\n[Deal "{DEAL1}"]\n[Contract "2SX"]\n[Declarer "W"]\n'
+        '[Result "8"]\n[Play "N"]\nCT C4 CA CJ\nHK H9 H8 H4\nD5 DA D9 D2\n*\n'
+        '[Auction "N"]\nPass 1S Pass 2S\n{ note }\n\n[Board "2"]\n[Deal "#"]\n'
+    )
     alphabet = '[]"{};%*-#\n SHDCNTX0123456789AKQJ.:?^=$!'
     rng = random.Random(7)
     outcomes = {"read": 0, "refused": 0}

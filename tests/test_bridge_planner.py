@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from knowledge import get_package
+from knowledge.bridge import DATA_DIR
 from knowledge.bridge.cards import Seat, parse_card
 from knowledge.bridge.critics import critics
 from knowledge.bridge.deal import Contract, Deal, PlayState
@@ -22,11 +23,27 @@ from knowledge.bridge.tofs_player import TofsDeclarer, bridge_domain, plan_posit
 
 DEALS = Path(__file__).resolve().parents[1] / "knowledge/bridge/deals"
 D353021 = read_pbn(DEALS / "353021.pbn")[0]
-D353306 = Deal.from_pbn("N:AJ63.Q952.954.75 74.KJ6.KQT.A8643 Q92.T4.A73.QJT92 "
-                        "KT85.A873.J862.K")
+D353306 = Deal.from_pbn("N:AJ63.Q952.954.75 74.KJ6.KQT.A8643 Q92.T4.A73.QJT92 KT85.A873.J862.K")
 # Tignum 2's table in 353306 (§6.2.2): tricks 1-4; West's discard at trick 4 is
 # illegible in the scan, any diamond will do for these checks.
-PLAY_353306 = "S3 S4 SQ SK CK C7 C3 C2 H3 H2 HK H4 CA C9 D2 C5".split()
+PLAY_353306 = [
+    "S3",
+    "S4",
+    "SQ",
+    "SK",
+    "CK",
+    "C7",
+    "C3",
+    "C2",
+    "H3",
+    "H2",
+    "HK",
+    "H4",
+    "CA",
+    "C9",
+    "D2",
+    "C5",
+]
 
 
 def position_before(deal: Deal, contract: str, declarer: Seat, cards: list[int], k: int):  # type: ignore[no-untyped-def]
@@ -37,40 +54,46 @@ def position_before(deal: Deal, contract: str, declarer: Seat, cards: list[int],
     return position_of(declarer_info(state), table), Seat(state.turn)
 
 
-def judge(critic: str, deal: Deal, contract: str, declarer: Seat, cards: list[int], k: int,
-          planned: str) -> bool:
+def judge(
+    critic: str, deal: Deal, contract: str, declarer: Seat, cards: list[int], k: int, planned: str
+) -> bool:
     pos, seat = position_before(deal, contract, declarer, cards, k)
     actual = cards[k]
-    return critics.get(critic).judge(pos, ("PlayCard", (int(seat), parse_card(planned))),
-                                     ("PlayCard", (int(seat), actual)))
+    return critics.get(critic).judge(
+        pos, ("PlayCard", (int(seat), parse_card(planned))), ("PlayCard", (int(seat), actual))
+    )
 
 
 # (trick, card index within the trick as played, planned card, critic, accepted?)
 CASES_353021 = [
-    (1, 2, "DT", "bridge-equivalent", True),    # E ♦8 for ♦T: both below our ♦Q, above ♦2
-    (4, 2, "C3", "bridge-equivalent", False),   # E ♣8 for ♣3: South's ♣5 ♣4 lie between
-    (5, 1, "DT", "bridge-equivalent", True),    # E ♦9 for ♦T
-    (5, 3, "D9", "bridge-equivalent", False),   # W ♦7 for ♦9, which East has just played
-    (7, 1, "S2", "bridge-discard", True),       # E discards ♠3 for the planned ♠2
-    (8, 2, "C3", "bridge-equivalent", True),    # E ♣7 for ♣3: South void, dummy's ♣9 above
-    (12, 1, "C6", "bridge-discard", True),      # E discards ♠9 for the planned ♣6
+    (1, 2, "DT", "bridge-equivalent", True),  # E ♦8 for ♦T: both below our ♦Q, above ♦2
+    (4, 2, "C3", "bridge-equivalent", False),  # E ♣8 for ♣3: South's ♣5 ♣4 lie between
+    (5, 1, "DT", "bridge-equivalent", True),  # E ♦9 for ♦T
+    (5, 3, "D9", "bridge-equivalent", False),  # W ♦7 for ♦9, which East has just played
+    (7, 1, "S2", "bridge-discard", True),  # E discards ♠3 for the planned ♠2
+    (8, 2, "C3", "bridge-equivalent", True),  # E ♣7 for ♣3: South void, dummy's ♣9 above
+    (12, 1, "C6", "bridge-discard", True),  # E discards ♠9 for the planned ♣6
 ]
 
 
 @pytest.mark.parametrize("trick,index,planned,critic,accepted", CASES_353021)
-def test_critic_decisions_of_deal_353021(trick: int, index: int, planned: str, critic: str,
-                                         accepted: bool) -> None:
+def test_critic_decisions_of_deal_353021(
+    trick: int, index: int, planned: str, critic: str, accepted: bool
+) -> None:
     cards = list(D353021.play)
     k = 4 * (trick - 1) + index
     assert judge(critic, D353021.deal, "4H", Seat.S, cards, k, planned) is accepted
 
 
-@pytest.mark.parametrize("k,planned,accepted", [
-    (2, "SA", False),   # trick 1: South's ♠Q for ♠A -- declarer's ♠K lies between
-    (5, "C2", True),    # trick 2: North's ♣7 for ♣2 (dummy still to play)
-    (7, "C5", False),   # trick 2: South's ♣2 for ♣5 -- dummy's ♣3 on the table, ♣4 held
-    (13, "C5", False),  # trick 4: South's ♣9 for ♣5 -- dummy's ♣8 ♣6 lie between
-])
+@pytest.mark.parametrize(
+    "k,planned,accepted",
+    [
+        (2, "SA", False),  # trick 1: South's ♠Q for ♠A -- declarer's ♠K lies between
+        (5, "C2", True),  # trick 2: North's ♣7 for ♣2 (dummy still to play)
+        (7, "C5", False),  # trick 2: South's ♣2 for ♣5 -- dummy's ♣3 on the table, ♣4 held
+        (13, "C5", False),  # trick 4: South's ♣9 for ♣5 -- dummy's ♣8 ♣6 lie between
+    ],
+)
 def test_critic_decisions_of_deal_353306(k: int, planned: str, accepted: bool) -> None:
     cards = [parse_card(c) for c in PLAY_353306]
     assert judge("bridge-equivalent", D353306, "2NT", Seat.W, cards, k, planned) is accepted
@@ -82,8 +105,9 @@ def test_boards_are_problems_with_declarers_choices() -> None:
     pos = problem.state
     assert (pos.won, pos.lost, pos.turn) == (3, 1, int(Seat.N))
     result = plan_position(pos, domain)
-    root = min((cp for cp in result.choice_points if cp.task == "North to play"),
-               key=lambda cp: cp.node)
+    root = min(
+        (cp for cp in result.choice_points if cp.task == "North to play"), key=lambda cp: cp.node
+    )
     # every alternative has exactly one reason, and the chosen one the root's value
     assert sum(a.chosen for a in root.alternatives) == 1
     assert root.chosen is not None and root.chosen.value == pytest.approx(root.value)
@@ -109,8 +133,12 @@ def test_trick_5_of_353021_weighs_tignums_four_plans() -> None:
     while len(node.children) == 1 and node.children[0].step is None:
         node = node.children[0].node
     plans = {e.label: e.node for e in node.children}
-    assert {"SetUpDiscard(C=♦A)", "LengthWinner(C=♦A)", "SequenceWinner(C=♠Q)",
-            "CashOut(C=♦A)"} <= set(plans)
+    assert {
+        "SetUpDiscard(C=♦A)",
+        "LengthWinner(C=♦A)",
+        "SequenceWinner(C=♠Q)",
+        "CashOut(C=♦A)",
+    } <= set(plans)
     chosen = node.children[node.chosen].step
     assert chosen is not None and chosen.args[1] == parse_card("DA")
 
@@ -144,7 +172,7 @@ def test_tofs_plays_legal_whole_deals(board: int) -> None:
     from knowledge.bridge.defenders import HeuristicDefender
     from knowledge.bridge.players import play_board
 
-    rec = read_pbn(Path(__file__).resolve().parents[2] / "shared/data/bridge/dds-list100.pbn")[board]
+    rec = read_pbn(DATA_DIR / "dds-list100.pbn")[board]
     contract = Contract.parse("3NT")
     declarer = Seat.S
     player = TofsDeclarer()
@@ -164,8 +192,9 @@ def test_trick_3_of_353306_knocks_out_the_diamond_ace() -> None:
     pos = problem.state
     assert (pos.turn, pos.won, pos.lost) == (int(Seat.W), 2, 0)
     result = plan_position(pos, domain)
-    root = min((cp for cp in result.choice_points if cp.task == "West to play"),
-               key=lambda cp: cp.node)
+    root = min(
+        (cp for cp in result.choice_points if cp.task == "West to play"), key=lambda cp: cp.node
+    )
     chosen = root.chosen
     assert chosen is not None and chosen.method == "SequenceWinner"
     assert chosen.label == "SequenceWinner(C=♦J)"
@@ -183,8 +212,9 @@ def test_353021_makes_4_hearts_against_the_recorded_defence() -> None:
     from knowledge.bridge.match import play_problem, problem_from_record
 
     record = read_pbn(DEALS / "353021.pbn")[0]
-    rec = play_problem(problem_from_record(record), "tofs", "scripted",
-                       options={"dd_analysis": False})
+    rec = play_problem(
+        problem_from_record(record), "tofs", "scripted", options={"dd_analysis": False}
+    )
     assert rec.made and rec.declarer_tricks >= 10
 
 
@@ -197,13 +227,11 @@ def test_figure_5_1_makes_5_spades_by_setting_up_the_club_ruff(defence: str) -> 
     from knowledge.bridge.match import play_problem, problem_from_record
 
     record = read_pbn(DEALS / "fig5-1.pbn")[0]
-    rec = play_problem(problem_from_record(record), "tofs", defence,
-                       options={"dd_analysis": False})
+    rec = play_problem(problem_from_record(record), "tofs", defence, options={"dd_analysis": False})
     assert rec.declarer_tricks >= 11  # 5♠ made
     notes = [n for n, s in zip(rec.notes, rec.seats) if n and s in (0, 2)]
     assert notes.count("[Set up a ruff]") >= 2
-    first_trump_lead = next(i for i, c in enumerate(rec.cards)
-                            if i % 4 == 0 and c // 13 == 0)
+    first_trump_lead = next(i for i, c in enumerate(rec.cards) if i % 4 == 0 and c // 13 == 0)
     setups = [i for i, n in enumerate(rec.notes) if n == "[Set up a ruff]"]
     assert setups and setups[1] < first_trump_lead  # both club leads before drawing trump
 
@@ -221,8 +249,9 @@ def test_trick_3_of_353306_weighs_the_club_plan_by_the_club_break() -> None:
 
     domain, problem = get_package("bridge").problem("353306-trick3")
     result = plan_position(problem.state, domain)
-    root = min((cp for cp in result.choice_points if cp.task == "West to play"),
-               key=lambda cp: cp.node)
+    root = min(
+        (cp for cp in result.choice_points if cp.task == "West to play"), key=lambda cp: cp.node
+    )
     chosen = root.chosen
     assert chosen is not None and chosen.label == "SequenceWinner(C=♦J)"
     club = [a for a in root.alternatives if a.method == "CrossToLength"]
@@ -253,8 +282,9 @@ def test_trick_3_of_353306_weighs_the_club_plan_by_the_club_break() -> None:
     deal = D353306
     ew_clubs = sum((deal.hands[int(s)] & SUIT_MASKS[3]).bit_count() for s in (Seat.E, Seat.W))
     ns = deal.hands[int(Seat.N)] | deal.hands[int(Seat.S)]
-    seen = sum(1 for c in map(parse_card, PLAY_353306[:8])
-               if (SUIT_MASKS[3] & ns) >> c & 1)  # ♣7 and ♣2 at trick 2
+    seen = sum(
+        1 for c in map(parse_card, PLAY_353306[:8]) if (SUIT_MASKS[3] & ns) >> c & 1
+    )  # ♣7 and ♣2 at trick 2
     n = 13 - ew_clubs - seen
     north = south = 13 - 3
 
@@ -283,12 +313,12 @@ def test_figure_5_1_takes_the_club_ruff_against_double_dummy(declarer: str) -> N
     from knowledge.bridge.match import play_problem, problem_from_record
 
     record = read_pbn(DEALS / "fig5-1.pbn")[0]
-    rec = play_problem(problem_from_record(record), declarer, "dd",
-                       options={"dd_analysis": False})
+    rec = play_problem(problem_from_record(record), declarer, "dd", options={"dd_analysis": False})
     assert rec.declarer_tricks >= 11
     club_tricks = [range(i, i + 4) for i in range(0, 52, 4) if rec.cards[i] // 13 == 3]
-    assert any(rec.seats[j] == int(Seat.N) and rec.cards[j] // 13 == 0
-               for t in club_tricks for j in t)  # dummy ruffed a club
+    assert any(
+        rec.seats[j] == int(Seat.N) and rec.cards[j] // 13 == 0 for t in club_tricks for j in t
+    )  # dummy ruffed a club
 
 
 @pytest.mark.parametrize("replan", ["trick", "plan"])
@@ -310,10 +340,13 @@ def test_the_default_declarer_plans_afresh_at_every_trick(replan: str) -> None:
         assert firsts - planned
 
 
-@pytest.mark.parametrize(("options", "message"), [
-    ({"replan": "sometimes"}, "replan must be 'trick' or 'plan', not 'sometimes'"),
-    ({"model": "optimistic"}, "no belief model 'optimistic'"),
-])
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"replan": "sometimes"}, "replan must be 'trick' or 'plan', not 'sometimes'"),
+        ({"model": "optimistic"}, "no belief model 'optimistic'"),
+    ],
+)
 def test_a_declarer_with_an_unknown_setting_is_refused_when_made(options, message) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ValueError, match=message):
         TofsDeclarer(**options)
@@ -329,10 +362,21 @@ def test_a_sequence_lead_in_a_world_the_plan_made_impossible_just_follows() -> N
     from knowledge.bridge.position import Position
 
     table = Table(Contract.parse("3NT"), declarer=1, vulnerable=True, horizon=3)
-    pos = Position(table, hands=(0, 77141907604992, 0, 910557184), unseen=35488253122912,
-                   trick=((3, 36),), leader=3, won=5, lost=0, counts=(8, 8),
-                   lengths=((-1, -1, -1, 0), (-1, -1, -1, 0)), voids=(8, 8), start_tricks=4,
-                   played=((2, 1, 0, 2), (2, 1, 1, 1)), scheme="sequence:2")
+    pos = Position(
+        table,
+        hands=(0, 77141907604992, 0, 910557184),
+        unseen=35488253122912,
+        trick=((3, 36),),
+        leader=3,
+        won=5,
+        lost=0,
+        counts=(8, 8),
+        lengths=((-1, -1, -1, 0), (-1, -1, -1, 0)),
+        voids=(8, 8),
+        start_tricks=4,
+        played=((2, 1, 0, 2), (2, 1, 1, 1)),
+        scheme="sequence:2",
+    )
     with pytest.raises(ValueError, match="both defenders are void in clubs"):
         pos.knowledge()
     assert [o.key for o in view_outcomes(pos, 0)] == ["follow"]

@@ -21,18 +21,26 @@ from knowledge.bridge.position import Table, position_of
 from knowledge.bridge.tofs_player import _skip_decompositions, bridge_domain, plan_position
 
 
-def choose(hands: str, contract: str, leader: str, won: tuple[int, int],
-           trick: str = "") -> tuple[str, str, set[str]]:
+def choose(
+    hands: str, contract: str, leader: str, won: tuple[int, int], trick: str = ""
+) -> tuple[str, str, set[str]]:
     """(the scheme the planner chose, its card, the cards double dummy rates best) in the
     ending ``hands`` ("N:... E:... S:... W:..." as PBN, declarer South)."""
     seats = dict(part.split(":") for part in hands.split())
     c = Contract.parse(contract)
-    state = PlayState.from_position([parse_hand(seats[s]) for s in "NESW"], c.denom,
-                                    Seat.parse(leader), won=won, declarer=Seat.S, contract=c,
-                                    trick=[parse_card(t) for t in trick.split()])
+    state = PlayState.from_position(
+        [parse_hand(seats[s]) for s in "NESW"],
+        c.denom,
+        Seat.parse(leader),
+        won=won,
+        declarer=Seat.S,
+        contract=c,
+        trick=[parse_card(t) for t in trick.split()],
+    )
     domain = bridge_domain()
-    table = Table(c, int(Seat.S), False, get_model("vacant-places"),
-                  int(domain.constant("plan_tricks", 2)))
+    table = Table(
+        c, int(Seat.S), False, get_model("vacant-places"), int(domain.constant("plan_tricks", 2))
+    )
     result = plan_position(position_of(declarer_info(state), table), domain)
     assert result.policy is not None
     node = _skip_decompositions(result.policy)
@@ -40,8 +48,11 @@ def choose(hands: str, contract: str, leader: str, won: tuple[int, int],
     assert edge.step is not None
     scores, _ = dd_solve(state)
     best = max(scores.values())
-    return edge.method, CARD_NAMES[int(edge.step.args[1])], \
-        {CARD_NAMES[k] for k, v in scores.items() if v == best}
+    return (
+        edge.method,
+        CARD_NAMES[int(edge.step.args[1])],
+        {CARD_NAMES[k] for k, v in scores.items() if v == best},
+    )
 
 
 CASES = [

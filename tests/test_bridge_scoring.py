@@ -7,7 +7,14 @@ import pytest
 from knowledge.bridge.cards import Denom, Seat
 from knowledge.bridge.deal import Contract, Doubling, Vul
 from knowledge.bridge.scoring import (
-    IMP_TABLE, BoardResult, board_a_match, imps, score, score_ns, trick_score, undertrick_penalty,
+    IMP_TABLE,
+    BoardResult,
+    board_a_match,
+    imps,
+    score,
+    score_ns,
+    trick_score,
+    undertrick_penalty,
 )
 
 
@@ -25,29 +32,35 @@ def test_full_grid_matches_endplay() -> None:
                         ep = contract.to_endplay(Seat.N, tricks)
                         expect = ep.score(EpVul.ns if vulnerable else EpVul.none)
                         assert score(contract, vulnerable, tricks) == expect, (
-                            str(contract), vulnerable, tricks)
+                            str(contract),
+                            vulnerable,
+                            tricks,
+                        )
                         n += 1
     assert n == 7 * 5 * 3 * 2 * 14
 
 
-@pytest.mark.parametrize(("contract", "vul", "tricks", "points"), [
-    ("4H", False, 10, 420),
-    ("4H", True, 10, 620),
-    ("3NT", False, 10, 430),
-    ("1NTX", True, 6, -200),
-    ("7NTXX", True, 13, 2980),
-    ("2S", False, 8, 110),          # part-score: 60 + 50
-    ("2SX", False, 8, 470),         # doubled into game: 120 + 300 + 50 insult
-    ("1CXX", True, 9, 80 + 50 + 100 + 2 * 400),  # part-score, insult, 2 overtricks
-    ("5D", False, 11, 400),
-    ("6S", True, 12, 1430),
-    ("7C", False, 13, 1440),
-    ("3NTX", False, 4, -1100),      # down 5: 100 + 200 + 200 + 300 + 300
-    ("3NTX", True, 4, -1400),       # down 5: 200 + 300 * 4
-    ("3NTXX", False, 7, -600),      # down 2: twice (100 + 200)
-    ("4S", True, 7, -300),
-    ("4S", False, 0, -500),
-])
+@pytest.mark.parametrize(
+    ("contract", "vul", "tricks", "points"),
+    [
+        ("4H", False, 10, 420),
+        ("4H", True, 10, 620),
+        ("3NT", False, 10, 430),
+        ("1NTX", True, 6, -200),
+        ("7NTXX", True, 13, 2980),
+        ("2S", False, 8, 110),  # part-score: 60 + 50
+        ("2SX", False, 8, 470),  # doubled into game: 120 + 300 + 50 insult
+        ("1CXX", True, 9, 80 + 50 + 100 + 2 * 400),  # part-score, insult, 2 overtricks
+        ("5D", False, 11, 400),
+        ("6S", True, 12, 1430),
+        ("7C", False, 13, 1440),
+        ("3NTX", False, 4, -1100),  # down 5: 100 + 200 + 200 + 300 + 300
+        ("3NTX", True, 4, -1400),  # down 5: 200 + 300 * 4
+        ("3NTXX", False, 7, -600),  # down 2: twice (100 + 200)
+        ("4S", True, 7, -300),
+        ("4S", False, 0, -500),
+    ],
+)
 def test_classic_scores(contract: str, vul: bool, tricks: int, points: int) -> None:
     assert score(Contract.parse(contract), vul, tricks) == points
 
@@ -57,7 +70,12 @@ def test_components() -> None:
     assert trick_score(Contract.parse("4HX")) == 240
     assert trick_score(Contract.parse("1DXX")) == 80
     assert [undertrick_penalty(d, Doubling.X, False) for d in range(1, 6)] == [
-        100, 300, 500, 800, 1100]
+        100,
+        300,
+        500,
+        800,
+        1100,
+    ]
     assert [undertrick_penalty(d, Doubling.X, True) for d in range(1, 4)] == [200, 500, 800]
     assert undertrick_penalty(13, Doubling.XX, True) == 2 * (200 + 300 * 12)
     with pytest.raises(ValueError):
@@ -75,7 +93,7 @@ def test_score_from_north_south() -> None:
 def test_imp_scale() -> None:
     assert imps(0) == imps(10) == 0
     assert imps(20) == 1 and imps(40) == 1 and imps(50) == 2
-    assert imps(420 - 170) == 6            # game against part-score in the other room
+    assert imps(420 - 170) == 6  # game against part-score in the other room
     assert imps(-(620 + 200)) == -13
     assert imps(1430 + 100) == 17
     assert imps(3990) == 23 and imps(4000) == 24 and imps(7600) == 24

@@ -11,18 +11,21 @@ independent solve of every sampled layout; what it gains is measured in the benc
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
+from knowledge.bridge import DATA_DIR
 from knowledge.bridge.deal import PlayState
 from knowledge.bridge.match import play_problem, problem_from_record
 from knowledge.bridge.pbn import read_pbn
 from knowledge.bridge.tofs_player import (
-    Decision, TofsDeclarer, _skip_decompositions, bridge_domain,
+    Decision,
+    TofsDeclarer,
+    _skip_decompositions,
+    bridge_domain,
 )
 
-DEV = Path(__file__).resolve().parents[2] / "shared/data/bridge/dds-list100.pbn"
+DEV = DATA_DIR / "dds-list100.pbn"
 MARGIN = float(bridge_domain().constant("tie_margin"))
 
 
@@ -81,12 +84,14 @@ def test_sampled_averages_agree_with_a_solve_of_each_layout(monkeypatch) -> None
     state = PlayState.start(rec.deal, rec.contract, rec.declarer)
     for d, layouts in zip(ties, seen):
         at = state.copy()
-        for c in rec.cards[:d.cards_played]:
+        for c in rec.cards[: d.cards_played]:
             at.play(c)
         assert d.tiebreak is not None
         for card, average in d.tiebreak.tricks.items():
-            solved = [players.dd_solve((h, at.trump, at.leader, tuple(at.trick)))[0][card]
-                      for h in layouts]
+            solved = [
+                players.dd_solve((h, at.trump, at.leader, tuple(at.trick)))[0][card]
+                for h in layouts
+            ]
             assert average == pytest.approx(sum(solved) / len(solved))
 
 

@@ -11,22 +11,30 @@ import math
 import pytest
 
 from engine.tofs import (
-    AlternativeRecord, ChoicePoint, RunResult, SearchOptions, Status,
+    AlternativeRecord,
+    ChoicePoint,
+    RunResult,
+    SearchOptions,
+    Status,
 )
-from knowledge import get_package
-from engine.tofs.explain import Anchor, replan_at
 from engine.tofs.contrast import (
-    Contrast, compare, forced_applied, principal_nodes, rows, trajectory,
+    Contrast,
+    compare,
+    forced_applied,
+    principal_nodes,
+    rows,
+    trajectory,
 )
+from engine.tofs.explain import Anchor, replan_at
+from knowledge import get_package
 from tests.trace_synth import traced_run
 from workbench.replan import run_forced, settings_of
 from workbench.runner import ProblemRef, RunSettings
 
 
-
-
-def forced_run(package: str, problem: str, base: RunResult, cp: ChoicePoint,
-               label: str) -> RunResult:
+def forced_run(
+    package: str, problem: str, base: RunResult, cp: ChoicePoint, label: str
+) -> RunResult:
     domain, prob = get_package(package).problem(problem)
     options = SearchOptions(**{**prob.options, "mode": prob.mode})
     return replan_at(domain, prob, options, Anchor.of(base, cp), label)
@@ -45,6 +53,7 @@ def why_not(package: str, problem: str, task: str, label: str) -> Contrast:
 
 # --------------------------------------------------------------------------- dinner
 
+
 def test_dinner_movie_first_has_no_plan_and_says_why() -> None:
     c = why_not("examples", "dinner", "Go to dinner and a movie", "MovieThenDinner")
     assert c.forced.value is None and c.forced.status is Status.NO_PLAN
@@ -55,13 +64,20 @@ def test_dinner_movie_first_has_no_plan_and_says_why() -> None:
     seen = {v.text: v.value for v in failure.values}
     assert seen["now()"] > seen["last_seating(R)"]  # the restaurant has stopped seating
     verdict = c.verdict()
-    assert verdict.startswith("With MovieThenDinner forced at Go to dinner and a movie there "
-                              "is no plan: HaveDinner(the Mongolian Barbecue)")
+    assert verdict.startswith(
+        "With MovieThenDinner forced at Go to dinner and a movie there "
+        "is no plan: HaveDinner(the Mongolian Barbecue)"
+    )
     assert c.first is not None and c.first.kind == "choice"
     assert (c.first.where, c.first.base, c.first.forced) == (
-        "Go to dinner and a movie", "DinnerThenMovie", "MovieThenDinner (no plan)")
-    assert forced_applied(c.forced, *pick(c.base, "Go to dinner and a movie",
-                                          "MovieThenDinner")) is None
+        "Go to dinner and a movie",
+        "DinnerThenMovie",
+        "MovieThenDinner (no plan)",
+    )
+    assert (
+        forced_applied(c.forced, *pick(c.base, "Go to dinner and a movie", "MovieThenDinner"))
+        is None
+    )
     base_rows, forced_rows = rows(c)
     assert base_rows[0].first and base_rows[0].text == "Go to dinner and a movie: DinnerThenMovie"
     assert all(r.divergent for r in base_rows)  # nothing is shared with no plan
@@ -70,6 +86,7 @@ def test_dinner_movie_first_has_no_plan_and_says_why() -> None:
 
 
 # --------------------------------------------------------------------------- finesse
+
 
 def test_finesse_cash_ace_loses_172_8() -> None:
     # Finesse: East rises 10% (620), ducks 90% -> queen: king West 5/9 (-100), East 4/9 (620).
@@ -88,18 +105,21 @@ def test_finesse_cash_ace_loses_172_8() -> None:
     # The relevant issues: cashing the ace's two outcomes, each against the finesse's 260.
     assert c.issues is not None and c.issues.rest == 0.0
     by_p = {round(i.probability, 2): i.contribution for i in c.issues.items}
-    assert by_p == {0.74: pytest.approx(0.74 * (finesse - -100)),
-                    0.26: pytest.approx(0.26 * (finesse - 620))}
+    assert by_p == {
+        0.74: pytest.approx(0.74 * (finesse - -100)),
+        0.26: pytest.approx(0.26 * (finesse - 620)),
+    }
     # The plans part at South's first decision: the very first move of the plan.
     first = c.first
     assert first is not None and first.index == 0 and first.kind == "choice"
-    assert (first.where, first.base, first.forced) == (
-        "South: play the suit", "Finesse", "CashAce")
+    assert (first.where, first.base, first.forced) == ("South: play the suit", "Finesse", "CashAce")
     assert c.first_choice == first
     # Both lines start by leading low; the first different step is East's duck vs the loss.
     assert c.first_step is not None and c.first_step.index == 1
     assert (c.first_step.base, c.first_step.forced) == (
-        "East plays low", "The defence takes a trick (West to play)")
+        "East plays low",
+        "The defence takes a trick (West to play)",
+    )
 
 
 def test_game_trajectory_follows_the_principal_variation() -> None:
@@ -108,19 +128,26 @@ def test_game_trajectory_follows_the_principal_variation() -> None:
     assert on_pv is not None and 0 in on_pv
     texts = [m.text for m in trajectory(base) if m.kind == "choice"]
     # East's Rise branch (node 3) is planned for but not on the principal variation.
-    assert texts == ["South: play the suit: Finesse", "East: second hand: Duck",
-                     "South: third hand: PlayQueen",
-                     "West: fourth hand after the queen: KingWest"]
-    assert all(cp.node in on_pv for cp in base.choice_points if cp.task in
-               {t.rsplit(": ", 1)[0] for t in texts})
+    assert texts == [
+        "South: play the suit: Finesse",
+        "East: second hand: Duck",
+        "South: third hand: PlayQueen",
+        "West: fourth hand after the queen: KingWest",
+    ]
+    assert all(
+        cp.node in on_pv
+        for cp in base.choice_points
+        if cp.task in {t.rsplit(": ", 1)[0] for t in texts}
+    )
 
 
 # --------------------------------------------------------------------------- EDAPS
 
+
 def test_rm1_end_milling_the_side_pocket_costs_more() -> None:
     # §7.5.7: end-mill dp * (L*W - pi/4 * t^2) / t per cut; side-mill a quarter of that.
     # Pocket 0.40 x 0.30, depth 0.50, tool t = corner radius 0.15; 2 mils: rough + finish.
-    end_cut = 0.5 * (0.4 * 0.3 - math.pi / 4 * 0.15 ** 2) / 0.15
+    end_cut = 0.5 * (0.4 * 0.3 - math.pi / 4 * 0.15**2) / 0.15
     side_cut = 0.25 * end_cut
     assert side_cut == pytest.approx(0.25 * 0.5 * (0.12 - math.pi / 4 * 0.0225) / 0.15)
     install = 0.1
@@ -139,7 +166,10 @@ def test_rm1_end_milling_the_side_pocket_costs_more() -> None:
     assert c.loss == pytest.approx(extra, abs=1e-9)
     assert c.applied is True
     assert c.first is not None and (c.first.where, c.first.base, c.first.forced) == (
-        task, "SideMilling", "EndMilling")
+        task,
+        "SideMilling",
+        "EndMilling",
+    )
     step = c.first_step
     assert step is not None and step.index == step.base_step == step.forced_step
     assert step.base == "Install 0.15-diameter side-milling tool"
@@ -152,8 +182,9 @@ def test_rm1_end_milling_the_side_pocket_costs_more() -> None:
     assert len(planned_diff) == 3 and len(forced_diff) == 4
     assert forced_diff[0] == "Install 0.15-diameter end-milling tool"
     assert forced_diff[-1] == "Install 0.15-diameter side-milling tool"
-    assert sum(s.cost for s, m in zip(c.forced.plan, c.forced_marks) if m) - \
-        sum(s.cost for s, m in zip(c.base.plan, c.base_marks) if m) == pytest.approx(extra)
+    assert sum(s.cost for s, m in zip(c.forced.plan, c.forced_marks) if m) - sum(
+        s.cost for s, m in zip(c.base.plan, c.base_marks) if m
+    ) == pytest.approx(extra)
 
 
 def test_every_alternative_on_rm1s_plan_is_taken_where_it_was_asked() -> None:
@@ -192,6 +223,7 @@ def test_identical_runs_do_not_diverge() -> None:
 
 
 # --------------------------------------------------------------------------- the store
+
 
 def test_run_forced_plans_from_the_store_with_the_same_settings(tmp_path) -> None:
     from workbench.kb.catalog import open_store

@@ -14,12 +14,21 @@ from knowledge.edaps.output import render_plan
 from knowledge.edaps.parser import load_design
 from knowledge.edaps.report import DESIGNS, EdapsRun, plan_design
 from workbench.design_form import (
-    NEW_DESIGN, check_design_text, check_problem_name, count_design, edaps_run_of,
+    NEW_DESIGN,
+    check_design_text,
+    check_problem_name,
+    count_design,
+    edaps_run_of,
     plan_design_text,
-    problem_label, summary_rows,
+    problem_label,
+    summary_rows,
 )
 from workbench.edaps_tables import (
-    critique_header, diagnostic_rows, fmt_measure, plan_header, plan_rows,
+    critique_header,
+    diagnostic_rows,
+    fmt_measure,
+    plan_header,
+    plan_rows,
 )
 
 RM1_TEXT = (DESIGNS / "RM1.txt").read_text("utf-8")
@@ -50,8 +59,10 @@ def test_check_lists_every_problem_with_line_and_column() -> None:
     checked = check_design_text(text, "RM1")
     assert not checked.ok and checked.design is None
     labels = [problem_label(p) for p in checked.problems]
-    assert labels == ["21:5  expected a number for <width>, found 'abc'",
-                      "22:3  expected a number for <minimum gap>, found 'x'"]
+    assert labels == [
+        "21:5  expected a number for <width>, found 'abc'",
+        "22:3  expected a number for <minimum gap>, found 'x'",
+    ]
 
 
 def test_a_problem_of_the_whole_text_has_no_position() -> None:
@@ -85,15 +96,18 @@ def test_tapped_and_counterbored_holes_are_counted() -> None:
     assert rows["holes"] == "2 (1 tapped, 1 counterbored)"
 
 
-@pytest.mark.parametrize(("name", "why"), [
-    ("", "Give the design a name."),
-    ("   ", "Give the design a name."),
-    ("has space", "A name is letters"),
-    ("-lead", "A name is letters"),
-    ("x" * 65, "A name is letters"),
-    ("RM1", "already a design called RM1"),
-    ("rm1", "already a design called RM1"),
-])
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("", "Give the design a name."),
+        ("   ", "Give the design a name."),
+        ("has space", "A name is letters"),
+        ("-lead", "A name is letters"),
+        ("x" * 65, "A name is letters"),
+        ("RM1", "already a design called RM1"),
+        ("rm1", "already a design called RM1"),
+    ],
+)
 def test_bad_names_are_refused_with_a_reason(name: str, why: str) -> None:
     reason = check_problem_name(name, ["RM1", "RUM1"])
     assert reason is not None and why in reason
@@ -106,7 +120,7 @@ def test_good_names_are_accepted(name: str) -> None:
 
 def test_plan_rows_agree_with_the_printed_plan(rm1: EdapsRun) -> None:
     printed = render_plan(rm1.result, rm1.nodes, rm1.seconds).splitlines()
-    body = printed[4:printed.index(next(x for x in printed if x.startswith("Total planning")))]
+    body = printed[4 : printed.index(next(x for x in printed if x.startswith("Total planning")))]
     rows = plan_rows(rm1.result)
     assert len(rows) == len(body)
     for row, line in zip(rows, body, strict=True):
@@ -124,8 +138,9 @@ def test_plan_header_gives_lead_time_split_and_search(rm1: EdapsRun, rum1: Edaps
     header = plan_header(rm1)
     assert "lead time 642.33 min = setup 319.70 + run 322.63" in header
     assert f"{rm1.nodes:,} nodes" in header
-    assert "RUM1 cannot be made (1 unmanufacturable feature; see the Critique tab)" \
-        in plan_header(rum1)
+    assert "RUM1 cannot be made (1 unmanufacturable feature; see the Critique tab)" in plan_header(
+        rum1
+    )
 
 
 def test_diagnostic_rows_of_rum1(rum1: EdapsRun) -> None:
@@ -139,9 +154,17 @@ def test_critique_header_of_a_manufacturable_design(rm1: EdapsRun) -> None:
     assert diagnostic_rows(rm1.diagnostics) == []
 
 
-@pytest.mark.parametrize(("value", "shown"), [
-    (1.5, "1.5"), (2.0, "2.0"), (0.075, "0.075"), (10, "10.0"), (None, "—"), (0.0, "0.0"),
-])
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        (1.5, "1.5"),
+        (2.0, "2.0"),
+        (0.075, "0.075"),
+        (10, "10.0"),
+        (None, "—"),
+        (0.0, "0.0"),
+    ],
+)
 def test_fmt_measure(value: float | None, shown: str) -> None:
     assert fmt_measure(value) == shown
 
@@ -154,8 +177,13 @@ def test_plan_design_text_uses_the_stores_knowledge(tmp_path) -> None:
     before = plan_design_text(db, RM1_TEXT, "RM1")
     assert round(before.setup_time + before.run_time, 2) == 642.33
     store = open_store(db)
-    store.edit("edaps", "constant", "spray_minutes", {"name": "spray_minutes", "value": 0.1},
-               base=store.revision("edaps"))
+    store.edit(
+        "edaps",
+        "constant",
+        "spray_minutes",
+        {"name": "spray_minutes", "value": 0.1},
+        base=store.revision("edaps"),
+    )
     store.close()
     after = plan_design_text(db, RM1_TEXT, "RM1")
     assert any(s.operator == "SprayPhotoresist" for s in after.result.plan)

@@ -46,10 +46,13 @@ def rm1_run(domain, rm1):
 
 
 def test_rm1_plan_is_the_published_plan(rm1_run) -> None:
-    expected = [line for line in (HERE / "golden" / "rm1_plan.txt").read_text().splitlines()
-                if not line.startswith("#")]
+    expected = [
+        line
+        for line in (HERE / "golden" / "rm1_plan.txt").read_text().splitlines()
+        if not line.startswith("#")
+    ]
     text = render_plan(rm1_run.result, rm1_run.nodes, rm1_run.seconds).splitlines()
-    assert text[:len(expected)] == expected
+    assert text[: len(expected)] == expected
     assert text[len(expected)].startswith("Total planning time: ")
     assert text[-1] == "Bye!"
 
@@ -61,15 +64,18 @@ def test_rm1_lead_time(rm1_run) -> None:
     assert round(rm1_run.setup_time + rm1_run.run_time, 2) == 642.33
 
 
-@pytest.mark.parametrize(("name", "prune", "nodes"), [
-    ("RM1", True, 3732), ("RM1", False, 11078), ("RUM1", True, 148), ("RUM1", False, 148)])
+@pytest.mark.parametrize(
+    ("name", "prune", "nodes"),
+    [("RM1", True, 3732), ("RM1", False, 11078), ("RUM1", True, 148), ("RUM1", False, 148)],
+)
 def test_published_node_counts_with_the_full_tree(domain, name, prune, nodes) -> None:
     run = plan_design(domain, load_design(DESIGNS / f"{name}.txt"), full_tree=True, prune=prune)
     assert run.nodes == nodes
 
 
-@pytest.mark.parametrize(("copies", "pruned", "unpruned"), [
-    (2, 12684, 37864), (3, 35595, 106527), (4, 91546, 274310)])
+@pytest.mark.parametrize(
+    ("copies", "pruned", "unpruned"), [(2, 12684, 37864), (3, 35595, 106527), (4, 91546, 274310)]
+)
 def test_urm_node_counts(domain, rm1, copies, pruned, unpruned) -> None:
     """URM1-URM3: 2, 3, 4 copies of RM1 stuck together (Figure 7.2)."""
     design = stuck_together(rm1, copies)
@@ -91,44 +97,69 @@ def test_design_n_command_switches_the_pruner_off(domain) -> None:
 
 # --------------------------------------------------------------- operator times (§7.5.7)
 
+
 def _cost(domain, state, op: str, *args) -> dict[str, float]:
     operator = domain.operators[op]
     env = dict(zip(operator.params, args))
     return {k: ce.evaluate(state, env) for k, ce in operator.costs}
 
 
-@pytest.mark.parametrize(("op", "args", "setup", "run"), [
-    ("OrientFor", (), 0.5, None), ("ClampFor", (), 1.0, None),
-    ("EstablishDatumPointFor", (), 0.5, None), ("InstallDrillBitFor", ("P5",), 0.1, None),
-    ("RoughDrill", ("P5",), None, 2.4 * 0.09), ("FinishDrill", ("P1",), None, 2.4 * 0.04),
-    ("RoughDrill", ("H1",), None, 2.4 * 0.16), ("FinishDrill", ("H5",), None, 2.4 * 0.0225),
-    ("RoughSideMill", ("M1",), None, 0.25 * 0.5 * (0.12 - math.pi / 4 * 0.0225) / 0.15),
-    ("FinishSideMill", ("M1",), None, 0.25 * 0.5 * (0.12 - math.pi / 4 * 0.0225) / 0.15),
-    ("RoughEndMill", ("M1",), None, 0.5 * (0.12 - math.pi / 4 * 0.0225) / 0.15),
-    ("RoughEndMill", ("M3",), None, 0.5 * (0.12 - math.pi / 4 * 0.005625) / 0.075),
-    ("RoughSlotMill", ("M5",), None, 0.5 * 0.5 * (0.375 - math.pi / 4 * 0.005625) / 0.075),
-    ("Conditioning", (), None, 10), ("Pickling", (), None, 10), ("Activating", (), None, 10),
-    ("Depositing", (), None, 15), ("PlateResist", (), None, 0.5),
-    ("Electroplating", (), None, 25.0), ("TinLeadPlating", (), None, 15.0),
-    ("RemovePlateResist", (), None, 5), ("PrecleanForArtwork", (), None, 2 / 21 * 24),
-    ("DryBoard", (), None, 30), ("SpreadPhotoresist", (), None, math.sqrt(52) / 15),
-    ("SpindlePhotoresist", (), None, 0.40), ("SprayPhotoresist", (), None, 0.5),
-    ("PaintPhotoresist", (), None, 24 / 300), ("ArtworkLithography", (), None, 2.2),
-    ("Etching", (), None, 28.0), ("GenericSetup", (), 30, None),
-    ("PrecleanForSoldering", (), None, 5 / 21 * 24), ("ScreenprintSolderResist", (), None, 2 / 7),
-    ("ManualSolderPasteAtLocation", ("Z1.1",), None, 0.25),
-    ("SetupForAutomaticSolderPaste", (), 29.5, None),
-    ("AutomaticSolderPasteAtLocation", ("Z1.1",), None, 1 / 24),
-    ("RunAutomaticSolderPaste", (), None, 0.5), ("DrySolderPaste", (), None, 5 / 21 * 24),
-    ("AdherePart", ("Z13",), None, 0.5), ("HeatCureAdhesive", (), None, 10),
-    ("SetupForAutomaticPickAndPlace", (), 60, None),
-    ("ManualPickAndPlacePart", ("Z1",), None, 0.5),
-    ("AutomaticPickAndPlacePart", ("Z1",), None, 0.01), ("ReflowSoldering", (), None, 5),
-    ("SetupForHandSoldering", (), 15, None), ("HandSolderPart", ("Z14",), 0, 3),
-    ("BrushFluxCleaning", (), None, 37), ("SprayWithVaporFluxCleaning", (), None, 10 / 21 * 24),
-    ("PreCapTesting", (), None, 35), ("HermeticallySealing", (), None, 0.0776 * 24),
-    ("PostCapTesting", (), None, 35), ("FinalInspection", (), None, 89 / 3),
-])
+@pytest.mark.parametrize(
+    ("op", "args", "setup", "run"),
+    [
+        ("OrientFor", (), 0.5, None),
+        ("ClampFor", (), 1.0, None),
+        ("EstablishDatumPointFor", (), 0.5, None),
+        ("InstallDrillBitFor", ("P5",), 0.1, None),
+        ("RoughDrill", ("P5",), None, 2.4 * 0.09),
+        ("FinishDrill", ("P1",), None, 2.4 * 0.04),
+        ("RoughDrill", ("H1",), None, 2.4 * 0.16),
+        ("FinishDrill", ("H5",), None, 2.4 * 0.0225),
+        ("RoughSideMill", ("M1",), None, 0.25 * 0.5 * (0.12 - math.pi / 4 * 0.0225) / 0.15),
+        ("FinishSideMill", ("M1",), None, 0.25 * 0.5 * (0.12 - math.pi / 4 * 0.0225) / 0.15),
+        ("RoughEndMill", ("M1",), None, 0.5 * (0.12 - math.pi / 4 * 0.0225) / 0.15),
+        ("RoughEndMill", ("M3",), None, 0.5 * (0.12 - math.pi / 4 * 0.005625) / 0.075),
+        ("RoughSlotMill", ("M5",), None, 0.5 * 0.5 * (0.375 - math.pi / 4 * 0.005625) / 0.075),
+        ("Conditioning", (), None, 10),
+        ("Pickling", (), None, 10),
+        ("Activating", (), None, 10),
+        ("Depositing", (), None, 15),
+        ("PlateResist", (), None, 0.5),
+        ("Electroplating", (), None, 25.0),
+        ("TinLeadPlating", (), None, 15.0),
+        ("RemovePlateResist", (), None, 5),
+        ("PrecleanForArtwork", (), None, 2 / 21 * 24),
+        ("DryBoard", (), None, 30),
+        ("SpreadPhotoresist", (), None, math.sqrt(52) / 15),
+        ("SpindlePhotoresist", (), None, 0.40),
+        ("SprayPhotoresist", (), None, 0.5),
+        ("PaintPhotoresist", (), None, 24 / 300),
+        ("ArtworkLithography", (), None, 2.2),
+        ("Etching", (), None, 28.0),
+        ("GenericSetup", (), 30, None),
+        ("PrecleanForSoldering", (), None, 5 / 21 * 24),
+        ("ScreenprintSolderResist", (), None, 2 / 7),
+        ("ManualSolderPasteAtLocation", ("Z1.1",), None, 0.25),
+        ("SetupForAutomaticSolderPaste", (), 29.5, None),
+        ("AutomaticSolderPasteAtLocation", ("Z1.1",), None, 1 / 24),
+        ("RunAutomaticSolderPaste", (), None, 0.5),
+        ("DrySolderPaste", (), None, 5 / 21 * 24),
+        ("AdherePart", ("Z13",), None, 0.5),
+        ("HeatCureAdhesive", (), None, 10),
+        ("SetupForAutomaticPickAndPlace", (), 60, None),
+        ("ManualPickAndPlacePart", ("Z1",), None, 0.5),
+        ("AutomaticPickAndPlacePart", ("Z1",), None, 0.01),
+        ("ReflowSoldering", (), None, 5),
+        ("SetupForHandSoldering", (), 15, None),
+        ("HandSolderPart", ("Z14",), 0, 3),
+        ("BrushFluxCleaning", (), None, 37),
+        ("SprayWithVaporFluxCleaning", (), None, 10 / 21 * 24),
+        ("PreCapTesting", (), None, 35),
+        ("HermeticallySealing", (), None, 0.0776 * 24),
+        ("PostCapTesting", (), None, 35),
+        ("FinalInspection", (), None, 89 / 3),
+    ],
+)
 def test_operator_times_match_the_worked_numbers(domain, rm1, op, args, setup, run) -> None:
     state = edaps_problem(domain, rm1).state
     costs = _cost(domain, state, op, *args)
@@ -136,20 +167,24 @@ def test_operator_times_match_the_worked_numbers(domain, rm1, op, args, setup, r
     assert costs.get("run", 0.0) == pytest.approx(run or 0.0)
 
 
-@pytest.mark.parametrize(("op", "args", "setup", "run"), [
-    ("InstallEndMillingToolFor", ("M3",), 0.1, None),
-    ("InstallSlotMillingToolFor", ("M5",), 0.1, None),
-    ("InstallSideMillingToolFor", ("M1",), 0.1, None),
-    ("FinishEndMill", ("M3",), None, 0.5 * (0.12 - math.pi / 4 * 0.005625) / 0.075),
-    ("FinishSlotMill", ("M5",), None, 0.5 * 0.5 * (0.375 - math.pi / 4 * 0.005625) / 0.075),
-    ("PutSolderPasteAtLocation", ("Z1.2",), None, 0.125),
-    ("ScreenprintSolderPaste", (), None, 1 / 60),
-    ("ImmerseInLiquidSolventFluxCleaning", (), None, 5),
-    ("WashInAlcoholFluxCleaning", (), None, 20),
-    ("UltrasonicInLiquidSolventFluxCleaning", (), None, 3),
-])
-def test_operator_times_not_used_by_rm1_follow_the_formula_table(domain, rm1, op, args, setup,
-                                                                 run) -> None:
+@pytest.mark.parametrize(
+    ("op", "args", "setup", "run"),
+    [
+        ("InstallEndMillingToolFor", ("M3",), 0.1, None),
+        ("InstallSlotMillingToolFor", ("M5",), 0.1, None),
+        ("InstallSideMillingToolFor", ("M1",), 0.1, None),
+        ("FinishEndMill", ("M3",), None, 0.5 * (0.12 - math.pi / 4 * 0.005625) / 0.075),
+        ("FinishSlotMill", ("M5",), None, 0.5 * 0.5 * (0.375 - math.pi / 4 * 0.005625) / 0.075),
+        ("PutSolderPasteAtLocation", ("Z1.2",), None, 0.125),
+        ("ScreenprintSolderPaste", (), None, 1 / 60),
+        ("ImmerseInLiquidSolventFluxCleaning", (), None, 5),
+        ("WashInAlcoholFluxCleaning", (), None, 20),
+        ("UltrasonicInLiquidSolventFluxCleaning", (), None, 3),
+    ],
+)
+def test_operator_times_not_used_by_rm1_follow_the_formula_table(
+    domain, rm1, op, args, setup, run
+) -> None:
     """Figures 6.17-6.24 (reference note §6.3) for the operators RM1's plan never uses."""
     state = edaps_problem(domain, rm1).state
     costs = _cost(domain, state, op, *args)
@@ -158,8 +193,11 @@ def test_operator_times_not_used_by_rm1_follow_the_formula_table(domain, rm1, op
 
 
 def test_tap_time_is_drilling_time_times_threads(domain) -> None:
-    text = (DESIGNS / "RM1.txt").read_text().replace(
-        "H 0.5 0.25 1 0.4 10\n", "H 0.5 0.25 1 0.4 10\nT 5\n")
+    text = (
+        (DESIGNS / "RM1.txt")
+        .read_text()
+        .replace("H 0.5 0.25 1 0.4 10\n", "H 0.5 0.25 1 0.4 10\nT 5\n")
+    )
     design = parse_design(text, name="TAPPED")
     state = edaps_problem(domain, design).state
     assert _cost(domain, state, "Tap", "H1")["run"] == pytest.approx(2.4 * 0.16 * 1 * 5)
@@ -201,7 +239,7 @@ def test_rum1_gives_the_published_error(domain) -> None:
     run = plan_design(domain, load_design(DESIGNS / "RUM1.txt"))
     assert not run.manufacturable
     text = run.text()
-    body = text[text.index("ERROR"):]
+    body = text[text.index("ERROR") :]
     assert body.startswith(RUM1_ERROR + "\nTotal planning time: ")
     assert body.rstrip().endswith("Total nodes: 148.")
     (d,) = run.diagnostics
@@ -241,10 +279,12 @@ def test_every_node_with_children_is_expanded_in_the_trace(domain, rm1) -> None:
 
     problem = edaps_problem(domain, rm1)
     trace = Trace()
-    plan(domain, problem, SearchOptions(**{**problem.options, "mode": "optimise",
-                                           "trace": trace}))
-    parents = {e.data["parent"] for e in trace.of_kind(EventKind.NODE_CREATED)
-               if e.data.get("parent") is not None}
+    plan(domain, problem, SearchOptions(**{**problem.options, "mode": "optimise", "trace": trace}))
+    parents = {
+        e.data["parent"]
+        for e in trace.of_kind(EventKind.NODE_CREATED)
+        if e.data.get("parent") is not None
+    }
     expanded = [e for e in trace.of_kind(EventKind.NODE_EXPANDED)]
     assert parents <= {e.node for e in expanded}
     pruned = {e.node for e in trace.of_kind(EventKind.NODE_PRUNED)}
@@ -253,6 +293,7 @@ def test_every_node_with_children_is_expanded_in_the_trace(domain, rm1) -> None:
 
 
 # --------------------------------------------------------------- explanations
+
 
 def test_choice_points_explain_every_alternative(rm1_run) -> None:
     cps = {cp.task: cp for cp in rm1_run.result.choice_points}
@@ -265,7 +306,9 @@ def test_choice_points_explain_every_alternative(rm1_run) -> None:
     paint = reasons["Paint"]
     assert paint.reason is Reason.PRECONDITION_FAILED
     assert {v.text: v.value for v in paint.failure.values} == {
-        "min_gap()": 0.015, "paint_min_gap": 0.02}
+        "min_gap()": 0.015,
+        "paint_min_gap": 0.02,
+    }
     mill = cps["Mill the milling feature at (0.00, 2.25)"]
     end = next(a for a in mill.alternatives if a.label == "EndMilling")
     # Chosen: one side tool (0.1) and rough + finish side-milling of both 2-mil side pockets
@@ -292,6 +335,7 @@ def test_full_tree_explanations_have_exact_values(domain, rm1) -> None:
 
 # --------------------------------------------------------------- modes agree (property)
 
+
 @st.composite
 def variants(draw):
     """RM1 with its milling features redrawn: tolerance, corner radius, edge or middle."""
@@ -300,14 +344,26 @@ def variants(draw):
     milling = []
     for k in range(n):
         edge = draw(st.booleans())
-        milling.append(MillingFeature(
-            x=0.0 if edge else 1.0 + 0.5 * k, y=0.5 + 0.9 * k, rotation=0.0,
-            depth=draw(st.sampled_from([0.05, 0.5])), length=0.4, width=0.3,
-            corner_radius=draw(st.sampled_from([0.075, 0.1, 0.15])),
-            tolerance=draw(st.sampled_from([2.0, 2.5, 4.0, 5.0, 10.0, 12.0]))))
+        milling.append(
+            MillingFeature(
+                x=0.0 if edge else 1.0 + 0.5 * k,
+                y=0.5 + 0.9 * k,
+                rotation=0.0,
+                depth=draw(st.sampled_from([0.05, 0.5])),
+                length=0.4,
+                width=0.3,
+                corner_radius=draw(st.sampled_from([0.075, 0.1, 0.15])),
+                tolerance=draw(st.sampled_from([2.0, 2.5, 4.0, 5.0, 10.0, 12.0])),
+            )
+        )
     gap = draw(st.sampled_from([0.005, 0.015, 0.025]))
-    return base.model_copy(update={"milling": tuple(milling), "min_gap": gap,
-                                   "order": tuple(o for o in base.order if o[0] != "M")})
+    return base.model_copy(
+        update={
+            "milling": tuple(milling),
+            "min_gap": gap,
+            "order": tuple(o for o in base.order if o[0] != "M"),
+        }
+    )
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -323,6 +379,7 @@ def test_optimum_is_the_same_in_every_mode(domain, design) -> None:
 
 
 # --------------------------------------------------------------- CLI and JSON
+
 
 def test_cli_exit_statuses(tmp_path, capsys) -> None:
     assert main(["plan", "edaps", "RM1"]) == 0
@@ -349,14 +406,24 @@ def test_json_form(capsys) -> None:
     ops = data["operations"]
     assert {"operator", "args", "setup", "run", "work_center"} <= set(ops[0])
     assert sum(o["setup"] + o["run"] for o in ops) == pytest.approx(data["lead_time"])
-    assert ops[0] == {"operator": "OrientFor", "args": [], "setup": 0.5, "run": 0.0,
-                      "work_center": "VMC1", "description": "Orient board"}
+    assert ops[0] == {
+        "operator": "OrientFor",
+        "args": [],
+        "setup": 0.5,
+        "run": 0.0,
+        "work_center": "VMC1",
+        "description": "Orient board",
+    }
     assert all(o["work_center"] for o in ops)  # GenericSetup takes its successor's
     assert isinstance(data["nodes"], int) and isinstance(data["seconds"], float)
     assert data["diagnostics"] == []
     photo = next(c for c in data["choice_points"] if c["task"] == "Apply the photoresist")
     assert [a["reason"] for a in photo["alternatives"]] == [
-        "partial-plan pruned", "chosen", "partial-plan pruned", "precondition failed"]
+        "partial-plan pruned",
+        "chosen",
+        "partial-plan pruned",
+        "precondition failed",
+    ]
     assert main(["plan", "edaps", "RUM1", "--json"]) == 2
     bad = json.loads(capsys.readouterr().out)
     assert bad["manufacturable"] is False and bad["lead_time"] is None
@@ -385,8 +452,11 @@ def test_force_by_node_fixes_that_node_only(domain, rm1) -> None:
     base = plan(domain, problem, SearchOptions(**problem.options))
     cp = next(c for c in base.choice_points if c.task == "Mill the milling feature at (0.00, 4.00)")
     trace = Trace(kinds={EventKind.NODE_CREATED})
-    plan(domain, problem, SearchOptions(**problem.options, force={cp.node: "EndMilling"},
-                                        trace=trace))
+    plan(
+        domain,
+        problem,
+        SearchOptions(**problem.options, force={cp.node: "EndMilling"}, trace=trace),
+    )
     children = [e.data["alternative"] for e in trace if e.data.get("parent") == cp.node]
     assert children == ["EndMilling"]
     first = next(c for c in base.choice_points if c.task.endswith("(0.00, 2.25)"))

@@ -6,7 +6,15 @@ from __future__ import annotations
 import pytest
 
 from engine.tofs import (
-    Hurwicz, Maximin, MinimaxRegret, Reason, SearchOptions, Status, Trace, compile_domain, plan,
+    Hurwicz,
+    Maximin,
+    MinimaxRegret,
+    Reason,
+    SearchOptions,
+    Status,
+    Trace,
+    compile_domain,
+    plan,
 )
 from engine.tofs.explain import render_text
 from engine.tofs.trace import EventKind
@@ -20,6 +28,7 @@ def examples():
 
 
 # ----------------------------------------------------------------- dinner and a movie
+
 
 def test_dinner_backtracks_from_movie_first_to_dinner_first(examples) -> None:
     domain, problem = examples.problem("dinner")
@@ -71,6 +80,7 @@ def test_dinner_in_optimise_mode_gives_the_same_plan(examples) -> None:
 #            East's node: 0.1 * 620 + 0.9 * 220                         = 260
 #   Root: max(260, 87.2) = 260, the finesse.
 
+
 def _run(examples, **kw):
     domain, problem = examples.problem("finesse")
     return plan(domain, problem, SearchOptions(mode="game", **kw))
@@ -81,7 +91,9 @@ def test_game_value_is_the_hand_computed_expectimax(examples) -> None:
     assert r.value == pytest.approx(260.0)
     root = r.choice_points[0]
     assert [(a.label, a.reason) for a in root.alternatives] == [
-        ("Finesse", Reason.CHOSEN), ("CashAce", Reason.LOWER_VALUE)]
+        ("Finesse", Reason.CHOSEN),
+        ("CashAce", Reason.LOWER_VALUE),
+    ]
     assert root.alternatives[1].value == pytest.approx(87.2)
 
 
@@ -89,16 +101,22 @@ def test_likelihood_pruner_drops_moves_below_the_cutoff(examples) -> None:
     r = _run(examples)
     # The ace line is not on the plan, so its value shows at the third-hand choice.
     assert not any(cp.task_name == "AceResult" for cp in r.choice_points)
-    third = next(cp for cp in r.choice_points
-                 if cp.task_name == "Third" and cp.value == pytest.approx(220.0))
+    third = next(
+        cp for cp in r.choice_points if cp.task_name == "Third" and cp.value == pytest.approx(220.0)
+    )
     play_ace = next(a for a in third.alternatives if a.label == "PlayAce")
     assert play_ace.reason is Reason.LOWER_VALUE and play_ace.value == pytest.approx(-100.0)
     assert r.stats["likelihood_pruned"] == 1
     # Without the pruner the singleton branch counts: 0.04 * 620 + 0.96 * (-100) = -71.2.
     r0 = _run(examples, likelihood_cutoff=0.0)
-    third0 = next(cp for cp in r0.choice_points
-                  if cp.task_name == "Third" and cp.value == pytest.approx(220.0))
-    assert next(a for a in third0.alternatives if a.label == "PlayAce").value == pytest.approx(-71.2)
+    third0 = next(
+        cp
+        for cp in r0.choice_points
+        if cp.task_name == "Third" and cp.value == pytest.approx(220.0)
+    )
+    assert next(a for a in third0.alternatives if a.label == "PlayAce").value == pytest.approx(
+        -71.2
+    )
     assert r0.stats["likelihood_pruned"] == 0
 
 
@@ -176,10 +194,18 @@ def test_game_mode_records_a_trace(examples) -> None:
     r = _run(examples, trace=trace)
     assert r.value == pytest.approx(260.0) and r.trace is trace
     kinds = {e.kind for e in trace}
-    assert {EventKind.NODE_EXPANDED, EventKind.NODE_CREATED, EventKind.NODE_PRUNED,
-            EventKind.LEAF_VALUED, EventKind.VALUE_BACKED_UP, EventKind.CHOICE_MADE} <= kinds
+    assert {
+        EventKind.NODE_EXPANDED,
+        EventKind.NODE_CREATED,
+        EventKind.NODE_PRUNED,
+        EventKind.LEAF_VALUED,
+        EventKind.VALUE_BACKED_UP,
+        EventKind.CHOICE_MADE,
+    } <= kinds
     backed = [e for e in trace if e.kind is EventKind.VALUE_BACKED_UP]
-    assert backed[-1].node == 0 and backed[-1].data == {"value": pytest.approx(260.0),
-                                                         "node_kind": "decision"}
+    assert backed[-1].node == 0 and backed[-1].data == {
+        "value": pytest.approx(260.0),
+        "node_kind": "decision",
+    }
     created = trace.of_kind(EventKind.NODE_CREATED)
     assert len(created) == r.nodes  # the root and every child

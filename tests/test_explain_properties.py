@@ -13,7 +13,7 @@ re-evaluation that shares no code with the engine.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import pytest
@@ -45,9 +45,16 @@ def brute_force(spec: Any):  # type: ignore[no-untyped-def]
     calls = [0]
 
     def ev(src: str, state: tuple[int, ...], env: dict[str, Any]) -> Any:
-        scope = {"val": lambda i: state[i], "choices": lambda n: list(range(n)), "min": min,
-                 "max": max, "True": True, "False": False, **env}
-        return eval(src, {"__builtins__": {}}, scope)  # noqa: S307 - test-only, own strings
+        scope = {
+            "val": lambda i: state[i],
+            "choices": lambda n: list(range(n)),
+            "min": min,
+            "max": max,
+            "True": True,
+            "False": False,
+            **env,
+        }
+        return eval(src, {"__builtins__": {}}, scope)
 
     def parse(sub: str, state: tuple[int, ...], env: dict[str, Any]) -> tuple[str, tuple]:
         name, args = _CALL.match(sub.strip()).groups()  # type: ignore[union-attr]
@@ -59,14 +66,13 @@ def brute_force(spec: Any):  # type: ignore[no-untyped-def]
         var, src = m.bindings[0].split(" in ")
         return [{var.strip(): x} for x in ev(src, state, {})]
 
-    def expand(m: Any, env: dict[str, Any], state: tuple[int, ...], rest: tuple
-               ) -> float | None:
+    def expand(m: Any, env: dict[str, Any], state: tuple[int, ...], rest: tuple) -> float | None:
         if not ev(m.precondition or "True", state, env):
             return None
         subs = tuple(parse(s, state, env) for s in (m.subtasks or []))
         return best(state, subs + rest)
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(state: tuple[int, ...], tasks: tuple) -> float | None:
         calls[0] += 1
         if calls[0] > LIMIT:
@@ -85,13 +91,15 @@ def brute_force(spec: Any):  # type: ignore[no-untyped-def]
                 after[args[0]] += args[1]
             below = best(tuple(after), rest)
             return None if below is None else cost + below
-        values = [expand(m, env, state, rest) for m in methods.get(name, [])
-                  for env in bindings(m, state)]
+        values = [
+            expand(m, env, state, rest) for m in methods.get(name, []) for env in bindings(m, state)
+        ]
         found = [v for v in values if v is not None]
         return min(found) if found else None
 
-    def forced(state: tuple[int, ...], tasks: tuple, method: str,
-               bound: dict[str, Any]) -> float | None:
+    def forced(
+        state: tuple[int, ...], tasks: tuple, method: str, bound: dict[str, Any]
+    ) -> float | None:
         (name, _), rest = tasks[0], tasks[1:]
         m = next(m for m in methods[name] if m.name == method)
         return expand(m, bound, state, rest)
@@ -99,8 +107,11 @@ def brute_force(spec: Any):  # type: ignore[no-untyped-def]
     return best, forced
 
 
-@settings(max_examples=120, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(
+    max_examples=120,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(domains())
 def test_optimise_explanations_agree_with_brute_force(gen) -> None:  # type: ignore[no-untyped-def]
     domain, problem = gen.compile()
@@ -112,10 +123,14 @@ def test_optimise_explanations_agree_with_brute_force(gen) -> None:  # type: ign
     options = SearchOptions(node_budget=LIMIT)
     run = plan(domain, problem, options)
     assume(run.complete)
-    assert run.value == optimum or (run.value is not None and optimum is not None
-                                    and abs(run.value - optimum) < 1e-9)
-    e = explain(run, thresholds=Thresholds(), replan=lambda cp, a: replan_at(
-        domain, problem, options, Anchor.of(run, cp), a.label))
+    assert run.value == optimum or (
+        run.value is not None and optimum is not None and abs(run.value - optimum) < 1e-9
+    )
+    e = explain(
+        run,
+        thresholds=Thresholds(),
+        replan=lambda cp, a: replan_at(domain, problem, options, Anchor.of(run, cp), a.label),
+    )
     for choice in e.choices:
         cp = choice.choice
         spent = sum(s.cost for s in run.plan if s.node <= cp.node)
@@ -144,6 +159,7 @@ def test_optimise_explanations_agree_with_brute_force(gen) -> None:  # type: ign
 
 # --------------------------------------------------------------------------- game trees
 
+
 @st.composite
 def trees(draw: st.DrawFn, depth: int = 0) -> dict[str, Any]:
     """A random game tree: our decisions, opponents' moves with weights, and leaves."""
@@ -167,10 +183,18 @@ def build(t: dict[str, Any], counter: list[int]) -> PolicyNode:
     if t["kind"] == "external":
         total = sum(t["weights"])
         value = sum(w / total * k.value for w, k in zip(t["weights"], kids))
-        edges = [PolicyEdge(lab, lab, w / total, k) for lab, w, k in
-                 zip(t["labels"], t["weights"], kids)]
-        return PolicyNode(node_id, "external", "them", "E", value, edges,
-                          planned=max(range(len(kids)), key=lambda i: t["weights"][i]))
+        edges = [
+            PolicyEdge(lab, lab, w / total, k) for lab, w, k in zip(t["labels"], t["weights"], kids)
+        ]
+        return PolicyNode(
+            node_id,
+            "external",
+            "them",
+            "E",
+            value,
+            edges,
+            planned=max(range(len(kids)), key=lambda i: t["weights"][i]),
+        )
     best = max(range(len(kids)), key=lambda i: (kids[i].value, -i))
     edges = [PolicyEdge(lab, lab, None, k) for lab, k in zip(t["labels"], kids)]
     return PolicyNode(node_id, "decision", "us", "S", kids[best].value, edges, chosen=best)
@@ -179,7 +203,8 @@ def build(t: dict[str, Any], counter: list[int]) -> PolicyNode:
 @settings(max_examples=300, deadline=None)
 @given(trees(), trees(), st.floats(0.05, 0.5), st.floats(0.0, 60.0))
 def test_game_issues_add_up_and_each_part_is_probability_times_difference(
-        a: dict[str, Any], b: dict[str, Any], share: float, floor: float) -> None:
+    a: dict[str, Any], b: dict[str, Any], share: float, floor: float
+) -> None:
     counter = [0]
     x, y = build(a, counter), build(b, counter)
     issues = policy_issues(x, y, Thresholds(share=share, floor=floor))
@@ -195,10 +220,14 @@ def test_game_issues_add_up_and_each_part_is_probability_times_difference(
 def test_parts_below_the_floor_are_not_said_to_add_up() -> None:
     """Paired branches each 2 points apart (a quarter of the weight each), floor 5: nothing
     is named and nothing is said to add up -- the whole difference is the rest."""
+
     def tree(values: list[int]) -> dict[str, Any]:
-        return {"kind": "external", "labels": list("abcde")[:len(values)],
-                "weights": [1] * len(values),
-                "children": [{"kind": "leaf", "value": v} for v in values]}
+        return {
+            "kind": "external",
+            "labels": list("abcde")[: len(values)],
+            "weights": [1] * len(values),
+            "children": [{"kind": "leaf", "value": v} for v in values],
+        }
 
     counter = [0]
     a, b = build(tree([4, 6, 4, 6]), counter), build(tree([2, 4, 2, 4]), counter)
@@ -206,12 +235,14 @@ def test_parts_below_the_floor_are_not_said_to_add_up() -> None:
     assert (issues.items, issues.add_up, issues.rest) == ((), False, 2.0)
     several = policy_issues(a, b, Thresholds(floor=0.1))  # each carries a quarter: named
     assert several.add_up is False and len(several.items) == 4 and several.rest == 0.0
-    five = policy_issues(build(tree([10, 12, 10, 12, 10]), counter),
-                         build(tree([0, 2, 0, 2, 0]), counter), Thresholds(share=0.3))
+    five = policy_issues(
+        build(tree([10, 12, 10, 12, 10]), counter),
+        build(tree([0, 2, 0, 2, 0]), counter),
+        Thresholds(share=0.3),
+    )
     assert five.add_up and five.total == pytest.approx(10.0)  # 20 % each: none alone
     assert 2 <= len(five.items) < 5
     # Opposite differences on paired branches cancel: +6 on one, -4 on the other, net +2.
     cancel = policy_issues(build(tree([10, 0]), counter), build(tree([-2, 8]), counter))
     assert cancel.cancel and cancel.loss == pytest.approx(2.0)
-    assert sorted(i.contribution for i in cancel.items) == [pytest.approx(-4.0),
-                                                          pytest.approx(6.0)]
+    assert sorted(i.contribution for i in cancel.items) == [pytest.approx(-4.0), pytest.approx(6.0)]

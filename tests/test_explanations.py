@@ -35,8 +35,9 @@ def alt(e: Explanation, task: str, label: str) -> AlternativeExplanation:
 def test_rm1_standing_comes_first(rm1: Explanation) -> None:
     assert rm1.run.value is not None
     hours = rm1.run.value / 60
-    assert rm1.standing == (f"This design needs about {hours:.1f} hours of shop time "
-                            f"({rm1.run.value:.2f} min).")
+    assert rm1.standing == (
+        f"This design needs about {hours:.1f} hours of shop time ({rm1.run.value:.2f} min)."
+    )
     assert f"{hours:.1f}" == "10.7"
     assert explanation_text(rm1)[0] == rm1.standing
 
@@ -71,7 +72,7 @@ def test_rm1_milling_the_first_side_pocket(rm1: Explanation) -> None:
     rough and a finish pass at 2 mils.  End milling the first pocket also costs a second
     tool install (0.1 min) because the second pocket is side-milled.  Slot milling needs
     tolerance >= 5 mils; the pocket has 2."""
-    end_pass = 0.5 * (0.4 * 0.3 - math.pi / 4 * 0.15 ** 2) / 0.15
+    end_pass = 0.5 * (0.4 * 0.3 - math.pi / 4 * 0.15**2) / 0.15
     assert end_pass == pytest.approx(0.341, abs=5e-4)
     side_pass = end_pass / 4
     loss = 2 * (end_pass - side_pass) + 0.1
@@ -112,7 +113,8 @@ def test_rm1_flux_cleaning(rm1: Explanation) -> None:
         assert "all_immersible() = False" in a.summary
     assert rm1.choice(task).verdict == (
         "Vapor is the only alternative left standing (Brush: bound pruned; Immerse, Alcohol, "
-        "Ultrasonic: precondition failed).")
+        "Ultrasonic: precondition failed)."
+    )
 
 
 def test_rm1_markdown_and_text_say_the_same(rm1: Explanation) -> None:
@@ -127,12 +129,13 @@ def test_rm1_markdown_and_text_say_the_same(rm1: Explanation) -> None:
 def test_rum1_rejection_names_the_hole_and_the_tolerance() -> None:
     """Figure 7.35: RUM1's 0.15-inch hole at (0.20, 2.40) asks 1.5 mils; 2.0 is the best a
     hole of that size can be drilled to."""
-    run = plan_design(get_package("edaps").domain("edaps"), resolve_design("RUM1"),
-                      explain=True)
+    run = plan_design(get_package("edaps").domain("edaps"), resolve_design("RUM1"), explain=True)
     e = run.explanation
     assert e is not None and not run.manufacturable
-    assert e.standing.startswith("This design cannot be made as it stands: Drill the hole "
-                                 "of diameter 0.1500 at (0.20, 2.40): no method applies")
+    assert e.standing.startswith(
+        "This design cannot be made as it stands: Drill the hole "
+        "of diameter 0.1500 at (0.20, 2.40): no method applies"
+    )
     assert "tol(H) = 1.5" in e.standing and "finish_min(H) = 2" in e.standing
     text = run.text(explain=True)
     assert "ERROR: Tolerance of 1.5000 mils is not achievable" in text
@@ -151,12 +154,14 @@ def test_dinner_backtracks_and_says_why() -> None:
     assert movie_first.reason is Reason.DEAD_END
     assert f"now() = {22 * 60 + 20 + 107}" in movie_first.summary
     assert f"last_seating(R) = {21 * 60 + 30}" in movie_first.summary
-    assert choice.verdict == ("DinnerThenMovie is the only alternative left standing "
-                              "(MovieThenDinner: dead end).")
+    assert choice.verdict == (
+        "DinnerThenMovie is the only alternative left standing (MovieThenDinner: dead end)."
+    )
     assert e.standing == "The plan costs 367."
 
 
 # --------------------------------------------------------------------------- bridge
+
 
 def _trick5(model):  # type: ignore[no-untyped-def]
     from knowledge.bridge.tofs_player import plan_position
@@ -165,12 +170,16 @@ def _trick5(model):  # type: ignore[no-untyped-def]
     domain, problem = pkg.problem("353021-trick5")
     pos = replace(problem.state, table=replace(problem.state.table, model=model))
     result = plan_position(pos, domain)
-    return explain(result, phrasing=pkg.phrasing(domain),
-                   thresholds=Thresholds.from_constants(domain.constants))
+    return explain(
+        result,
+        phrasing=pkg.phrasing(domain),
+        thresholds=Thresholds.from_constants(domain.constants),
+    )
 
 
 def _answers_under(policy, label: str) -> list[tuple[str, float]]:  # type: ignore[no-untyped-def]
     """The defenders' first answers (outcome, probability) below the alternative ``label``."""
+
     def find(node):  # type: ignore[no-untyped-def]
         for e in node.children:
             if e.label == label:
@@ -181,8 +190,11 @@ def _answers_under(policy, label: str) -> list[tuple[str, float]]:  # type: igno
         return None
 
     def answers(node):  # type: ignore[no-untyped-def]
-        out = [(e.label.split("O=")[1].split(", C=")[0], e.probability)
-               for e in node.children if e.method == "ThemAnswer"]
+        out = [
+            (e.label.split("O=")[1].split(", C=")[0], e.probability)
+            for e in node.children
+            if e.method == "ThemAnswer"
+        ]
         return out or [a for e in node.children for a in answers(e.node)]
 
     return answers(find(policy))
@@ -232,8 +244,10 @@ def test_353021_trick_5_chooses_the_discard_and_names_where_the_plans_part() -> 
     assert sequence.record.value == pytest.approx(two_down)
     assert sequence.loss == pytest.approx(discard_value - two_down)
     answers = _answers_under(e.run.policy, "SequenceWinner(C=♠Q)")
-    assert sorted(o for o, _ in answers) == ["East has the ♠A and takes it at once",
-                                              "West has the ♠A"]
+    assert sorted(o for o, _ in answers) == [
+        "East has the ♠A and takes it at once",
+        "West has the ♠A",
+    ]
     assert sum(p for _, p in answers) == pytest.approx(1.0)
     for a in root.alternatives:  # every explained difference adds up to the loss
         if a.issues is not None:
@@ -242,10 +256,18 @@ def test_353021_trick_5_chooses_the_discard_and_names_where_the_plans_part() -> 
 
 # --------------------------------------------------------------------------- thresholds
 
-@pytest.mark.parametrize(("loss", "word"), [
-    (0.0, "about the same"), (4.99, "slightly"), (5.0, "clearly"), (59.9, "clearly"),
-    (60.0, "far"), (-60.0, "far"),
-])
+
+@pytest.mark.parametrize(
+    ("loss", "word"),
+    [
+        (0.0, "about the same"),
+        (4.99, "slightly"),
+        (5.0, "clearly"),
+        (59.9, "clearly"),
+        (60.0, "far"),
+        (-60.0, "far"),
+    ],
+)
 def test_magnitude_words_at_the_domain_thresholds(loss: float, word: str) -> None:
     th = Thresholds.from_constants({"explain_clearly": 5, "explain_far": 60, "other": 1})
     assert (th.clearly, th.far) == (5.0, 60.0)
@@ -276,15 +298,20 @@ def test_tuning_a_threshold_in_the_store_changes_the_wording(tmp_path) -> None:
     assert word() == "slightly"
     store = open_store(db)
     try:
-        store.edit("edaps", "constant", "explain_clearly",
-                   {"name": "explain_clearly", "value": 0.5, "unit": "min",
-                    "description": "tuned"}, base=store.revision("edaps"))
+        store.edit(
+            "edaps",
+            "constant",
+            "explain_clearly",
+            {"name": "explain_clearly", "value": 0.5, "unit": "min", "description": "tuned"},
+            base=store.revision("edaps"),
+        )
     finally:
         store.close()
     assert word() == "clearly"
 
 
 # --------------------------------------------------------------------------- the CLI
+
 
 def test_cli_why_not_breaks_the_difference_down(capsys) -> None:
     from workbench.cli import main
@@ -294,8 +321,10 @@ def test_cli_why_not_breaks_the_difference_down(capsys) -> None:
     out = capsys.readouterr().out
     assert "Why not Brush at Clean the flux?" in out
     assert f"clearly worse, by {brush - vapor:.6g}" in out
-    assert (f"why: Brush board to clean flux ({brush:.2f} min) instead of Spray board with "
-            f"vapor to clean flux ({vapor:.2f} min): costs {brush - vapor:.2f} min more") in out
+    assert (
+        f"why: Brush board to clean flux ({brush:.2f} min) instead of Spray board with "
+        f"vapor to clean flux ({vapor:.2f} min): costs {brush - vapor:.2f} min more"
+    ) in out
 
 
 def test_cli_json_explain_carries_the_structured_explanation(capsys) -> None:
@@ -335,8 +364,9 @@ def test_353306_trick_3_says_why_not_set_up_clubs() -> None:
     pkg = get_package("bridge")
     domain, problem = pkg.problem("353306-trick3")
     run = plan_position(problem.state, domain)
-    e = explain(run, phrasing=pkg.phrasing(domain),
-                thresholds=Thresholds.from_constants(domain.constants))
+    e = explain(
+        run, phrasing=pkg.phrasing(domain), thresholds=Thresholds.from_constants(domain.constants)
+    )
     root = e.choices[0]
     assert root.choice.chosen is not None
     assert root.choice.chosen.label == "SequenceWinner(C=♦J)"  # the diamond ace first
@@ -344,8 +374,10 @@ def test_353306_trick_3_says_why_not_set_up_clubs() -> None:
     club = next(a for a in root.alternatives if a.record.method == "CrossToLength")
     assert club.record.value == pytest.approx(p43 * made + p52 * down)
     assert club.magnitude == "clearly"  # 121.6 points: between bridge's 50 and 200
-    assert club.gist == (f"it makes only if clubs 4-3 (p = {p43:.2f}); against clubs 5-2 "
-                         f"(p = {p52:.2f}) it goes down")
+    assert club.gist == (
+        f"it makes only if clubs 4-3 (p = {p43:.2f}); against clubs 5-2 "
+        f"(p = {p52:.2f}) it goes down"
+    )
     assert club.issues is not None and club.issues.rest == pytest.approx(0.0, abs=1e-9)
     parts = {i.assumption: i for i in club.issues.items}
     assert parts["clubs 5-2"].contribution == pytest.approx(p52 * (best - down))
@@ -355,7 +387,14 @@ def test_353306_trick_3_says_why_not_set_up_clubs() -> None:
     options = SearchOptions(**{**problem.options, "mode": problem.mode})
     plain = plan(domain, problem, options)
     choice = next(c for c in plain.choice_points if c.task == "West to play")
-    c = contrast(plain, choice, club.label, domain=domain, problem=problem, options=options,
-                 phrasing=pkg.phrasing(domain))
+    c = contrast(
+        plain,
+        choice,
+        club.label,
+        domain=domain,
+        problem=problem,
+        options=options,
+        phrasing=pkg.phrasing(domain),
+    )
     assert c.loss == pytest.approx(best - club.record.value)
     assert c.magnitude == "clearly" and c.gist == club.gist

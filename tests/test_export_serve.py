@@ -54,8 +54,12 @@ def _free_port() -> int:
 def test_serve_answers_a_browser_on_loopback(tmp_path: Path) -> None:
     port = _free_port()
     env = dict(os.environ, WORKBENCH_DB=str(tmp_path / "kb.db"))
-    proc = subprocess.Popen([sys.executable, "-m", "workbench", "--serve", "--port", str(port)],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "workbench", "--serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     try:
         deadline = time.monotonic() + 20
         page = ""

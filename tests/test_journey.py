@@ -42,8 +42,10 @@ async def settle(app: WorkbenchApp, pilot: Pilot[None]) -> None:
 
 
 def digest(db: Path) -> tuple[str, ...]:
-    return tuple(hashlib.sha256(p.read_bytes()).hexdigest() if p.exists() else ""
-                 for p in (db, db.with_name(db.name + "-wal")))
+    return tuple(
+        hashlib.sha256(p.read_bytes()).hexdigest() if p.exists() else ""
+        for p in (db, db.with_name(db.name + "-wal"))
+    )
 
 
 async def test_edit_run_explain_force_and_step(tmp_path: Path) -> None:
@@ -87,8 +89,11 @@ async def test_edit_run_explain_force_and_step(tmp_path: Path) -> None:
         await pilot.press("ctrl+s")
         await settle(app, pilot)
         store = open_store(db)
-        saved = next(m for m in store.load("edaps").methods
-                     if m.task == "ApplyPhotoresist" and m.name == "Paint")
+        saved = next(
+            m
+            for m in store.load("edaps").methods
+            if m.task == "ApplyPhotoresist" and m.name == "Paint"
+        )
         assert saved.precondition == original.replace("min_gap()", "min_gap( )")
         store.close()
         tree.focus()
@@ -111,8 +116,10 @@ async def test_edit_run_explain_force_and_step(tmp_path: Path) -> None:
         for _ in range(200):
             node = plan_tree.cursor_node
             data = node.data if node is not None else None
-            if isinstance(data, AlternativeItem) and \
-                    data.alternative.reason is Reason.PARTIAL_PLAN_PRUNED:
+            if (
+                isinstance(data, AlternativeItem)
+                and data.alternative.reason is Reason.PARTIAL_PLAN_PRUNED
+            ):
                 break
             await pilot.press("down")
             await pilot.pause()

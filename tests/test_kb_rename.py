@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.tofs.source import load_domain_file
 from engine.tofs import SearchOptions, plan
+from engine.tofs.source import load_domain_file
 from knowledge import get_package
 from workbench.kb import EditRejected
 from workbench.kb.catalog import open_store
@@ -30,8 +30,9 @@ def test_names_are_rewritten_as_tokens_only() -> None:
     assert rewrite_callee("MillAll(M)", "Mill", "X") == "MillAll(M)"
 
 
-@given(st.lists(st.sampled_from(["a", "ab", "b", " ", "+", "(", ")", "1", "'a'", "."]),
-                max_size=12))
+@given(
+    st.lists(st.sampled_from(["a", "ab", "b", " ", "+", "(", ")", "1", "'a'", "."]), max_size=12)
+)
 def test_renaming_there_and_back_is_the_identity(parts: list[str]) -> None:
     text = "".join(parts)
     there = rewrite_names(text, "a", "zz_fresh")
@@ -62,15 +63,20 @@ def test_renaming_a_constant_rewrites_every_expression(store) -> None:
 
 def test_renaming_a_task_rewrites_methods_calls_and_roots(store) -> None:
     before = store.load("edaps")
-    callers = [m.name for m in before.methods if m.subtasks and
-               any(c.startswith("ApplyPhotoresist(") or c == "ApplyPhotoresist"
-                   for c in m.subtasks)]
+    callers = [
+        m.name
+        for m in before.methods
+        if m.subtasks
+        and any(c.startswith("ApplyPhotoresist(") or c == "ApplyPhotoresist" for c in m.subtasks)
+    ]
     assert callers
-    store.rename("edaps", "task", "ApplyPhotoresist", "CoatPhotoresist",
-                 base=store.revision("edaps"))
+    store.rename(
+        "edaps", "task", "ApplyPhotoresist", "CoatPhotoresist", base=store.revision("edaps")
+    )
     after = store.load("edaps")
-    assert {m.name for m in after.methods if m.task == "CoatPhotoresist"} == \
-        {m.name for m in before.methods if m.task == "ApplyPhotoresist"}
+    assert {m.name for m in after.methods if m.task == "CoatPhotoresist"} == {
+        m.name for m in before.methods if m.task == "ApplyPhotoresist"
+    }
     assert not any(m.task == "ApplyPhotoresist" for m in after.methods)
     assert all("ApplyPhotoresist" not in c for m in after.methods for c in m.subtasks or [])
     assert _lead_time(store) == pytest.approx(642.33, abs=0.005)
@@ -86,13 +92,16 @@ def test_renaming_a_method_keeps_knowledge_tests_pointing_at_it() -> None:
     assert test.expect["chosen"] == {"South: play the suit": "LeadTowardsTenace"}
 
 
-@pytest.mark.parametrize("kind,old,new,says", [
-    ("constant", "paint_min_gap", "2gap", "is not a name"),
-    ("constant", "paint_min_gap", "lambda", "is not a name"),
-    ("task", "ApplyPhotoresist", "DrillPths", "already names a task or an operator"),
-    ("constant", "no_such_constant", "x", "there is no constant"),
-    ("method", "ApplyPhotoresist.Paint", "Spread", "already has a method 'Spread'"),
-])
+@pytest.mark.parametrize(
+    "kind,old,new,says",
+    [
+        ("constant", "paint_min_gap", "2gap", "is not a name"),
+        ("constant", "paint_min_gap", "lambda", "is not a name"),
+        ("task", "ApplyPhotoresist", "DrillPths", "already names a task or an operator"),
+        ("constant", "no_such_constant", "x", "there is no constant"),
+        ("method", "ApplyPhotoresist.Paint", "Spread", "already has a method 'Spread'"),
+    ],
+)
 def test_a_rename_that_cannot_be_made_changes_nothing(store, kind, old, new, says) -> None:
     base = store.revision("edaps")
     text = store.export("edaps")

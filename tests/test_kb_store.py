@@ -43,14 +43,26 @@ def _fingerprint(path: Path) -> dict[str, str]:
 
 # ----------------------------------------------------------------- schema and migrations
 
+
 def test_new_file_gets_the_whole_schema(tmp_path) -> None:
     path = tmp_path / "new.db"
     KnowledgeStore(path).close()
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert {"domains", "constants", "tasks", "methods", "method_subtasks", "operators",
-            "primitives", "problems", "revisions", "knowledge_tests", "runs"} <= tables
+    assert {
+        "domains",
+        "constants",
+        "tasks",
+        "methods",
+        "method_subtasks",
+        "operators",
+        "primitives",
+        "problems",
+        "revisions",
+        "knowledge_tests",
+        "runs",
+    } <= tables
     strict = {r[0] for r in conn.execute("SELECT name FROM pragma_table_list WHERE strict")}
     assert tables - {"sqlite_sequence"} <= strict
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -63,9 +75,11 @@ def test_migrating_from_the_previous_version_keeps_data_and_backs_up(tmp_path) -
 
     MIGRATIONS[0](Database(conn))
     conn.execute("PRAGMA user_version = 1")
-    conn.execute("INSERT INTO domains (name, package, description, header, roots, extra, "
-                 "revision, created, updated) VALUES ('d', 'p', 'old', '', '[]', '{}', 0, "
-                 "'t', 't')")
+    conn.execute(
+        "INSERT INTO domains (name, package, description, header, roots, extra, "
+        "revision, created, updated) VALUES ('d', 'p', 'old', '', '[]', '{}', 0, "
+        "'t', 't')"
+    )
     conn.close()
     store = KnowledgeStore(path)
     assert [d.name for d in store.domains()] == ["d"]
@@ -75,8 +89,9 @@ def test_migrating_from_the_previous_version_keeps_data_and_backs_up(tmp_path) -
     b = sqlite3.connect(backup)
     assert b.execute("PRAGMA user_version").fetchone()[0] == 1
     assert b.execute("SELECT description FROM domains").fetchone()[0] == "old"
-    assert "knowledge_tests" not in {r[0] for r in b.execute(
-        "SELECT name FROM sqlite_master WHERE type='table'")}
+    assert "knowledge_tests" not in {
+        r[0] for r in b.execute("SELECT name FROM sqlite_master WHERE type='table'")
+    }
 
 
 def test_a_newer_schema_is_refused_untouched(tmp_path) -> None:
@@ -89,8 +104,9 @@ def test_a_newer_schema_is_refused_untouched(tmp_path) -> None:
     assert _fingerprint(path) == before
 
 
-@pytest.mark.parametrize("content", [b"this is not a database\n" * 50,
-                                     b"SQLite format 3\x00" + b"\xff" * 4000])
+@pytest.mark.parametrize(
+    "content", [b"this is not a database\n" * 50, b"SQLite format 3\x00" + b"\xff" * 4000]
+)
 def test_a_corrupt_or_foreign_file_is_refused_untouched(tmp_path, content, capsys) -> None:
     path = tmp_path / "notes.db"
     path.write_bytes(content)
@@ -114,6 +130,7 @@ def test_another_programs_sqlite_file_is_refused_untouched(tmp_path) -> None:
 
 # ----------------------------------------------------------------- import and export
 
+
 @pytest.mark.parametrize("domain", sorted(SOURCES))
 def test_file_to_store_to_file_is_byte_stable(store, domain) -> None:
     assert store.export(domain) == SOURCES[domain].read_text(encoding="utf-8")
@@ -123,8 +140,10 @@ def test_file_to_store_to_file_is_byte_stable(store, domain) -> None:
 
 def test_seeding_stores_problems_primitives_and_tests(store) -> None:
     assert {p["name"] for p in store.problems("edaps")} == {"MULTI", "RM1", "RUM1"}
-    assert store.problem_text("edaps", "RM1") == (
-        ROOT / "knowledge" / "edaps" / "designs" / "RM1.txt").read_text()
+    assert (
+        store.problem_text("edaps", "RM1")
+        == (ROOT / "knowledge" / "edaps" / "designs" / "RM1.txt").read_text()
+    )
     prims = {p["name"]: p for p in store.primitives("edaps")}
     assert prims["on_side"]["doc"].startswith("Whether the milling feature touches")
     assert len(store.load("edaps").tests) == 5
@@ -148,8 +167,11 @@ def test_a_store_from_before_a_package_existed_gets_it_on_opening(tmp_path) -> N
 
 
 def test_import_of_a_broken_file_is_rejected_untouched(store, tmp_path) -> None:
-    bad = SOURCES["dinner"].read_text().replace('precondition = "now() <= showtime(M)"',
-                                                'precondition = "now( <= showtime(M)"')
+    bad = (
+        SOURCES["dinner"]
+        .read_text()
+        .replace('precondition = "now() <= showtime(M)"', 'precondition = "now( <= showtime(M)"')
+    )
     before = _fingerprint(store.path)
     with pytest.raises(EditRejected, match="syntax error"):
         store.import_text(bad, package="examples", path="dinner.toml")
@@ -158,10 +180,16 @@ def test_import_of_a_broken_file_is_rejected_untouched(store, tmp_path) -> None:
 
 # ----------------------------------------------------------------- edits and history
 
+
 def test_edit_undo_redo_and_history(store) -> None:
     base = store.revision("edaps")
-    r1 = store.edit("edaps", "constant", "spray_minutes",
-                    {"name": "spray_minutes", "value": 0.1, "description": "faster"}, base=base)
+    r1 = store.edit(
+        "edaps",
+        "constant",
+        "spray_minutes",
+        {"name": "spray_minutes", "value": 0.1, "description": "faster"},
+        base=base,
+    )
     assert r1.before["value"] == 0.5 and r1.after["value"] == 0.1
     assert store.load("edaps").constant_values()["spray_minutes"] == 0.1
     u = store.undo("edaps")
@@ -173,22 +201,40 @@ def test_edit_undo_redo_and_history(store) -> None:
     store.undo("edaps")
     with pytest.raises(UnknownItem, match="nothing to undo"):
         store.undo("edaps")  # the bundled import is the domain's creation
-    store.edit("edaps", "constant", "dry_board_minutes",
-               {"name": "dry_board_minutes", "value": 25.0}, base=None)
+    store.edit(
+        "edaps",
+        "constant",
+        "dry_board_minutes",
+        {"name": "dry_board_minutes", "value": 25.0},
+        base=None,
+    )
     with pytest.raises(UnknownItem, match="nothing to redo"):
         store.redo("edaps")  # a new edit clears the redo stack
     actions = [(h.action, h.target) for h in store.history("edaps")]
-    assert actions[1:] == [("update", "spray_minutes"), ("undo", "spray_minutes"),
-                           ("redo", "spray_minutes"), ("undo", "spray_minutes"),
-                           ("update", "dry_board_minutes")]
+    assert actions[1:] == [
+        ("update", "spray_minutes"),
+        ("undo", "spray_minutes"),
+        ("redo", "spray_minutes"),
+        ("undo", "spray_minutes"),
+        ("update", "dry_board_minutes"),
+    ]
     diff = store.diff("edaps", r1.id, store.revision("edaps"))
     # An edit replaces the whole item: r1's spray_minutes had description "faster" and no
     # unit; the dry_board_minutes edit gave no description or unit either.
     changed = sorted(line for line in diff.splitlines()[2:] if line[:1] in "+-")
-    assert changed == sorted([
-        "-value = 30.0", '-description = "Drying the board."', '-unit = "min"',
-        "+value = 25.0", "-value = 0.1", '-description = "faster"', "+value = 0.5",
-        '+description = "Spraying photoresist."', '+unit = "min"'])
+    assert changed == sorted(
+        [
+            "-value = 30.0",
+            '-description = "Drying the board."',
+            '-unit = "min"',
+            "+value = 25.0",
+            "-value = 0.1",
+            '-description = "faster"',
+            "+value = 0.5",
+            '+description = "Spraying photoresist."',
+            '+unit = "min"',
+        ]
+    )
 
 
 def test_create_and_delete_methods_and_reorder(store) -> None:
@@ -196,11 +242,17 @@ def test_create_and_delete_methods_and_reorder(store) -> None:
     store.edit("dinner" if False else "edaps", "method", "FluxCleaning.Brush2", new, base=None)
     names = [m.name for m in store.load("edaps").methods_of("FluxCleaning")]
     assert names == ["Brush", "Vapor", "Immerse", "Alcohol", "Ultrasonic", "Brush2"]
-    store.reorder_methods("edaps", "FluxCleaning",
-                          ["Vapor", "Brush", "Brush2", "Immerse", "Alcohol", "Ultrasonic"],
-                          base=None)
+    store.reorder_methods(
+        "edaps",
+        "FluxCleaning",
+        ["Vapor", "Brush", "Brush2", "Immerse", "Alcohol", "Ultrasonic"],
+        base=None,
+    )
     assert [m.name for m in store.load("edaps").methods_of("FluxCleaning")][:3] == [
-        "Vapor", "Brush", "Brush2"]
+        "Vapor",
+        "Brush",
+        "Brush2",
+    ]
     store.edit("edaps", "method", "FluxCleaning.Brush2", None, base=None)
     assert "Brush2" not in [m.name for m in store.load("edaps").methods_of("FluxCleaning")]
     store.undo("edaps")
@@ -212,56 +264,136 @@ def test_a_stale_edit_from_another_connection_is_refused(tmp_path) -> None:
     first = open_store(path)
     second = KnowledgeStore(path, validator=validate)
     seen = first.revision("edaps")
-    second.edit("edaps", "constant", "spray_minutes",
-                {"name": "spray_minutes", "value": 0.2}, base=seen, author="bob")
+    second.edit(
+        "edaps",
+        "constant",
+        "spray_minutes",
+        {"name": "spray_minutes", "value": 0.2},
+        base=seen,
+        author="bob",
+    )
     before = _fingerprint(path)
     with pytest.raises(StaleRevision, match=r"changed after revision \d+.*by bob"):
-        first.edit("edaps", "constant", "spray_minutes",
-                   {"name": "spray_minutes", "value": 0.3}, base=seen, author="alice")
+        first.edit(
+            "edaps",
+            "constant",
+            "spray_minutes",
+            {"name": "spray_minutes", "value": 0.3},
+            base=seen,
+            author="alice",
+        )
     assert _fingerprint(path) == before
     assert first.load("edaps").constant_values()["spray_minutes"] == 0.2
 
 
 REJECTED = [
-    ("expression syntax", "method", "ApplyPhotoresist.Paint",
-     {"name": "Paint", "task": "ApplyPhotoresist", "precondition": "min_gap() >",
-      "subtasks": ["GenericSetup()", "PaintPhotoresist()"]}, "syntax error"),
-    ("not in the language", "operator", "SprayPhotoresist",
-     {"name": "SprayPhotoresist", "costs": {"run": "spray_minutes.real"}, "group": "EC1"},
-     "attribute access is not allowed"),
-    ("unknown primitive", "method", "ApplyPhotoresist.Paint",
-     {"name": "Paint", "task": "ApplyPhotoresist", "precondition": "coupler_gap() > 0.02",
-      "subtasks": ["GenericSetup()", "PaintPhotoresist()"]}, "cannot call 'coupler_gap'"),
-    ("unknown constant", "operator", "DryBoard",
-     {"name": "DryBoard", "costs": {"run": "dry_minutes"}, "group": "EC1"},
-     "unknown name 'dry_minutes'"),
-    ("unknown task", "method", "MakeBoard.MakeBoard",
-     {"name": "MakeBoard", "task": "MakeBoard", "subtasks": ["MakePTHs()"]},
-     "'MakePTHs' is neither a task nor an operator"),
-    ("arity", "method", "MakeFeature.Mill",
-     {"name": "Mill", "task": "MakeFeature", "precondition": "is_milling(F)",
-      "subtasks": ["MakeSlotOrPocket(F, F)"]}, "takes 1 argument(s), 2 given"),
-    ("constant type", "constant", "spray_minutes",
-     {"name": "spray_minutes", "value": [0.5]}, "field value"),
-    ("method shape", "method", "FluxCleaning.Brush",
-     {"name": "Brush", "task": "FluxCleaning", "operator": "BrushFluxCleaning()",
-      "subtasks": []}, "exactly one of 'subtasks'"),
+    (
+        "expression syntax",
+        "method",
+        "ApplyPhotoresist.Paint",
+        {
+            "name": "Paint",
+            "task": "ApplyPhotoresist",
+            "precondition": "min_gap() >",
+            "subtasks": ["GenericSetup()", "PaintPhotoresist()"],
+        },
+        "syntax error",
+    ),
+    (
+        "not in the language",
+        "operator",
+        "SprayPhotoresist",
+        {"name": "SprayPhotoresist", "costs": {"run": "spray_minutes.real"}, "group": "EC1"},
+        "attribute access is not allowed",
+    ),
+    (
+        "unknown primitive",
+        "method",
+        "ApplyPhotoresist.Paint",
+        {
+            "name": "Paint",
+            "task": "ApplyPhotoresist",
+            "precondition": "coupler_gap() > 0.02",
+            "subtasks": ["GenericSetup()", "PaintPhotoresist()"],
+        },
+        "cannot call 'coupler_gap'",
+    ),
+    (
+        "unknown constant",
+        "operator",
+        "DryBoard",
+        {"name": "DryBoard", "costs": {"run": "dry_minutes"}, "group": "EC1"},
+        "unknown name 'dry_minutes'",
+    ),
+    (
+        "unknown task",
+        "method",
+        "MakeBoard.MakeBoard",
+        {"name": "MakeBoard", "task": "MakeBoard", "subtasks": ["MakePTHs()"]},
+        "'MakePTHs' is neither a task nor an operator",
+    ),
+    (
+        "arity",
+        "method",
+        "MakeFeature.Mill",
+        {
+            "name": "Mill",
+            "task": "MakeFeature",
+            "precondition": "is_milling(F)",
+            "subtasks": ["MakeSlotOrPocket(F, F)"],
+        },
+        "takes 1 argument(s), 2 given",
+    ),
+    (
+        "constant type",
+        "constant",
+        "spray_minutes",
+        {"name": "spray_minutes", "value": [0.5]},
+        "field value",
+    ),
+    (
+        "method shape",
+        "method",
+        "FluxCleaning.Brush",
+        {
+            "name": "Brush",
+            "task": "FluxCleaning",
+            "operator": "BrushFluxCleaning()",
+            "subtasks": [],
+        },
+        "exactly one of 'subtasks'",
+    ),
     ("deleting a used task", "task", "Drill", None, "'Drill' is neither a task nor an operator"),
-    ("renaming by edit", "constant", "spray_minutes",
-     {"name": "spray_mins", "value": 0.5}, "delete and create"),
-    ("constant the code reads", "constant", "end_mill_min_tol",
-     {"name": "end_mill_min_tol", "value": "fine"},
-     "constant end_mill_min_tol [value]: expected a number of at least 0, got 'fine'"),
-    ("unknown effect", "operator", "DryBoard",
-     {"name": "DryBoard", "effect": "dry_it", "costs": {"run": "30"}, "group": "EC1"},
-     "no effect function 'dry_it'"),
+    (
+        "renaming by edit",
+        "constant",
+        "spray_minutes",
+        {"name": "spray_mins", "value": 0.5},
+        "delete and create",
+    ),
+    (
+        "constant the code reads",
+        "constant",
+        "end_mill_min_tol",
+        {"name": "end_mill_min_tol", "value": "fine"},
+        "constant end_mill_min_tol [value]: expected a number of at least 0, got 'fine'",
+    ),
+    (
+        "unknown effect",
+        "operator",
+        "DryBoard",
+        {"name": "DryBoard", "effect": "dry_it", "costs": {"run": "30"}, "group": "EC1"},
+        "no effect function 'dry_it'",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("what", "kind", "name", "value", "message"), REJECTED,
-                         ids=[r[0] for r in REJECTED])
-def test_rejected_edits_leave_the_store_byte_identical(store, what, kind, name, value,
-                                                       message) -> None:
+@pytest.mark.parametrize(
+    ("what", "kind", "name", "value", "message"), REJECTED, ids=[r[0] for r in REJECTED]
+)
+def test_rejected_edits_leave_the_store_byte_identical(
+    store, what, kind, name, value, message
+) -> None:
     store.revision("edaps")  # make sure the connection is open and the WAL settled
     before = _fingerprint(store.path)
     rev = store.revision("edaps")
@@ -275,19 +407,27 @@ def test_rejected_edits_leave_the_store_byte_identical(store, what, kind, name, 
 
 def test_rejected_edit_from_the_cli_says_where(tmp_path, capsys) -> None:
     db = str(tmp_path / "kb.db")
-    assert main(["kb", "set", "edaps", "operator", "DryBoard", "costs={\"run\": \"30 +\"}",
-                 "--db", db]) == 1
+    assert (
+        main(["kb", "set", "edaps", "operator", "DryBoard", 'costs={"run": "30 +"}', "--db", db])
+        == 1
+    )
     err = capsys.readouterr().err
     assert "operator DryBoard [costs.run, column" in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize(("setting", "message"), [
-    ("value=twelve", "constant tie_samples [value]: expected a whole number of at least 0, "
-                     "got 'twelve'"),
-    ("value=-3", "expected a whole number of at least 0, got -3"),
-])
-def test_a_bad_bridge_tie_constant_is_refused_when_saved(tmp_path, capsys, setting,
-                                                         message) -> None:
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        (
+            "value=twelve",
+            "constant tie_samples [value]: expected a whole number of at least 0, got 'twelve'",
+        ),
+        ("value=-3", "expected a whole number of at least 0, got -3"),
+    ],
+)
+def test_a_bad_bridge_tie_constant_is_refused_when_saved(
+    tmp_path, capsys, setting, message
+) -> None:
     """The declarer reads tie_samples with int(): a word there used to fail at play time."""
     db = str(tmp_path / "kb.db")
     assert main(["kb", "set", "bridge", "constant", "tie_samples", setting, "--db", db]) == 1
@@ -312,11 +452,18 @@ def test_one_connection_per_thread(store) -> None:
 
 # ----------------------------------------------------------------- the engine runs from the store
 
+
 def _photoresist(store):
     pkg = get_package("edaps")
-    report = pkg.plan(PlanRequest(problem="RM1", spec=store.load("edaps"),
-                                  problem_text=store.problem_text("edaps", "RM1"), json=True,
-                                  explain=True))
+    report = pkg.plan(
+        PlanRequest(
+            problem="RM1",
+            spec=store.load("edaps"),
+            problem_text=store.problem_text("edaps", "RM1"),
+            json=True,
+            explain=True,
+        )
+    )
     assert report.data is not None
     cp = next(c for c in report.data["choice_points"] if c["task"] == "Apply the photoresist")
     return report.data, {a["label"]: a for a in cp["alternatives"]}
@@ -326,9 +473,13 @@ def test_edit_replan_undo_end_to_end(store) -> None:
     data, alts = _photoresist(store)
     assert alts["Spindle"]["chosen"] and round(data["lead_time"], 2) == 642.33
     # Spraying gets cheaper than spindling (0.40 min): the planner must switch.
-    store.edit("edaps", "constant", "spray_minutes",
-               {"name": "spray_minutes", "value": 0.1, "description": "new nozzle"},
-               base=store.revision("edaps"))
+    store.edit(
+        "edaps",
+        "constant",
+        "spray_minutes",
+        {"name": "spray_minutes", "value": 0.1, "description": "new nozzle"},
+        base=store.revision("edaps"),
+    )
     data, alts = _photoresist(store)
     assert alts["Spray"]["chosen"] and alts["Spray"]["reason"] == str(Reason.CHOSEN)
     assert alts["Spindle"]["reason"] == str(Reason.PARTIAL_PLAN_PRUNED)
@@ -354,6 +505,7 @@ def test_cli_plans_from_the_store(tmp_path, capsys) -> None:
 
 
 # ----------------------------------------------------------------- CLI
+
 
 def test_kb_commands(tmp_path, capsys) -> None:
     db = str(tmp_path / "kb.db")

@@ -29,10 +29,16 @@ def _events(trace: Trace | None) -> list[tuple[object, ...]]:
     return [(e.seq, e.kind, e.node, e.data) for e in trace.events]
 
 
-@pytest.mark.parametrize("request_", [RM1, ProblemRef("edaps", "RUM1"),
-                                      ProblemRef("examples", "dinner"),
-                                      ProblemRef("examples", "finesse")],
-                         ids=lambda r: r.title)
+@pytest.mark.parametrize(
+    "request_",
+    [
+        RM1,
+        ProblemRef("edaps", "RUM1"),
+        ProblemRef("examples", "dinner"),
+        ProblemRef("examples", "finesse"),
+    ],
+    ids=lambda r: r.title,
+)
 def test_same_run_as_in_this_process(request_: ProblemRef) -> None:
     here = execute(request_, None, None, None, RunSettings())
     there = planning_process.execute(request_, None, None, None, RunSettings())
@@ -70,8 +76,13 @@ def test_cancelling_one_run_leaves_the_next_alone() -> None:
         seen.append(p)
         token.cancel()  # cancel as soon as the search is under way
 
-    long_run = planning_process.execute(ProblemRef("edaps", "URM3"), token, progress, None,
-                                        RunSettings(full_tree=True, prune=False, trace=False))
+    long_run = planning_process.execute(
+        ProblemRef("edaps", "URM3"),
+        token,
+        progress,
+        None,
+        RunSettings(full_tree=True, prune=False, trace=False),
+    )
     assert seen and long_run.status is Status.CANCELLED
     assert long_run.nodes < 274_310  # URM3's full tree, had it finished
     after = planning_process.execute(RM1, CancelToken(), None, None, RunSettings(trace=False))
@@ -82,8 +93,9 @@ def test_concurrent_callers_each_get_their_own_result() -> None:
     results: dict[str, float | None] = {}
 
     def run(name: str) -> None:
-        r = planning_process.execute(ProblemRef("edaps", name), None, None, None,
-                                     RunSettings(trace=False))
+        r = planning_process.execute(
+            ProblemRef("edaps", name), None, None, None, RunSettings(trace=False)
+        )
         results[name] = r.value
 
     threads = [threading.Thread(target=run, args=(n,)) for n in ("RM1", "MULTI", "RUM1")]
@@ -91,6 +103,8 @@ def test_concurrent_callers_each_get_their_own_result() -> None:
         t.start()
     for t in threads:
         t.join(60)
-    expected = {n: execute(ProblemRef("edaps", n), None, None, None,
-                           RunSettings(trace=False)).value for n in ("RM1", "MULTI", "RUM1")}
+    expected = {
+        n: execute(ProblemRef("edaps", n), None, None, None, RunSettings(trace=False)).value
+        for n in ("RM1", "MULTI", "RUM1")
+    }
     assert results == expected

@@ -30,8 +30,15 @@ from engine.tofs.results import AlternativeRecord, ChoicePoint, PolicyNode, Reas
 from knowledge import get_package
 
 # Reasons that say the alternative was valued (exactly or as a bound): the value must be there.
-VALUED = {Reason.CHOSEN, Reason.LOWER_VALUE, Reason.TIE, Reason.PARTIAL_PLAN_PRUNED,
-          Reason.BOUND_PRUNED, Reason.TRANSPOSED, Reason.WEIGHTED}
+VALUED = {
+    Reason.CHOSEN,
+    Reason.LOWER_VALUE,
+    Reason.TIE,
+    Reason.PARTIAL_PLAN_PRUNED,
+    Reason.BOUND_PRUNED,
+    Reason.TRANSPOSED,
+    Reason.WEIGHTED,
+}
 # Reasons of a decision node's searched alternatives in game mode: one policy child each.
 SEARCHED = {Reason.CHOSEN, Reason.LOWER_VALUE, Reason.TIE}
 SAME_MOVE = "the same move as "
@@ -43,6 +50,7 @@ def close(a: float | None, b: float | None) -> bool:
 
 # --------------------------------------------------------------------------- the runs
 
+
 @dataclass(frozen=True)
 class Case:
     """One complete run to check: the problem, the options it was planned with."""
@@ -53,17 +61,24 @@ class Case:
 
 def packaged(package: str, name: str, **overrides: object) -> Callable[[], tuple]:
     """A package's problem with its own options, as the CLI and the workbench plan it."""
+
     def make() -> tuple[Domain, Problem, SearchOptions]:
         domain, problem = get_package(package).problem(name)
-        return domain, problem, SearchOptions(**{**problem.options, "mode": problem.mode,
-                                                 **overrides})
+        return (
+            domain,
+            problem,
+            SearchOptions(**{**problem.options, "mode": problem.mode, **overrides}),
+        )
+
     return make
 
 
-def design(name: str, *, full_tree: bool = False, prune: bool = True, copies: int = 1,
-           pockets: int = 0) -> Callable[[], tuple]:
+def design(
+    name: str, *, full_tree: bool = False, prune: bool = True, copies: int = 1, pockets: int = 0
+) -> Callable[[], tuple]:
     """An EDAPS design planned exactly as :func:`knowledge.edaps.report.plan_design` does
     (URM-style boards are copies of RM1 stuck together; pocket fields add 5-mil pockets)."""
+
     def make() -> tuple[Domain, Problem, SearchOptions]:
         from knowledge.edaps.generate import pocket_field, stuck_together
         from knowledge.edaps.parser import load_design
@@ -77,11 +92,16 @@ def design(name: str, *, full_tree: bool = False, prune: bool = True, copies: in
             d = pocket_field(d, pockets)
         domain = get_package("edaps").domain("edaps")
         problem = edaps_problem(domain, d)
-        options = SearchOptions(**{
-            **problem.options, "mode": "optimise", "full_tree": full_tree,
-            "partial_plan_prune": prune and problem.options["partial_plan_prune"],
-        })
+        options = SearchOptions(
+            **{
+                **problem.options,
+                "mode": "optimise",
+                "full_tree": full_tree,
+                "partial_plan_prune": prune and problem.options["partial_plan_prune"],
+            }
+        )
         return domain, problem, options
+
     return make
 
 
@@ -122,6 +142,7 @@ def where(case_id: str, cp: ChoicePoint, alt: AlternativeRecord | None = None) -
 
 # --------------------------------------------------------------------------- every mode
 
+
 @pytest.mark.parametrize("case_id", [c.id for c in ALL])
 def test_every_alternative_has_exactly_one_reason(case_id: str) -> None:
     _, _, options, run = run_of(case_id)
@@ -150,30 +171,40 @@ def test_every_alternative_has_exactly_one_reason(case_id: str) -> None:
             assert type(a.reason) is Reason and a.reason in Reason, where(case_id, cp, a)
             if a.reason in VALUED:
                 assert a.value is not None and math.isfinite(a.value), where(case_id, cp, a)
-            assert a.value_is_bound == (a.reason in (Reason.BOUND_PRUNED, Reason.TRANSPOSED)), \
+            assert a.value_is_bound == (a.reason in (Reason.BOUND_PRUNED, Reason.TRANSPOSED)), (
                 where(case_id, cp, a)
+            )
             if a.reason in (Reason.PRECONDITION_FAILED, Reason.NO_BINDING):
                 assert a.failure is not None and a.failure.failing.strip(), where(case_id, cp, a)
                 assert a.value is None, where(case_id, cp, a)
             if a.reason is Reason.NOT_EXPANDED:  # a complete run stops nowhere
                 assert "search stopped" not in a.detail, where(case_id, cp, a)
-                assert options.mode == "first" or a.detail.startswith(SAME_MOVE), \
-                    where(case_id, cp, a)
+                assert options.mode == "first" or a.detail.startswith(SAME_MOVE), where(
+                    case_id, cp, a
+                )
             if cp.kind == "external":
-                assert a.reason not in (Reason.CHOSEN, Reason.LOWER_VALUE, Reason.TIE,
-                                        Reason.PARTIAL_PLAN_PRUNED, Reason.BOUND_PRUNED,
-                                        Reason.TRANSPOSED), where(case_id, cp, a)
+                assert a.reason not in (
+                    Reason.CHOSEN,
+                    Reason.LOWER_VALUE,
+                    Reason.TIE,
+                    Reason.PARTIAL_PLAN_PRUNED,
+                    Reason.BOUND_PRUNED,
+                    Reason.TRANSPOSED,
+                ), where(case_id, cp, a)
             else:
-                assert a.reason not in (Reason.WEIGHTED, Reason.LIKELIHOOD_PRUNED), \
-                    where(case_id, cp, a)
+                assert a.reason not in (Reason.WEIGHTED, Reason.LIKELIHOOD_PRUNED), where(
+                    case_id, cp, a
+                )
             if options.full_tree:  # exhaustive: never a bound, never a transposition
-                assert a.reason not in (Reason.BOUND_PRUNED, Reason.TRANSPOSED), \
-                    where(case_id, cp, a)
+                assert a.reason not in (Reason.BOUND_PRUNED, Reason.TRANSPOSED), where(
+                    case_id, cp, a
+                )
             if not options.partial_plan_prune or options.mode == "game":
                 assert a.reason is not Reason.PARTIAL_PLAN_PRUNED, where(case_id, cp, a)
 
 
 # --------------------------------------------------------------------------- game mode
+
 
 def policy_nodes(policy: PolicyNode | None) -> dict[int, PolicyNode]:
     assert policy is not None
@@ -204,68 +235,83 @@ def test_game_reasons_carry_the_policy_trees_numbers(case_id: str) -> None:
         kinds.add(cp.kind)
         if cp.kind == "decision":
             # Every searched move is a child of the policy node, and every child a record.
-            searched = {a.label for a in cp.alternatives
-                        if a.reason in SEARCHED and not a.detail.startswith(SAME_MOVE)}
+            searched = {
+                a.label
+                for a in cp.alternatives
+                if a.reason in SEARCHED and not a.detail.startswith(SAME_MOVE)
+            }
             assert searched == set(edges), where(case_id, cp)
-            assert pn.chosen is not None and pn.children[pn.chosen].label == cp.chosen.label, \
-                where(case_id, cp)
+            assert pn.chosen is not None and pn.children[pn.chosen].label == cp.chosen.label, where(
+                case_id, cp
+            )
             best = max(e.node.value for e in pn.children)
             assert close(cp.value, best), f"{where(case_id, cp)}: value {cp.value}, max {best}"
             for a in cp.alternatives:
                 if a.reason not in SEARCHED and not a.detail.startswith(SAME_MOVE):
                     continue
                 if a.detail.startswith(SAME_MOVE):  # a duplicate move, valued by its twin
-                    twin_label = a.detail[len(SAME_MOVE):].split(", so it")[0]
+                    twin_label = a.detail[len(SAME_MOVE) :].split(", so it")[0]
                     twin = alts[twin_label]
                     edge = edges[twin_label]
-                    assert a.reason is (Reason.TIE if twin.reason is Reason.CHOSEN
-                                        else twin.reason), where(case_id, cp, a)
+                    assert a.reason is (
+                        Reason.TIE if twin.reason is Reason.CHOSEN else twin.reason
+                    ), where(case_id, cp, a)
                 else:
                     edge = edges[a.label]
                     assert a.node == edge.node.node, where(case_id, cp, a)
                 assert a.value == edge.node.value, (
-                    f"{where(case_id, cp, a)}: value {a.value}, policy child {edge.node.value}")
+                    f"{where(case_id, cp, a)}: value {a.value}, policy child {edge.node.value}"
+                )
                 assert a.compared_with == cp.value, where(case_id, cp, a)
                 if a.reason is Reason.CHOSEN:
                     assert a.value == cp.value and close(a.value, best), where(case_id, cp, a)
                 elif a.reason is Reason.TIE:
                     assert close(a.value, cp.value), (
-                        f"{where(case_id, cp, a)}: tie at {a.value} against {cp.value}")
+                        f"{where(case_id, cp, a)}: tie at {a.value} against {cp.value}"
+                    )
                 elif a.reason is Reason.LOWER_VALUE:
                     assert a.value < cp.value and not close(a.value, cp.value), (
-                        f"{where(case_id, cp, a)}: 'lower' {a.value} against {cp.value}")
+                        f"{where(case_id, cp, a)}: 'lower' {a.value} against {cp.value}"
+                    )
         else:
             weighted = [a for a in cp.alternatives if a.reason is Reason.WEIGHTED]
             assert {a.label for a in weighted} == set(edges), where(case_id, cp)
-            assert pn.planned is not None and pn.children[pn.planned].label == cp.chosen.label, \
+            assert pn.planned is not None and pn.children[pn.planned].label == cp.chosen.label, (
                 where(case_id, cp)
+            )
             for a in weighted:
                 edge = edges[a.label]
                 assert a.probability is not None and a.probability == edge.probability, (
-                    f"{where(case_id, cp, a)}: p {a.probability}, policy edge "
-                    f"{edge.probability}")
+                    f"{where(case_id, cp, a)}: p {a.probability}, policy edge {edge.probability}"
+                )
                 assert a.probability >= cutoff and a.probability > 0, where(case_id, cp, a)
                 assert a.value == edge.node.value and a.node == edge.node.node, (
-                    f"{where(case_id, cp, a)}: value {a.value}, policy child {edge.node.value}")
+                    f"{where(case_id, cp, a)}: value {a.value}, policy child {edge.node.value}"
+                )
                 assert a.compared_with == cp.value, where(case_id, cp, a)
-            assert cp.chosen.probability == max(a.probability for a in weighted), \
+            assert cp.chosen.probability == max(a.probability for a in weighted), (
                 f"{where(case_id, cp)}: the planned move is not the most likely"
+            )
             total = sum(a.probability for a in weighted)
             average = sum(a.probability * a.value for a in weighted) / total
             assert close(cp.value, average), (
-                f"{where(case_id, cp)}: value {cp.value}, weighted average {average}")
+                f"{where(case_id, cp)}: value {cp.value}, weighted average {average}"
+            )
             for a in cp.alternatives:
                 if a.reason is Reason.LIKELIHOOD_PRUNED:
                     assert a.label not in edges and a.value is None, where(case_id, cp, a)
                     assert a.compared_with == cutoff, where(case_id, cp, a)
                     assert a.probability is not None and (
-                        a.probability < a.compared_with or a.probability <= 0), (
+                        a.probability < a.compared_with or a.probability <= 0
+                    ), (
                         f"{where(case_id, cp, a)}: p {a.probability} is not below the cutoff "
-                        f"{a.compared_with}")
+                        f"{a.compared_with}"
+                    )
     assert "decision" in kinds
 
 
 # --------------------------------------------------------------------------- cost modes
+
 
 @pytest.mark.parametrize("case_id", [c.id for c in EDAPS + FIRST])
 def test_cost_reasons_match_forced_replans(case_id: str) -> None:
@@ -284,8 +330,9 @@ def test_cost_reasons_match_forced_replans(case_id: str) -> None:
             assert forced.complete, where(case_id, cp, a)
             if forced.found:
                 [again] = [x for x in forced.choice_points if x.node == cp.node]
-                assert again.chosen is not None and again.chosen.label == a.label, \
+                assert again.chosen is not None and again.chosen.label == a.label, (
                     f"{where(case_id, cp, a)}: the re-plan did not take it"
+                )
             got = forced.value
             say = f"{where(case_id, cp, a)}: record {a.value}, forced re-plan {got}"
             if a.reason is Reason.DEAD_END:
@@ -322,11 +369,24 @@ def test_the_runs_exercise_the_taxonomy() -> None:
         for cp in run_of(case.id)[3].choice_points:
             for a in cp.alternatives:
                 seen.setdefault(a.reason, set()).add(case.id)
-    expected = {Reason.CHOSEN, Reason.LOWER_VALUE, Reason.TIE, Reason.PRECONDITION_FAILED,
-                Reason.NO_BINDING, Reason.PARTIAL_PLAN_PRUNED, Reason.BOUND_PRUNED,
-                Reason.LIKELIHOOD_PRUNED, Reason.DEAD_END, Reason.WEIGHTED}
+    expected = {
+        Reason.CHOSEN,
+        Reason.LOWER_VALUE,
+        Reason.TIE,
+        Reason.PRECONDITION_FAILED,
+        Reason.NO_BINDING,
+        Reason.PARTIAL_PLAN_PRUNED,
+        Reason.BOUND_PRUNED,
+        Reason.LIKELIHOOD_PRUNED,
+        Reason.DEAD_END,
+        Reason.WEIGHTED,
+    }
     assert expected <= set(seen), sorted(map(str, expected - set(seen)))
     edaps = {c.id for c in EDAPS}
-    for reason in (Reason.LOWER_VALUE, Reason.TIE, Reason.PARTIAL_PLAN_PRUNED,
-                   Reason.BOUND_PRUNED):  # each value kind is checked by a forced re-plan
+    for reason in (
+        Reason.LOWER_VALUE,
+        Reason.TIE,
+        Reason.PARTIAL_PLAN_PRUNED,
+        Reason.BOUND_PRUNED,
+    ):  # each value kind is checked by a forced re-plan
         assert seen[reason] & edaps, reason

@@ -17,8 +17,6 @@ from tests.trace_synth import synthetic_events, traced_run
 from workbench.replay import ItemKind, Replay, ReplayState, events_of, task_text
 
 
-
-
 def replay_of(package: str, problem: str) -> Replay:
     result, events = traced_run(package, problem)
     return Replay(events, result)
@@ -51,8 +49,9 @@ def test_every_position_forward_equals_back_from_the_end(package: str, problem: 
 def test_rm1_forward_and_back_agree_at_sampled_positions() -> None:
     r = replay_of("edaps", "RM1")
     n = len(r)
-    samples = sorted({0, 1, 2, n // 3, n // 2, n - 2, n - 1, n,
-                      *random.Random(5).sample(range(n), 12)})
+    samples = sorted(
+        {0, 1, 2, n // 3, n // 2, n - 2, n - 1, n, *random.Random(5).sample(range(n), 12)}
+    )
     state = ReplayState(r)
     forward = {}
     for k in range(n + 1):
@@ -66,8 +65,9 @@ def test_rm1_forward_and_back_agree_at_sampled_positions() -> None:
         assert state.lines == forward[k] == r.snapshot(k)
 
 
-@pytest.mark.parametrize("package,problem", [("examples", "dinner"), ("examples", "finesse"),
-                                             ("edaps", "RM1")])
+@pytest.mark.parametrize(
+    "package,problem", [("examples", "dinner"), ("examples", "finesse"), ("edaps", "RM1")]
+)
 def test_node_count_matches_node_created_events(package: str, problem: str) -> None:
     result, events = traced_run(package, problem)
     r = Replay(events, result)
@@ -117,8 +117,10 @@ def test_dinner_tree_at_the_end() -> None:
     loser = r.node_item[1]
     assert r.label(loser, end).endswith("dead end") and r.tone(loser, end) == "rejected"
     assert not r.label(loser, end - 1).endswith("dead end")
-    assert any("Watch Grosse Pointe Blank at 22:20" in label and "complete plan" in label
-               for label in labels)
+    assert any(
+        "Watch Grosse Pointe Blank at 22:20" in label and "complete plan" in label
+        for label in labels
+    )
     # The chosen path is marked only once its CHOICE_MADE has been replayed.
     chosen = r.node_item[6]
     assert r.tone(chosen, end) == "chosen"
@@ -132,7 +134,8 @@ def test_pruned_and_failed_alternatives_are_lines() -> None:
     end = len(r)
     pruned = [i for i in r.items.values() if i.kind is ItemKind.PRUNED]
     assert [(p.alternative, p.data["reason"]) for p in pruned] == [
-        ("SingletonFalls", "likelihood pruned")]
+        ("SingletonFalls", "likelihood pruned")
+    ]
     assert "likelihood pruned (p 0.04, cutoff 0.05)" in r.label(pruned[0].id, end)
     failed = {i.alternative for i in r.items.values() if i.kind is ItemKind.FAILED}
     assert {"PlayQueen", "PlayAce", "CashQueen"} <= failed
@@ -156,8 +159,10 @@ def test_choice_navigation() -> None:
     r = replay_of("examples", "dinner")
     first = r.next_choice(0)
     assert r.event_at(first).kind is EventKind.CHOICE_MADE
-    assert r.next_choice(first) > first and r.event_at(r.next_choice(first)).kind \
-        is EventKind.CHOICE_MADE
+    assert (
+        r.next_choice(first) > first
+        and r.event_at(r.next_choice(first)).kind is EventKind.CHOICE_MADE
+    )
     assert r.previous_choice(first) == 0
     assert r.previous_choice(r.next_choice(first)) == first
     last = r.choice_events[-1] + 1
@@ -172,10 +177,14 @@ def test_every_event_kind_is_described() -> None:
     assert r.describe(0).startswith("Before the first event")
     dinner = replay_of("examples", "dinner")
     binding = next(k + 1 for k, e in enumerate(dinner.events) if e.kind is EventKind.BINDING)
-    assert dinner.describe(binding) == \
-        "At node 1, SeeShowing binds M = 'Grosse Pointe Blank at 22:20'."
-    assert dinner.describe(2) == ("Expanded node 0 at depth 0: its first task is "
-                                  "GoToDinnerAndMovie(), cost so far 0, 1 task on the list.")
+    assert (
+        dinner.describe(binding)
+        == "At node 1, SeeShowing binds M = 'Grosse Pointe Blank at 22:20'."
+    )
+    assert dinner.describe(2) == (
+        "Expanded node 0 at depth 0: its first task is "
+        "GoToDinnerAndMovie(), cost so far 0, 1 task on the list."
+    )
 
 
 def test_node_view_collects_what_the_trace_says() -> None:
@@ -195,8 +204,7 @@ def test_node_view_collects_what_the_trace_says() -> None:
 def test_full_task_lists_are_used_when_the_trace_has_them() -> None:
     r = Replay(synthetic_events(500, agenda=True))
     view = r.node_view(0, len(r))
-    assert view.agenda is not None and [task_text(t) for t in view.agenda[:2]] == \
-        ["T0(0)", "T1(1)"]
+    assert view.agenda is not None and [task_text(t) for t in view.agenda[:2]] == ["T0(0)", "T1(1)"]
 
 
 def test_game_runs_replay_with_node_kinds() -> None:
@@ -204,8 +212,9 @@ def test_game_runs_replay_with_node_kinds() -> None:
     r = Replay(events, result)
     assert r.node_view(2, len(r)).node_kind == "external"
     assert r.node_view(0, len(r)).node_kind == "decision"
-    backed = next(k + 1 for k, e in enumerate(events) if e.kind is EventKind.VALUE_BACKED_UP
-                  and e.node == 2)
+    backed = next(
+        k + 1 for k, e in enumerate(events) if e.kind is EventKind.VALUE_BACKED_UP and e.node == 2
+    )
     assert r.describe(backed) == "Backed up value 260 to node 2 (external node)."
 
 

@@ -24,8 +24,11 @@ def _plan_ops(result) -> list[tuple[str, tuple]]:
     return [(s.operator, s.args) for s in result.plan]
 
 
-@settings(max_examples=250, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(
+    max_examples=250,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(domains())
 def test_branch_and_bound_and_transpositions_match_exhaustive_search(gen) -> None:
     """B&B + transposition table find the same optimum -- and the same plan -- as full tree."""
@@ -103,8 +106,10 @@ def test_every_alternative_on_the_plan_has_exactly_one_consistent_reason(gen) ->
                 if a.reason is Reason.PRECONDITION_FAILED:
                     assert a.failure is not None and a.failure.failing
             if options.full_tree:  # exhaustive: never a bound, never transposed
-                assert all(a.reason not in (Reason.BOUND_PRUNED, Reason.TRANSPOSED)
-                           for a in cp.alternatives)
+                assert all(
+                    a.reason not in (Reason.BOUND_PRUNED, Reason.TRANSPOSED)
+                    for a in cp.alternatives
+                )
 
 
 def _heavy():
@@ -117,11 +122,11 @@ def _heavy():
     methods = [MethodDef(name="All", task="Root", subtasks=[f"C{k}()" for k in range(12)])]
     for k in range(12):
         for m in range(3):
-            methods.append(MethodDef(name=f"Way{m}", task=f"C{k}",
-                                     operator=f"O({k % 3}, {m})"))
+            methods.append(MethodDef(name=f"Way{m}", task=f"C{k}", operator=f"O({k % 3}, {m})"))
     ops = [OperatorDef(name="O", params=["i", "d"], effect="bump", costs={"run": "d + 1"})]
-    d = compile_domain(DomainSpec(name="heavy", tasks=tasks, methods=methods, operators=ops),
-                       REGISTRY)
+    d = compile_domain(
+        DomainSpec(name="heavy", tasks=tasks, methods=methods, operators=ops), REGISTRY
+    )
     return d, Problem("heavy", (0, 0, 0), (make_task(d, "Root"),))
 
 
@@ -133,8 +138,9 @@ def test_node_budget_stops_the_run_and_reports_not_expanded() -> None:
     assert r.stats["not_expanded"] > 0
     reasons = {a.reason for cp in r.choice_points for a in cp.alternatives}
     assert Reason.NOT_EXPANDED in reasons
-    not_exp = [a for cp in r.choice_points for a in cp.alternatives
-               if a.reason is Reason.NOT_EXPANDED]
+    not_exp = [
+        a for cp in r.choice_points for a in cp.alternatives if a.reason is Reason.NOT_EXPANDED
+    ]
     assert all("node budget" in a.detail for a in not_exp)
     # The best plan found so far is still returned.
     assert r.value is not None and len(r.plan) == 12
@@ -157,8 +163,11 @@ def test_cancel_token_stops_the_run_from_the_progress_callback() -> None:
         if p.nodes >= 3000:
             token.cancel()
 
-    r = plan(domain, problem, SearchOptions(full_tree=True, cancel=token, progress=progress,
-                                            progress_every=1000))
+    r = plan(
+        domain,
+        problem,
+        SearchOptions(full_tree=True, cancel=token, progress=progress, progress_every=1000),
+    )
     assert r.status is Status.CANCELLED
     assert seen[:3] == [1000, 2000, 3000]
     assert r.nodes < 3000 + 300  # polled every 256 nodes
@@ -179,8 +188,14 @@ def test_trace_is_off_by_default_and_records_events_when_on() -> None:
     trace = Trace()
     plan(domain, problem, SearchOptions(trace=trace))
     kinds = {e.kind for e in trace}
-    assert {EventKind.NODE_EXPANDED, EventKind.METHOD_TRIED, EventKind.NODE_CREATED,
-            EventKind.NODE_PRUNED, EventKind.LEAF_VALUED, EventKind.CHOICE_MADE} <= kinds
+    assert {
+        EventKind.NODE_EXPANDED,
+        EventKind.METHOD_TRIED,
+        EventKind.NODE_CREATED,
+        EventKind.NODE_PRUNED,
+        EventKind.LEAF_VALUED,
+        EventKind.CHOICE_MADE,
+    } <= kinds
     only = Trace(kinds={EventKind.NODE_CREATED})
     plan(domain, problem, SearchOptions(trace=only))
     assert {e.kind for e in only} == {EventKind.NODE_CREATED}

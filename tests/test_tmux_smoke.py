@@ -18,8 +18,9 @@ SOCKET = "tofs-workbench-smoke"  # a private tmux server: no user config, no oth
 
 
 def _tmux(*args: str) -> str:
-    return subprocess.run(["tmux", "-L", SOCKET, "-f", "/dev/null", *args], check=True,
-                          capture_output=True, text=True).stdout
+    return subprocess.run(
+        ["tmux", "-L", SOCKET, "-f", "/dev/null", *args], check=True, capture_output=True, text=True
+    ).stdout
 
 
 def _wait_for(session: str, text: str, timeout: float = 30.0) -> str:
@@ -37,8 +38,17 @@ def test_workbench_runs_in_a_real_terminal(tmp_path: Path) -> None:
     session = f"wb-smoke-{tmp_path.name}"[:40]
     db = tmp_path / "kb.db"
     # COLUMNS/LINES from the test runner would pin Textual's size; the terminal decides.
-    _tmux("new-session", "-d", "-s", session, "-x", "150", "-y", "45",
-          f"env -u COLUMNS -u LINES {WORKBENCH} --db {db}")
+    _tmux(
+        "new-session",
+        "-d",
+        "-s",
+        session,
+        "-x",
+        "150",
+        "-y",
+        "45",
+        f"env -u COLUMNS -u LINES {WORKBENCH} --db {db}",
+    )
     try:
         _wait_for(session, "Problems")
         screen = _wait_for(session, "RM1")
@@ -67,5 +77,9 @@ def test_workbench_runs_in_a_real_terminal(tmp_path: Path) -> None:
 
 
 def _has(session: str) -> bool:
-    return subprocess.run(["tmux", "-L", SOCKET, "has-session", "-t", session],
-                          capture_output=True).returncode == 0
+    return (
+        subprocess.run(
+            ["tmux", "-L", SOCKET, "has-session", "-t", session], capture_output=True
+        ).returncode
+        == 0
+    )

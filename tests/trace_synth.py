@@ -23,13 +23,15 @@ def traced_run(package: str, problem: str) -> tuple[RunResult, tuple[TraceEvent,
     """A shipped problem planned with its own options and a trace (computed once)."""
     domain, prob = get_package(package).problem(problem)
     trace = Trace()
-    result = plan(domain, prob, SearchOptions(**{**prob.options, "mode": prob.mode,
-                                                 "trace": trace}))
+    result = plan(
+        domain, prob, SearchOptions(**{**prob.options, "mode": prob.mode, "trace": trace})
+    )
     return result, tuple(trace.events)
 
 
-def synthetic_events(target: int, branching: int = 3, depth: int = 14, seed: int = 1,
-                     agenda: bool = False) -> list[TraceEvent]:
+def synthetic_events(
+    target: int, branching: int = 3, depth: int = 14, seed: int = 1, agenda: bool = False
+) -> list[TraceEvent]:
     """About ``target`` events of a depth-first search (stops creating nodes past it)."""
     rnd = random.Random(seed)
     events: list[TraceEvent] = []
@@ -48,8 +50,9 @@ def synthetic_events(target: int, branching: int = 3, depth: int = 14, seed: int
             return float(d)
         task = (f"T{d}", (d,))
         extra = {"task_list": tuple((f"T{j}", (j,)) for j in range(d, depth))} if agenda else {}
-        emit(EventKind.NODE_EXPANDED, node, task=task, depth=d, g=float(d), tasks=depth - d,
-             **extra)
+        emit(
+            EventKind.NODE_EXPANDED, node, task=task, depth=d, g=float(d), tasks=depth - d, **extra
+        )
         for m in range(branching):
             emit(EventKind.METHOD_TRIED, node, task=task, method=f"M{m}")
             emit(EventKind.PRECONDITION, node, method=f"M{m}", result=rnd.random() < 0.85)
@@ -59,8 +62,14 @@ def synthetic_events(target: int, branching: int = 3, depth: int = 14, seed: int
             if len(events) >= target:
                 break
             if rnd.random() < 0.1:
-                emit(EventKind.NODE_PRUNED, node, alternative=f"M{m}",
-                     reason="bound pruned", bound=1.0, best=0.5)
+                emit(
+                    EventKind.NODE_PRUNED,
+                    node,
+                    alternative=f"M{m}",
+                    reason="bound pruned",
+                    bound=1.0,
+                    best=0.5,
+                )
                 continue
             child = new()
             emit(EventKind.NODE_CREATED, child, parent=node, alternative=f"M{m}", cost=1.0)

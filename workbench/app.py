@@ -24,9 +24,9 @@ from workbench.planning_process import planning_process
 from workbench.screens import HelpScreen, PlanScreen
 from workbench.screens.design_editor import DesignScreen
 from workbench.screens.editor import EditorScreen
+from workbench.screens.help import binding_rows
 from workbench.screens.stepper import StepperScreen
 from workbench.screens.whynot import WhyNotScreen
-from workbench.screens.help import binding_rows
 from workbench.widgets import ProblemPicker
 
 __all__ = ["WorkbenchApp", "run_app"]
@@ -40,8 +40,13 @@ class WorkbenchApp(App[None]):
     CSS_PATH = "app.tcss"
     BINDINGS = [
         Binding("f1", "help", "Help", id="app.help", tooltip="List every key binding"),
-        Binding("f2", "editor", "Knowledge", id="app.editor",
-                tooltip="Browse and edit the knowledge: task network, forms, history, lint"),
+        Binding(
+            "f2",
+            "editor",
+            "Knowledge",
+            id="app.editor",
+            tooltip="Browse and edit the knowledge: task network, forms, history, lint",
+        ),
         Binding("q", "quit", "Quit", id="app.quit"),
     ]
 
@@ -68,9 +73,8 @@ class WorkbenchApp(App[None]):
             entry = self.screen.query_one(ProblemPicker).current
             if entry is not None:
                 try:
-                    domain = get_package(entry.request.package).domain_of(
-                        entry.request.problem)
-                except Exception:  # noqa: BLE001 - a broken package opens the default
+                    domain = get_package(entry.request.package).domain_of(entry.request.problem)
+                except Exception:
                     domain = None
         self.push_screen(EditorScreen(self.db, domain))
 
@@ -78,21 +82,24 @@ class WorkbenchApp(App[None]):
         if isinstance(self.screen, HelpScreen):
             return
         show = self.get_key_display
-        self.push_screen(HelpScreen([
-            ("Everywhere", binding_rows(show, [*self.BINDINGS, *App.BINDINGS])),
-            ("Planning", binding_rows(show, PlanScreen.BINDINGS)),
-            ("Knowledge editor", binding_rows(show, EditorScreen.BINDINGS)),
-            ("Step-through", binding_rows(show, StepperScreen.BINDINGS)),
-            ("Why not?", binding_rows(show, WhyNotScreen.BINDINGS)),
-            ("EDAPS design editor", binding_rows(show, DesignScreen.BINDINGS)),
-            ("Trees (problems and plan)", binding_rows(show, Tree.BINDINGS)),
-        ]))
+        self.push_screen(
+            HelpScreen(
+                [
+                    ("Everywhere", binding_rows(show, [*self.BINDINGS, *App.BINDINGS])),
+                    ("Planning", binding_rows(show, PlanScreen.BINDINGS)),
+                    ("Knowledge editor", binding_rows(show, EditorScreen.BINDINGS)),
+                    ("Step-through", binding_rows(show, StepperScreen.BINDINGS)),
+                    ("Why not?", binding_rows(show, WhyNotScreen.BINDINGS)),
+                    ("EDAPS design editor", binding_rows(show, DesignScreen.BINDINGS)),
+                    ("Trees (problems and plan)", binding_rows(show, Tree.BINDINGS)),
+                ]
+            )
+        )
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand("Help", "List every key binding", self.action_help)
-        yield SystemCommand("Knowledge editor", "Browse and edit the knowledge",
-                            self.action_editor)
+        yield SystemCommand("Knowledge editor", "Browse and edit the knowledge", self.action_editor)
         if isinstance(screen, DesignScreen):
             for title, help_text, callback in screen.commands():
                 yield SystemCommand(title, help_text, callback)
@@ -103,16 +110,22 @@ class WorkbenchApp(App[None]):
         if screen.running:
             yield SystemCommand("Cancel", "Stop the running planner", screen.action_cancel)
         if screen.view is not None:
-            yield SystemCommand("Expand all", "Open every node of the plan tree",
-                                screen.action_expand_all)
-            yield SystemCommand("Step through", "Replay how the search built this run",
-                                screen.action_step_through)
-            yield SystemCommand("Why not?", "Re-plan with the highlighted alternative forced",
-                                screen.action_why_not)
+            yield SystemCommand(
+                "Expand all", "Open every node of the plan tree", screen.action_expand_all
+            )
+            yield SystemCommand(
+                "Step through", "Replay how the search built this run", screen.action_step_through
+            )
+            yield SystemCommand(
+                "Why not?", "Re-plan with the highlighted alternative forced", screen.action_why_not
+            )
         for entry in screen.query_one(ProblemPicker).entries():
-            yield SystemCommand(f"Run {entry.request.title}",
-                                entry.description or "Plan this problem",
-                                partial(screen.start_run, entry.request), discover=False)
+            yield SystemCommand(
+                f"Run {entry.request.title}",
+                entry.description or "Plan this problem",
+                partial(screen.start_run, entry.request),
+                discover=False,
+            )
 
 
 def run_app(db: str | Path | None = None) -> int:

@@ -29,25 +29,43 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("package", choices=["bridge"], help="the bridge package")
     p.add_argument("file", help="PBN file")
     p.add_argument("--board", help="the [Board] tag of the board to play (default: the first)")
-    p.add_argument("--declarer", default="tofs",
-                   help="tofs, tofs-plan (re-plans as Tignum 2 did), tofs-first (close "
-                        "plans go to the first considered, as in Tignum 2), mcdd, heuristic "
-                        "or dd (default: tofs)")
-    p.add_argument("--defense", "--defence", default="heuristic",
-                   choices=["heuristic", "dd", "scripted"],
-                   help="who defends (scripted replays the file's [Play], then heuristic)")
-    p.add_argument("--model", default="vacant-places", choices=["vacant-places", "dissertation"],
-                   help="the TOFS declarer's belief model")
-    p.add_argument("--explain", action="store_true",
-                   help="for each planned decision, every alternative and why it lost")
+    p.add_argument(
+        "--declarer",
+        default="tofs",
+        help="tofs, tofs-plan (re-plans as Tignum 2 did), tofs-first (close "
+        "plans go to the first considered, as in Tignum 2), mcdd, heuristic "
+        "or dd (default: tofs)",
+    )
+    p.add_argument(
+        "--defense",
+        "--defence",
+        default="heuristic",
+        choices=["heuristic", "dd", "scripted"],
+        help="who defends (scripted replays the file's [Play], then heuristic)",
+    )
+    p.add_argument(
+        "--model",
+        default="vacant-places",
+        choices=["vacant-places", "dissertation"],
+        help="the TOFS declarer's belief model",
+    )
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="for each planned decision, every alternative and why it lost",
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
-    m = sub.add_parser("match", parents=[common],
-                       help="play every board of a PBN file with several declarers")
+    m = sub.add_parser(
+        "match", parents=[common], help="play every board of a PBN file with several declarers"
+    )
     m.add_argument("package", choices=["bridge"], help="the bridge package")
     m.add_argument("file", help="PBN file")
-    m.add_argument("--declarers", default="tofs,mcdd,heuristic",
-                   help="comma-separated: tofs, tofs-plan, tofs-first, mcdd, heuristic, dd")
+    m.add_argument(
+        "--declarers",
+        default="tofs,mcdd,heuristic",
+        help="comma-separated: tofs, tofs-plan, tofs-first, mcdd, heuristic, dd",
+    )
     m.add_argument("--defense", "--defence", default="heuristic", choices=["heuristic", "dd"])
     m.add_argument("--jobs", type=int, default=1, help="worker processes")
     m.add_argument("--timeout", type=float, default=120.0, help="seconds per board")
@@ -85,8 +103,12 @@ def run_play_command(args: argparse.Namespace) -> int:
                 return _fail(f"{args.file}: no board '{args.board}'; boards: {boards}")
             record = found[0]
         problem = problem_from_record(record)
-        player = make_declarer(args.declarer, model=args.model, board=problem.board,
-                               vulnerable=problem.declarer_vulnerable)
+        player = make_declarer(
+            args.declarer,
+            model=args.model,
+            board=problem.board,
+            vulnerable=problem.declarer_vulnerable,
+        )
         rec = play_problem(problem, player, args.defense)
     except (PbnError, ValueError) as exc:
         return _fail(str(exc))
@@ -113,18 +135,30 @@ def _play_data(problem: Any, rec: Any, player: Any, explain: bool) -> dict[str, 
         if len(state.trick) == 0:
             t = state.history[-1]
             first = i - 3
-            ours = [notes[k] for k in range(first, i + 1)
-                    if (rec.seats[k] & 1) == side and notes[k]]
-            tricks.append({"trick": len(tricks) + 1, "leader": Seat(t.leader).letter,
-                           "cards": [card_text(x) for x in t.cards],
-                           "winner": Seat(t.winner).letter, "note": ours[0] if ours else None})
+            ours = [
+                notes[k] for k in range(first, i + 1) if (rec.seats[k] & 1) == side and notes[k]
+            ]
+            tricks.append(
+                {
+                    "trick": len(tricks) + 1,
+                    "leader": Seat(t.leader).letter,
+                    "cards": [card_text(x) for x in t.cards],
+                    "winner": Seat(t.winner).letter,
+                    "note": ours[0] if ours else None,
+                }
+            )
     vulnerable = problem.declarer_vulnerable
     data: dict[str, Any] = {
-        "board": problem.board, "contract": str(rec.contract), "declarer": Seat(rec.declarer).letter,
-        "declarer_player": rec.declarer_name, "defense": rec.defender_name,
-        "tricks": rec.declarer_tricks, "made": rec.made,
+        "board": problem.board,
+        "contract": str(rec.contract),
+        "declarer": Seat(rec.declarer).letter,
+        "declarer_player": rec.declarer_name,
+        "defense": rec.defender_name,
+        "tricks": rec.declarer_tricks,
+        "made": rec.made,
         "score": score(rec.contract, vulnerable, rec.declarer_tricks),
-        "play": "".join(CARD_NAMES[c] for c in rec.cards), "trick_by_trick": tricks,
+        "play": "".join(CARD_NAMES[c] for c in rec.cards),
+        "trick_by_trick": tricks,
         "seconds": round(rec.declarer_seconds, 3),
     }
     if explain:
@@ -163,31 +197,49 @@ def _decisions(player: Any, rec: Any = None, vulnerable: bool = False) -> list[d
     phrasing, thresholds = bridge_phrasing(domain), Thresholds.from_constants(domain.constants)
     for d, cp in kept:
         result = d.result
-        explained = next(c for c in explain(result, phrasing=phrasing,
-                                            thresholds=thresholds).choices
-                         if c.choice.node == cp.node)
+        explained = next(
+            c
+            for c in explain(result, phrasing=phrasing, thresholds=thresholds).choices
+            if c.choice.node == cp.node
+        )
         tie = getattr(d, "tiebreak", None)
         played = tie.labels[tie.card] if tie is not None else None
-        out.append({
-            "trick": d.cards_played // 4 + 1, "seat": Seat(d.seat).letter,
-            "nodes": result.nodes, "value": cp.value,
-            "verdict": tie.text() if tie is not None else explained.verdict,
-            "alternatives": [
-                {"label": a.label, "method": a.record.method, "value": a.record.value,
-                 "reason": _tie_reason(a, tie) or str(a.reason), "detail": a.record.detail,
-                 "chosen": a.chosen if played is None else a.label == played,
-                 "summary": a.summary, "magnitude": a.magnitude,
-                 "why": issue_lines(a.issues, "game", phrasing) if a.issues else []}
-                for a in explained.alternatives if a.reason not in NOT_APPLICABLE],
-            "not_applicable": sum(a.reason in NOT_APPLICABLE for a in cp.alternatives),
-        })
+        out.append(
+            {
+                "trick": d.cards_played // 4 + 1,
+                "seat": Seat(d.seat).letter,
+                "nodes": result.nodes,
+                "value": cp.value,
+                "verdict": tie.text() if tie is not None else explained.verdict,
+                "alternatives": [
+                    {
+                        "label": a.label,
+                        "method": a.record.method,
+                        "value": a.record.value,
+                        "reason": _tie_reason(a, tie) or str(a.reason),
+                        "detail": a.record.detail,
+                        "chosen": a.chosen if played is None else a.label == played,
+                        "summary": a.summary,
+                        "magnitude": a.magnitude,
+                        "why": issue_lines(a.issues, "game", phrasing) if a.issues else [],
+                    }
+                    for a in explained.alternatives
+                    if a.reason not in NOT_APPLICABLE
+                ],
+                "not_applicable": sum(a.reason in NOT_APPLICABLE for a in cp.alternatives),
+            }
+        )
         if tie is not None:
             out[-1]["tiebreak"] = {
-                "samples": tie.samples, "played": card_text(tie.card), "label": played,
-                "tricks": {card_text(c): round(v, 3) for c, v in tie.tricks.items()}}
+                "samples": tie.samples,
+                "played": card_text(tie.card),
+                "label": played,
+                "tricks": {card_text(c): round(v, 3) for c, v in tie.tricks.items()},
+            }
         if rec is not None:
-            out[-1]["double_dummy_check"] = _dd_check_data(checks.get(d.cards_played), rec,
-                                                           d.cards_played, d.seat)
+            out[-1]["double_dummy_check"] = _dd_check_data(
+                checks.get(d.cards_played), rec, d.cards_played, d.seat
+            )
     return out
 
 
@@ -202,13 +254,19 @@ def _tie_reason(a: Any, tie: Any) -> str | None:
     if card is None:
         return None
     if card == tie.card:
-        return f"chosen: the most tricks on the sampled layouts ({tie.tricks[card]:.2f}) " \
-               f"of the cards {tie.close}"
+        return (
+            f"chosen: the most tricks on the sampled layouts ({tie.tricks[card]:.2f}) "
+            f"of the cards {tie.close}"
+        )
     if tie.tricks[card] == tie.tricks[tie.card]:
-        return f"close: as many tricks on the sampled layouts ({tie.tricks[card]:.2f}); " \
-               "an earlier method in priority order was taken"
-    return f"close: fewer tricks on the sampled layouts ({tie.tricks[card]:.2f} against " \
-           f"{tie.tricks[tie.card]:.2f} for {card_text(tie.card)})"
+        return (
+            f"close: as many tricks on the sampled layouts ({tie.tricks[card]:.2f}); "
+            "an earlier method in priority order was taken"
+        )
+    return (
+        f"close: fewer tricks on the sampled layouts ({tie.tricks[card]:.2f} against "
+        f"{tie.tricks[tie.card]:.2f} for {card_text(tie.card)})"
+    )
 
 
 def _dd_checks(rec: Any, decisions: list[Any], vulnerable: bool) -> dict[int, Any]:
@@ -217,8 +275,7 @@ def _dd_checks(rec: Any, decisions: list[Any], vulnerable: bool) -> dict[int, An
     from knowledge.bridge.deal import PlayState
 
     start = PlayState.start(rec.deal, rec.contract, rec.declarer)
-    return checks_for(rec.cards, start, [d.cards_played for d in decisions],
-                      vulnerable=vulnerable)
+    return checks_for(rec.cards, start, [d.cards_played for d in decisions], vulnerable=vulnerable)
 
 
 def _dd_check_data(check: Any, rec: Any, n: int, seat: int) -> dict[str, Any]:
@@ -228,8 +285,11 @@ def _dd_check_data(check: Any, rec: Any, n: int, seat: int) -> dict[str, Any]:
     if not isinstance(check, DDCheck):
         return {"label": LABEL, "error": str(check) if check is not None else "not checked"}
     if check.seat != seat:
-        return {"label": LABEL, "error": f"the play record has {Seat(check.seat).title} to "
-                f"play after {n} cards, not {Seat(seat).title}"}
+        return {
+            "label": LABEL,
+            "error": f"the play record has {Seat(check.seat).title} to "
+            f"play after {n} cards, not {Seat(seat).title}",
+        }
     played = rec.cards[n] if n < len(rec.cards) else None
     return check.to_dict(played)
 
@@ -237,33 +297,43 @@ def _dd_check_data(check: Any, rec: Any, n: int, seat: int) -> dict[str, Any]:
 def _play_text(data: dict[str, Any], explain: bool) -> str:
     from knowledge.bridge.dd_check import format_check
 
-    lines = [f"Board {data['board']}: {data['contract']} by {data['declarer']} "
-             f"({data['declarer_player']} against {data['defense']} defence)"]
+    lines = [
+        f"Board {data['board']}: {data['contract']} by {data['declarer']} "
+        f"({data['declarer_player']} against {data['defense']} defence)"
+    ]
     for t in data["trick_by_trick"]:
         note = f"  {t['note']}" if t["note"] else ""
-        lines.append(f"{t['trick']:3d}. {t['leader']} led: {' '.join(t['cards'])}  "
-                     f"won by {t['winner']}{note}")
+        lines.append(
+            f"{t['trick']:3d}. {t['leader']} led: {' '.join(t['cards'])}  "
+            f"won by {t['winner']}{note}"
+        )
     verdict = "made" if data["made"] else "down"
-    lines.append(f"Declarer took {data['tricks']} tricks: {verdict}, {data['score']:+d} "
-                 f"({data['seconds']:.2f} s thinking)")
+    lines.append(
+        f"Declarer took {data['tricks']} tricks: {verdict}, {data['score']:+d} "
+        f"({data['seconds']:.2f} s thinking)"
+    )
     if explain:
         decisions = data.get("decisions") or []
         if not decisions:
             lines.append("(this declarer keeps no decision trees to explain)")
         for d in decisions:
-            lines.append(f"\nTrick {d['trick']}, {d['seat']} to play "
-                         f"(value {d['value']:+.1f}; {d['nodes']} nodes):")
+            lines.append(
+                f"\nTrick {d['trick']}, {d['seat']} to play "
+                f"(value {d['value']:+.1f}; {d['nodes']} nodes):"
+            )
             lines.append(f"  {d['verdict']}")
             if d["not_applicable"]:
                 lines.append(f"  ({d['not_applicable']} methods did not apply here)")
             for a in d["alternatives"]:
                 mark = "*" if a["chosen"] else " "
                 value = "" if a["value"] is None else f"{a['value']:+.1f}"
-                word = f", {a['magnitude']} worse" if a["magnitude"] not in (
-                    None, "about the same") else ""
+                word = (
+                    f", {a['magnitude']} worse"
+                    if a["magnitude"] not in (None, "about the same")
+                    else ""
+                )
                 detail = f" ({a['detail']})" if a["detail"] else ""
-                lines.append(f"  {mark} {a['label']:28s} {value:>8s}  {a['reason']}{word}"
-                             f"{detail}")
+                lines.append(f"  {mark} {a['label']:28s} {value:>8s}  {a['reason']}{word}{detail}")
                 lines.extend(f"      why: {w}" for w in a["why"])
             if "double_dummy_check" in d:
                 lines.extend(format_check(d["double_dummy_check"], indent="  "))
@@ -280,19 +350,30 @@ def run_match_command(args: argparse.Namespace) -> int:
     try:
         records = _records(args.file)
         if args.boards:
-            records = records[:args.boards]
+            records = records[: args.boards]
 
         def progress(done: int, total: int, result: Any) -> None:
             if sys.stderr.isatty() or not args.json:
                 width = 30
                 filled = width * done // total
-                print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} "
-                      f"board {result.board} {result.declarer}", end="", file=sys.stderr)
+                print(
+                    f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} "
+                    f"board {result.board} {result.declarer}",
+                    end="",
+                    file=sys.stderr,
+                )
                 if done == total:
                     print(file=sys.stderr)
 
-        report = run_match(records, names, args.defense, jobs=args.jobs, timeout=args.timeout,
-                           progress=progress, options={"samples": args.samples})
+        report = run_match(
+            records,
+            names,
+            args.defense,
+            jobs=args.jobs,
+            timeout=args.timeout,
+            progress=progress,
+            options={"samples": args.samples},
+        )
     except (PbnError, ValueError) as exc:
         return _fail(str(exc))
     print(report.to_json() if args.json else report.to_text(title=Path(args.file).name))

@@ -40,30 +40,53 @@ def build_parser() -> argparse.ArgumentParser:
     # --db works before or after the command: "workbench --db F kb list" and
     # "workbench kb list --db F" mean the same.
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS,
-                        help="knowledge store to use (default: $WORKBENCH_DB, or the user "
-                        "data directory)")
+    common.add_argument(
+        "--db",
+        metavar="PATH",
+        default=argparse.SUPPRESS,
+        help="knowledge store to use (default: $WORKBENCH_DB, or the user data directory)",
+    )
     parser.add_argument("--db", metavar="PATH", default=None, help=common._actions[0].help)
 
     p = sub.add_parser("plan", parents=[common], help="plan a problem headless and print the plan")
     p.add_argument("package", help="knowledge package, e.g. examples")
-    p.add_argument("problem", help="problem name within the package (e.g. dinner, RM1) or "
-                   "a problem file (e.g. an EDAPS design)")
-    p.add_argument("--mode", choices=["optimise", "game", "first"],
-                   help="search mode (default: the problem's own)")
-    p.add_argument("--full-tree", action="store_true",
-                   help="no branch and bound, no transpositions (the dissertation's search)")
+    p.add_argument(
+        "problem",
+        help="problem name within the package (e.g. dinner, RM1) or "
+        "a problem file (e.g. an EDAPS design)",
+    )
+    p.add_argument(
+        "--mode",
+        choices=["optimise", "game", "first"],
+        help="search mode (default: the problem's own)",
+    )
+    p.add_argument(
+        "--full-tree",
+        action="store_true",
+        help="no branch and bound, no transpositions (the dissertation's search)",
+    )
     p.add_argument("--no-prune", action="store_true", help="switch the partial plan pruner off")
     p.add_argument("--node-budget", type=int, metavar="N", help="stop after N nodes")
     p.add_argument("--time-budget", type=float, metavar="S", help="stop after S seconds")
-    p.add_argument("--criterion", default="weighted-average",
-                   choices=["weighted-average", "maximin", "hurwicz", "minimax-regret"],
-                   help="external-agent criterion in game mode")
+    p.add_argument(
+        "--criterion",
+        default="weighted-average",
+        choices=["weighted-average", "maximin", "hurwicz", "minimax-regret"],
+        help="external-agent criterion in game mode",
+    )
     p.add_argument("--alpha", type=float, default=0.5, help="Hurwicz optimism index")
-    p.add_argument("--why-not", action="append", default=[], metavar="TASK=ALTERNATIVE",
-                   help="force ALTERNATIVE at the first choice point for TASK")
-    p.add_argument("--explain", action="store_true",
-                   help="list every alternative at every choice point with its reason")
+    p.add_argument(
+        "--why-not",
+        action="append",
+        default=[],
+        metavar="TASK=ALTERNATIVE",
+        help="force ALTERNATIVE at the first choice point for TASK",
+    )
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="list every alternative at every choice point with its reason",
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     sub.add_parser("list", parents=[common], help="list knowledge packages and their problems")
@@ -72,16 +95,25 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_parsers(sub, common)
 
-    kb = sub.add_parser("kb", help="the knowledge store: list, import, export, lint, test, "
-                        "history, undo, redo, set, delete")
+    kb = sub.add_parser(
+        "kb",
+        help="the knowledge store: list, import, export, lint, test, "
+        "history, undo, redo, set, delete",
+    )
     ks = kb.add_subparsers(dest="kb_command", required=True)
     k = ks.add_parser("list", parents=[common], help="domains in the store, or one domain's items")
     k.add_argument("domain", nargs="?")
-    k = ks.add_parser("import", parents=[common],
-                      help="load a KB source file (or a bundled domain by name) into the store")
+    k = ks.add_parser(
+        "import",
+        parents=[common],
+        help="load a KB source file (or a bundled domain by name) into the store",
+    )
     k.add_argument("source", help="a KB source file, or the name of a bundled domain")
-    k.add_argument("--package", help="package whose primitives the domain uses (default: the "
-                   "package that bundles a domain of that name)")
+    k.add_argument(
+        "--package",
+        help="package whose primitives the domain uses (default: the "
+        "package that bundles a domain of that name)",
+    )
     k.add_argument("--base", type=int, help="refuse if the domain is no longer at this revision")
     k = ks.add_parser("export", parents=[common], help="write a domain's KB source file")
     k.add_argument("domain")
@@ -93,15 +125,24 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--name", action="append", help="only the test with this name")
     k = ks.add_parser("history", parents=[common], help="a domain's revisions, or a diff")
     k.add_argument("domain")
-    k.add_argument("--diff", nargs=2, type=int, metavar=("A", "B"),
-                   help="what changed from revision A to revision B")
+    k.add_argument(
+        "--diff",
+        nargs=2,
+        type=int,
+        metavar=("A", "B"),
+        help="what changed from revision A to revision B",
+    )
     for verb in ("undo", "redo"):
         k = ks.add_parser(verb, parents=[common], help=f"{verb} the latest change to a domain")
         k.add_argument("domain")
-        k.add_argument("--base", type=int, help="refuse if the domain is no longer at this "
-                       "revision")
-    k = ks.add_parser("set", parents=[common],
-                      help="create or change one item: FIELD=VALUE (VALUE as JSON, else text)")
+        k.add_argument(
+            "--base", type=int, help="refuse if the domain is no longer at this revision"
+        )
+    k = ks.add_parser(
+        "set",
+        parents=[common],
+        help="create or change one item: FIELD=VALUE (VALUE as JSON, else text)",
+    )
     k.add_argument("domain")
     k.add_argument("kind", choices=["constant", "task", "method", "operator", "test"])
     k.add_argument("name", help="item name (methods: Task.Method)")
@@ -115,8 +156,9 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--base", type=int, help="refuse if the domain is no longer at this revision")
 
     parser.add_argument("--version", action="store_true", help="print the version and exit")
-    parser.add_argument("--serve", action="store_true",
-                        help="serve the workbench to a web browser (textual-serve)")
+    parser.add_argument(
+        "--serve", action="store_true", help="serve the workbench to a web browser (textual-serve)"
+    )
     parser.add_argument("--host", default="127.0.0.1", help="address to serve on")
     parser.add_argument("--port", type=int, default=8000, help="port to serve on")
     return parser
@@ -130,10 +172,17 @@ def _cmd_plan(args: argparse.Namespace) -> int:
     except PackageError as exc:
         return _fail(str(exc), EXIT_BAD_INPUT)
     request = PlanRequest(
-        problem=args.problem, mode=args.mode, full_tree=args.full_tree,
-        prune=not args.no_prune, node_budget=args.node_budget, time_budget=args.time_budget,
-        criterion=args.criterion, alpha=args.alpha, force=_force(args.why_not) or None,
-        explain=args.explain, json=args.json,
+        problem=args.problem,
+        mode=args.mode,
+        full_tree=args.full_tree,
+        prune=not args.no_prune,
+        node_budget=args.node_budget,
+        time_budget=args.time_budget,
+        criterion=args.criterion,
+        alpha=args.alpha,
+        force=_force(args.why_not) or None,
+        explain=args.explain,
+        json=args.json,
     )
     if args.db is not None:
         from dataclasses import replace
@@ -144,8 +193,11 @@ def _cmd_plan(args: argparse.Namespace) -> int:
         try:
             store = open_store(args.db)
             domain = pkg.domain_of(args.problem)
-            request = replace(request, spec=store.load(domain),
-                              problem_text=store.problem_text(domain, args.problem))
+            request = replace(
+                request,
+                spec=store.load(domain),
+                problem_text=store.problem_text(domain, args.problem),
+            )
         except (StoreError, PackageError) as exc:
             return _fail(str(exc), EXIT_BAD_INPUT)
     report = pkg.plan(request)

@@ -19,8 +19,17 @@ from knowledge.edaps.parser import DesignError, InputProblem, parse_design
 from knowledge.edaps.report import EdapsRun
 
 __all__ = [
-    "DESIGN_KIND", "EDAPS", "NEW_DESIGN", "Checked", "DesignCounts", "check_design_text",
-    "check_problem_name", "count_design", "edaps_run_of", "plan_design_text", "problem_label",
+    "DESIGN_KIND",
+    "EDAPS",
+    "NEW_DESIGN",
+    "Checked",
+    "DesignCounts",
+    "check_design_text",
+    "check_problem_name",
+    "count_design",
+    "edaps_run_of",
+    "plan_design_text",
+    "problem_label",
     "summary_rows",
 ]
 
@@ -122,13 +131,15 @@ def summary_rows(design: Design) -> list[tuple[str, str, str]]:
         ("min_gap", "Minimum gap", _length(design.min_gap)),
         ("trace", "Trace thickness", _length(design.trace_thickness)),
         ("dielectric", "Dielectric", design.dielectric or "—"),
-        ("switches", "Echo / pruner",
-         f"{'on' if design.echo else 'off'} / {'on' if design.prune else 'off'}"),
+        (
+            "switches",
+            "Echo / pruner",
+            f"{'on' if design.echo else 'off'} / {'on' if design.prune else 'off'}",
+        ),
     ]
 
 
-def check_problem_name(name: str, existing: Iterable[str], noun: str = "design"
-                       ) -> str | None:
+def check_problem_name(name: str, existing: Iterable[str], noun: str = "design") -> str | None:
     """Why ``name`` cannot be a new problem's name (a design, a deal: ``noun``), or None.
 
     The store looks problems up case-insensitively, so "rm1" would shadow "RM1": a name
@@ -138,8 +149,10 @@ def check_problem_name(name: str, existing: Iterable[str], noun: str = "design"
     if not name:
         return f"Give the {noun} a name."
     if not _NAME.fullmatch(name):
-        return ("A name is letters, digits, '_', '.' or '-' (at most 64), "
-                "starting with a letter or digit.")
+        return (
+            "A name is letters, digits, '_', '.' or '-' (at most 64), "
+            "starting with a letter or digit."
+        )
     taken = {e.lower(): e for e in existing}
     if name.lower() in taken:
         return f"There is already a {noun} called {taken[name.lower()]}."

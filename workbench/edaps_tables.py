@@ -18,14 +18,27 @@ from knowledge.edaps.report import EdapsRun
 from knowledge.edaps.shop import f32
 
 __all__ = [
-    "DIAGNOSTIC_COLUMNS", "PLAN_COLUMNS", "STALE_NOTE", "DiagnosticRow", "PlanRow",
+    "DIAGNOSTIC_COLUMNS",
+    "PLAN_COLUMNS",
+    "STALE_NOTE",
+    "DiagnosticRow",
+    "PlanRow",
     "critique_header",
-    "diagnostic_rows", "fmt_measure", "plan_header", "plan_rows", "where",
+    "diagnostic_rows",
+    "fmt_measure",
+    "plan_header",
+    "plan_rows",
+    "where",
 ]
 
 PLAN_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("opn", "Opn"), ("a", "A"), ("wc", "BC/WW"), ("setup", "Setup"), ("run", "Runtime"),
-    ("ln", "LN"), ("description", "Description"),
+    ("opn", "Opn"),
+    ("a", "A"),
+    ("wc", "BC/WW"),
+    ("setup", "Setup"),
+    ("run", "Runtime"),
+    ("ln", "LN"),
+    ("description", "Description"),
 )
 """(key, heading) of the plan table: the dissertation's column headings."""
 
@@ -52,10 +65,15 @@ class PlanRow:
 
     def cells(self) -> tuple[str, str, str, str, str, str, str]:
         """The row as the table shows it: blanks where the printed plan has blanks."""
-        return (self.opn, self.letter, self.work_center,
-                "" if self.setup is None else f"{self.setup:.2f}",
-                "" if self.run is None else f"{self.run:.2f}",
-                f"{self.ln:02d}", self.description)
+        return (
+            self.opn,
+            self.letter,
+            self.work_center,
+            "" if self.setup is None else f"{self.setup:.2f}",
+            "" if self.run is None else f"{self.run:.2f}",
+            f"{self.ln:02d}",
+            self.description,
+        )
 
 
 def plan_rows(result: RunResult) -> list[PlanRow]:
@@ -68,17 +86,41 @@ def plan_rows(result: RunResult) -> list[PlanRow]:
             for ln, step in enumerate(sub.steps, 1):
                 key = f"{opn}{sub.letter}{ln:02d}"
                 if ln == 1:
-                    rows.append(PlanRow(key, "first", opn, sub.letter, op.work_center,
-                                        sub.setup, sub.run, ln, step.description))
+                    rows.append(
+                        PlanRow(
+                            key,
+                            "first",
+                            opn,
+                            sub.letter,
+                            op.work_center,
+                            sub.setup,
+                            sub.run,
+                            ln,
+                            step.description,
+                        )
+                    )
                 else:
-                    rows.append(PlanRow(key, "line", "", "", "", None, None, ln,
-                                        step.description))
-        rows.append(PlanRow(f"{opn}T", "total", opn, "T", op.work_center, op.setup, op.run,
-                            1, f"Total time on {op.work_center}"))
+                    rows.append(PlanRow(key, "line", "", "", "", None, None, ln, step.description))
+        rows.append(
+            PlanRow(
+                f"{opn}T",
+                "total",
+                opn,
+                "T",
+                op.work_center,
+                op.setup,
+                op.run,
+                1,
+                f"Total time on {op.work_center}",
+            )
+        )
         setup_total += op.setup
         run_total += op.run
-    rows.append(PlanRow("999T", "grand", "999", "T", "", setup_total, run_total, 1,
-                        "Total time to manufacture"))
+    rows.append(
+        PlanRow(
+            "999T", "grand", "999", "T", "", setup_total, run_total, 1, "Total time to manufacture"
+        )
+    )
     return rows
 
 
@@ -91,13 +133,19 @@ def plan_header(run: EdapsRun) -> str:
         what = f"{n} unmanufacturable feature{'s' if n != 1 else ''}" if n else "no plan"
         return f"{name} cannot be made ({what}; see the Critique tab) · {search}"
     lead = run.setup_time + run.run_time
-    return (f"{name}: lead time {lead:.2f} min = setup {run.setup_time:.2f} + "
-            f"run {run.run_time:.2f} · {len(run.result.plan)} steps · {search}")
+    return (
+        f"{name}: lead time {lead:.2f} min = setup {run.setup_time:.2f} + "
+        f"run {run.run_time:.2f} · {len(run.result.plan)} steps · {search}"
+    )
 
 
 DIAGNOSTIC_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("feature", "Feature"), ("what", "What"), ("where", "Where"),
-    ("requested", "Requested"), ("achievable", "Achievable"), ("measure", "Measure"),
+    ("feature", "Feature"),
+    ("what", "What"),
+    ("where", "Where"),
+    ("requested", "Requested"),
+    ("achievable", "Achievable"),
+    ("measure", "Measure"),
     ("line", "Line"),
 )
 
@@ -122,9 +170,15 @@ class DiagnosticRow:
 
     def cells(self) -> tuple[str, str, str, str, str, str, str]:
         d = self.diagnostic
-        return (d.feature, d.kind, where(d), fmt_measure(d.requested),
-                fmt_measure(d.achievable), d.quantity,
-                "" if d.line is None else str(d.line))
+        return (
+            d.feature,
+            d.kind,
+            where(d),
+            fmt_measure(d.requested),
+            fmt_measure(d.achievable),
+            d.quantity,
+            "" if d.line is None else str(d.line),
+        )
 
 
 def diagnostic_rows(diagnostics: list[Diagnostic]) -> list[DiagnosticRow]:
@@ -137,11 +191,17 @@ def critique_header(run: EdapsRun) -> str:
     name = run.design.name
     if run.manufacturable:
         lead = run.setup_time + run.run_time
-        return (f"{name} is manufacturable: lead time {lead:.2f} min "
-                f"(setup {run.setup_time:.2f} + run {run.run_time:.2f}). Nothing to criticise.")
+        return (
+            f"{name} is manufacturable: lead time {lead:.2f} min "
+            f"(setup {run.setup_time:.2f} + run {run.run_time:.2f}). Nothing to criticise."
+        )
     n = len(run.diagnostics)
     if n == 0:
-        return (f"{name} cannot be made, but no single hole or feature is at fault: "
-                f"the planner found no plan ({run.result.status}).")
-    return (f"{name} cannot be made: {n} feature{'s' if n != 1 else ''} no method can "
-            "make. Highlight one to read why; enter shows its line in the design.")
+        return (
+            f"{name} cannot be made, but no single hole or feature is at fault: "
+            f"the planner found no plan ({run.result.status})."
+        )
+    return (
+        f"{name} cannot be made: {n} feature{'s' if n != 1 else ''} no method can "
+        "make. Highlight one to read why; enter shows its line in the design."
+    )

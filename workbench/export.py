@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.tofs import RunResult
+from engine.tofs.explain import render_policy
 from engine.tofs.explanation import explain
 from engine.tofs.render import choice_markdown
-from engine.tofs.explain import render_policy
 
 __all__ = ["export_path", "plan_markdown"]
 
@@ -23,9 +23,14 @@ def _fmt(v: float) -> str:
 def plan_markdown(title: str, result: RunResult) -> str:
     lines = [f"# {title}", ""]
     value = _fmt(result.value) if result.value is not None else "no plan"
-    lines += [f"- mode: {result.mode}", f"- status: {result.status}", f"- value: {value}",
-              f"- nodes: {result.nodes:,} ({result.tree_nodes:,} in the tree)",
-              f"- planning time: {result.seconds:.3f} s", ""]
+    lines += [
+        f"- mode: {result.mode}",
+        f"- status: {result.status}",
+        f"- value: {value}",
+        f"- nodes: {result.nodes:,} ({result.tree_nodes:,} in the tree)",
+        f"- planning time: {result.seconds:.3f} s",
+        "",
+    ]
     if result.failure is not None:
         lines += ["## Why there is no plan", "", result.failure.message, ""]
     if result.plan:

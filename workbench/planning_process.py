@@ -92,8 +92,14 @@ class _SharedToken(CancelToken):
         return ids[0] >= self.run_id or self.run_id in ids[1:]
 
 
-def _run_in_child(run_id: int, request: Any, db: Path | None, settings: Any,
-                  force: Mapping[str | int, str] | None, at: Any) -> tuple[Any, ...]:
+def _run_in_child(
+    run_id: int,
+    request: Any,
+    db: Path | None,
+    settings: Any,
+    force: Mapping[str | int, str] | None,
+    at: Any,
+) -> tuple[Any, ...]:
     from workbench import runner
 
     last = 0.0
@@ -106,9 +112,8 @@ def _run_in_child(run_id: int, request: Any, db: Path | None, settings: Any,
             _progress_queue.put((run_id, p))
 
     try:
-        result = runner.execute(request, _SharedToken(run_id), progress, db, settings, force,
-                                at)
-    except Exception as exc:  # noqa: BLE001 - reported to the user, never a traceback
+        result = runner.execute(request, _SharedToken(run_id), progress, db, settings, force, at)
+    except Exception as exc:
         return ("error", runner.error_message(exc), type(exc).__name__)
     return ("ok", result)
 
@@ -146,8 +151,11 @@ class PlanningProcess:
                 self._cancelled = _CONTEXT.Array("q", _RING + 1)
                 self._queue = _CONTEXT.Queue()
                 self._executor = ProcessPoolExecutor(
-                    1, mp_context=_CONTEXT, initializer=_init_child,
-                    initargs=(self._cancelled, self._queue))
+                    1,
+                    mp_context=_CONTEXT,
+                    initializer=_init_child,
+                    initargs=(self._cancelled, self._queue),
+                )
             return self._executor
 
     def start(self) -> None:
@@ -170,11 +178,16 @@ class PlanningProcess:
                 self._latest[rid] = p
             return self._latest.pop(run_id, None)
 
-    def execute(self, request: Any, cancel: CancelToken | None,
-                progress: Callable[[Progress], None] | None, db: Path | None = None,
-                settings: Any = None,
-                force: Mapping[str | int, str] | None = None,
-                at: Any = None) -> RunResult:
+    def execute(
+        self,
+        request: Any,
+        cancel: CancelToken | None,
+        progress: Callable[[Progress], None] | None,
+        db: Path | None = None,
+        settings: Any = None,
+        force: Mapping[str | int, str] | None = None,
+        at: Any = None,
+    ) -> RunResult:
         """Plan in the child (blocking); see :func:`workbench.runner.execute`."""
         run_id = next(self._ids)
         job = (_run_in_child, run_id, request, db, settings, dict(force) if force else None, at)
@@ -199,8 +212,10 @@ class PlanningProcess:
                     progress(p)
         except BrokenProcessPool as exc:
             self._restart()
-            raise PlanningError("The planning process stopped unexpectedly; it has been "
-                                "restarted. Run again.", "BrokenProcessPool") from exc
+            raise PlanningError(
+                "The planning process stopped unexpectedly; it has been restarted. Run again.",
+                "BrokenProcessPool",
+            ) from exc
         finally:
             with self._lock:
                 self._latest.pop(run_id, None)

@@ -26,21 +26,35 @@ def settings_of(result: RunResult) -> RunSettings:
     return RunSettings(
         full_tree=bool(o.get("full_tree", False)),
         prune=bool(o.get("partial_plan_prune", True)),
-        node_budget=o.get("node_budget"), time_budget=o.get("time_budget"),
-        criterion=str(o.get("criterion") or "weighted-average"), trace=False,
+        node_budget=o.get("node_budget"),
+        time_budget=o.get("time_budget"),
+        criterion=str(o.get("criterion") or "weighted-average"),
+        trace=False,
     )
 
 
-def run_forced(request: ProblemRef, base: RunResult, choice: ChoicePoint, alternative: str,
-               db: Path | None = None, *, settings: RunSettings | None = None,
-               cancel: CancelToken | None = None,
-               progress: Callable[[Progress], None] | None = None) -> RunResult:
+def run_forced(
+    request: ProblemRef,
+    base: RunResult,
+    choice: ChoicePoint,
+    alternative: str,
+    db: Path | None = None,
+    *,
+    settings: RunSettings | None = None,
+    cancel: CancelToken | None = None,
+    progress: Callable[[Progress], None] | None = None,
+) -> RunResult:
     """The plan ``base`` would have been with ``alternative`` taken at ``choice`` (blocking).
 
     Re-planned from the choice point itself (:func:`engine.tofs.explain.replan_at`), so the
     answer always goes through the alternative.  The same path as every run
     (:func:`workbench.runner.execute`), so it is recorded in the store like any other.
     """
-    return planning_process.execute(request, cancel, progress, db,
-                                    settings or RunSettings(trace=False),
-                                    at=(Anchor.of(base, choice), alternative))
+    return planning_process.execute(
+        request,
+        cancel,
+        progress,
+        db,
+        settings or RunSettings(trace=False),
+        at=(Anchor.of(base, choice), alternative),
+    )

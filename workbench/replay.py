@@ -32,15 +32,27 @@ from engine.tofs import EventKind, Reason, RunResult, Trace, TraceEvent
 from engine.tofs.domain import call_text
 
 __all__ = [
-    "Delta", "Item", "ItemKind", "NodeView", "Part", "Replay", "ReplayState", "events_of",
-    "fmt_num", "task_text",
+    "Delta",
+    "Item",
+    "ItemKind",
+    "NodeView",
+    "Part",
+    "Replay",
+    "ReplayState",
+    "events_of",
+    "fmt_num",
+    "task_text",
 ]
 
 Part = tuple[str, str]
 """A piece of a label and its role ("" plain, "mark", "value", "reason", "muted", "task")."""
 
-_NODE_LABEL = (EventKind.NODE_EXPANDED, EventKind.LEAF_VALUED, EventKind.VALUE_BACKED_UP,
-               EventKind.CHOICE_MADE)
+_NODE_LABEL = (
+    EventKind.NODE_EXPANDED,
+    EventKind.LEAF_VALUED,
+    EventKind.VALUE_BACKED_UP,
+    EventKind.CHOICE_MADE,
+)
 
 
 def events_of(trace: Trace | Sequence[TraceEvent] | None) -> Sequence[TraceEvent]:
@@ -159,10 +171,14 @@ class Replay:
             # that became a node lost (from the explanation records).
             self._labels = {cp.node: cp.task for cp in result.choice_points}
             self._descriptions = {s.node: s.description for s in result.plan if s.description}
-            self._verdicts = {a.node: str(a.reason) for cp in result.choice_points
-                              for a in cp.alternatives
-                              if a.node is not None and not a.chosen
-                              and a.reason not in (Reason.CHOSEN, Reason.WEIGHTED)}
+            self._verdicts = {
+                a.node: str(a.reason)
+                for cp in result.choice_points
+                for a in cp.alternatives
+                if a.node is not None
+                and not a.chosen
+                and a.reason not in (Reason.CHOSEN, Reason.WEIGHTED)
+            }
         # Indexing allocates one object per line and nothing cyclic: pausing the cyclic
         # garbage collector meanwhile halves the time on 10^5 events.
         collecting = gc.isenabled()
@@ -185,8 +201,9 @@ class Replay:
             if kind is EventKind.NODE_CREATED:
                 parent_node = e.data.get("parent")
                 parent = node_item.get(parent_node) if parent_node is not None else None
-                made = (self._add(i, ItemKind.NODE, e.node, parent, e.data.get("alternative"),
-                                  e.data),)
+                made = (
+                    self._add(i, ItemKind.NODE, e.node, parent, e.data.get("alternative"), e.data),
+                )
                 if e.node not in node_item:
                     node_item[e.node] = i
                 self._node_ids.append(i)
@@ -200,11 +217,20 @@ class Replay:
                     items[existing].touches.append(i)
                     touched = (existing,)
                 else:
-                    made = (self._add(i, ItemKind.PRUNED, e.node, node_item.get(e.node), alt,
-                                      e.data),)
+                    made = (
+                        self._add(i, ItemKind.PRUNED, e.node, node_item.get(e.node), alt, e.data),
+                    )
             elif kind is EventKind.PRECONDITION and e.data.get("result") is False:
-                made = (self._add(i, ItemKind.FAILED, e.node, node_item.get(e.node),
-                                  e.data.get("method"), e.data),)
+                made = (
+                    self._add(
+                        i,
+                        ItemKind.FAILED,
+                        e.node,
+                        node_item.get(e.node),
+                        e.data.get("method"),
+                        e.data,
+                    ),
+                )
             elif kind in _NODE_LABEL:
                 own = node_item.get(e.node)
                 lines = [own] if own is not None else []
@@ -214,9 +240,13 @@ class Replay:
                     if chosen is not None:
                         lines.append(chosen)
                     if own is not None and self._verdicts:  # the losers get their reason
-                        lines.extend(c for c in items[own].children if c != chosen
-                                     and items[c].kind is ItemKind.NODE
-                                     and items[c].node in self._verdicts)
+                        lines.extend(
+                            c
+                            for c in items[own].children
+                            if c != chosen
+                            and items[c].kind is ItemKind.NODE
+                            and items[c].node in self._verdicts
+                        )
                     self.choice_events.append(i)
                 for line in lines:
                     items[line].touches.append(i)
@@ -224,8 +254,15 @@ class Replay:
             self.created.append(made)
             self.touched.append(touched)
 
-    def _add(self, i: int, kind: ItemKind, node: int, parent: int | None, alternative: Any,
-             data: Mapping[str, Any]) -> int:
+    def _add(
+        self,
+        i: int,
+        kind: ItemKind,
+        node: int,
+        parent: int | None,
+        alternative: Any,
+        data: Mapping[str, Any],
+    ) -> int:
         depth = 0 if parent is None else self.items[parent].depth + 1
         label = None if alternative is None else str(alternative)
         self.items[i] = Item(i, kind, node, parent, label, data, depth)
@@ -270,12 +307,12 @@ class Replay:
         return bisect_left(self._node_ids, k)
 
     def roots_at(self, k: int) -> list[int]:
-        return self.roots[:bisect_left(self.roots, k)]
+        return self.roots[: bisect_left(self.roots, k)]
 
     def children_at(self, line: int, k: int) -> list[int]:
         """The line's children visible at k, in the order they appeared."""
         kids = self.items[line].children
-        return kids[:bisect_left(kids, k)]
+        return kids[: bisect_left(kids, k)]
 
     def has_children(self, line: int, k: int) -> bool:
         kids = self.items[line].children
@@ -313,8 +350,7 @@ class Replay:
         changed = {line for i in range(lo, hi) for line in self.touched[i] if line < lo}
         if end >= start:
             return Delta(start, end, added=tuple(appeared), changed=tuple(sorted(changed)))
-        return Delta(start, end, removed=tuple(reversed(appeared)),
-                     changed=tuple(sorted(changed)))
+        return Delta(start, end, removed=tuple(reversed(appeared)), changed=tuple(sorted(changed)))
 
     def step(self, k: int) -> Delta:
         """The delta of applying event k (position k -> k + 1)."""
@@ -323,18 +359,24 @@ class Replay:
     # ------------------------------------------------------------------ labels
     def _applied(self, line: int, k: int) -> list[TraceEvent]:
         touches = self.items[line].touches
-        return [self.events[i] for i in touches[:bisect_left(touches, k)]]
+        return [self.events[i] for i in touches[: bisect_left(touches, k)]]
 
     def parts(self, line: int, k: int) -> tuple[Part, ...]:
         """The line's label at position k, as (text, role) parts."""
         item = self.items[line]
         if item.kind is ItemKind.PRUNED:
-            return (("✗ ", "mark"), (item.alternative or "?", ""),
-                    (f"  {item.data.get('reason', 'pruned')}", "reason"),
-                    *_prune_detail(item.data))
+            return (
+                ("✗ ", "mark"),
+                (item.alternative or "?", ""),
+                (f"  {item.data.get('reason', 'pruned')}", "reason"),
+                *_prune_detail(item.data),
+            )
         if item.kind is ItemKind.FAILED:
-            return (("✗ ", "mark"), (item.alternative or "?", ""),
-                    ("  precondition failed", "reason"))
+            return (
+                ("✗ ", "mark"),
+                (item.alternative or "?", ""),
+                ("  precondition failed", "reason"),
+            )
         view = self.node_view(item.node, k, line)
         out: list[Part] = []
         if view.is_chosen:
@@ -390,13 +432,14 @@ class Replay:
         fields: dict[str, Any] = {}
         if item is not None and line is not None and line < k:
             parent = self.items[item.parent].node if item.parent is not None else None
-            fields.update(alternative=item.alternative, parent=parent,
-                          children=len(self.children_at(line, k)))
+            fields.update(
+                alternative=item.alternative, parent=parent, children=len(self.children_at(line, k))
+            )
             for e in self._applied(line, k):
                 self._fold(e, node, fields)
         tried: list[tuple[str, bool | None]] = []
         events = self.node_events.get(node, [])
-        for i in events[:bisect_left(events, k)]:
+        for i in events[: bisect_left(events, k)]:
             e = self.events[i]
             if e.kind is EventKind.METHOD_TRIED:
                 tried.append((str(e.data.get("method")), None))
@@ -419,19 +462,31 @@ class Replay:
                     f["verdict"] = self._verdicts.get(node, "")
             elif e.kind is EventKind.NODE_PRUNED:
                 f["pruned"] = str(d.get("reason", "pruned")) + "".join(
-                    t for t, _ in _prune_detail(d))
+                    t for t, _ in _prune_detail(d)
+                )
             return
         if e.kind is EventKind.NODE_EXPANDED:
             agenda = d.get("task_list")
-            f.update(task=d.get("task"), depth=d.get("depth"), g=d.get("g"),
-                     tasks_left=d.get("tasks"),
-                     agenda=tuple(agenda) if agenda is not None else None)
+            f.update(
+                task=d.get("task"),
+                depth=d.get("depth"),
+                g=d.get("g"),
+                tasks_left=d.get("tasks"),
+                agenda=tuple(agenda) if agenda is not None else None,
+            )
         elif e.kind is EventKind.LEAF_VALUED:
-            f.update(value=d.get("value"), value_source="leaf",
-                     complete=bool(d.get("complete")), note=str(d.get("note", "")))
+            f.update(
+                value=d.get("value"),
+                value_source="leaf",
+                complete=bool(d.get("complete")),
+                note=str(d.get("note", "")),
+            )
         elif e.kind is EventKind.VALUE_BACKED_UP:
-            f.update(value=d.get("value"), value_source="backed up",
-                     node_kind=str(d.get("node_kind", d.get("kind", ""))))
+            f.update(
+                value=d.get("value"),
+                value_source="backed up",
+                node_kind=str(d.get("node_kind", d.get("kind", ""))),
+            )
         elif e.kind is EventKind.CHOICE_MADE:
             f.update(value=d.get("value"), value_source="choice", chosen=d.get("alternative"))
 
@@ -448,15 +503,22 @@ class Replay:
                 if d.get("parent") is None:
                     return f"Created the root, {n}."
                 how = _created_detail(d).strip()
-                return (f"Created {n} below node {d.get('parent')} by "
-                        f"{d.get('alternative')}" + (f" ({how})" if how else "") + ".")
+                return (
+                    f"Created {n} below node {d.get('parent')} by "
+                    f"{d.get('alternative')}" + (f" ({how})" if how else "") + "."
+                )
             case EventKind.NODE_EXPANDED:
                 g = f", cost so far {fmt_num(d['g'])}" if d.get("g") is not None else ""
                 left = d.get("tasks")
-                rest = f", {left} task{'s' if left != 1 else ''} on the list" \
-                    if left is not None else ""
-                return (f"Expanded {n} at depth {d.get('depth')}: its first task is "
-                        f"{task_text(d.get('task'))}{g}{rest}.")
+                rest = (
+                    f", {left} task{'s' if left != 1 else ''} on the list"
+                    if left is not None
+                    else ""
+                )
+                return (
+                    f"Expanded {n} at depth {d.get('depth')}: its first task is "
+                    f"{task_text(d.get('task'))}{g}{rest}."
+                )
             case EventKind.METHOD_TRIED:
                 return f"At {n}, trying method {d.get('method')} for {task_text(d.get('task'))}."
             case EventKind.BINDING:
@@ -467,8 +529,11 @@ class Replay:
                 return f"At {n}, the precondition of {d.get('method')} {verdict}."
             case EventKind.NODE_PRUNED:
                 detail = "".join(t for t, _ in _prune_detail(d)).strip()
-                return (f"At {n}, {d.get('alternative')} was pruned: {d.get('reason')}"
-                        + (f" ({detail})" if detail else "") + ".")
+                return (
+                    f"At {n}, {d.get('alternative')} was pruned: {d.get('reason')}"
+                    + (f" ({detail})" if detail else "")
+                    + "."
+                )
             case EventKind.LEAF_VALUED:
                 what = "a complete plan" if d.get("complete") else (d.get("note") or "a leaf")
                 return f"{n.capitalize()} is a leaf ({what}): value {fmt_num(d.get('value'))}."
@@ -477,16 +542,20 @@ class Replay:
                 who = f" ({kind} node)" if kind else ""
                 return f"Backed up value {fmt_num(d.get('value'))} to {n}{who}."
             case EventKind.CHOICE_MADE:
-                return (f"{n.capitalize()} chose {d.get('alternative')}: value "
-                        f"{fmt_num(d.get('value'))}.")
+                return (
+                    f"{n.capitalize()} chose {d.get('alternative')}: value "
+                    f"{fmt_num(d.get('value'))}."
+                )
         return f"{e.kind} at {n}."
 
     # ------------------------------------------------------------------ whole states
     def snapshot(self, k: int) -> dict[int, tuple[int | None, str]]:
         """Every visible line at k with its parent and label: O(k), for tests and checks."""
         k = self.clamp(k)
-        return {line: (self.items[line].parent, self.label(line, k))
-                for line in self._item_ids[:self.line_count(k)]}
+        return {
+            line: (self.items[line].parent, self.label(line, k))
+            for line in self._item_ids[: self.line_count(k)]
+        }
 
 
 class ReplayState:
@@ -546,10 +615,16 @@ def _created_detail(d: Mapping[str, Any]) -> str:
 def _prune_detail(d: Mapping[str, Any]) -> tuple[Part, ...]:
     """The numbers a NODE_PRUNED event carries, by reason."""
     shown: list[str] = []
-    pairs: Iterable[tuple[str, str]] = (("bound", "bound"), ("best", "best"), ("g", "cost"),
-                                        ("seen", "seen at"), ("cost", "cost"),
-                                        ("kept", "kept"), ("probability", "p"),
-                                        ("cutoff", "cutoff"))
+    pairs: Iterable[tuple[str, str]] = (
+        ("bound", "bound"),
+        ("best", "best"),
+        ("g", "cost"),
+        ("seen", "seen at"),
+        ("cost", "cost"),
+        ("kept", "kept"),
+        ("probability", "p"),
+        ("cutoff", "cutoff"),
+    )
     for key, name in pairs:
         if d.get(key) is not None:
             shown.append(f"{name} {fmt_num(d[key])}")

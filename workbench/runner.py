@@ -10,8 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
+
 from engine.tofs import (
-    CancelToken, Problem, Progress, RunResult, SearchOptions, Trace, criterion, plan,
+    CancelToken,
+    Problem,
+    Progress,
+    RunResult,
+    SearchOptions,
+    Trace,
+    criterion,
+    plan,
 )
 from engine.tofs.explain import Anchor, replan_at
 from knowledge import PackageError, get_package
@@ -67,11 +75,15 @@ class RunSettings:
         return ", ".join(parts)
 
 
-def execute(request: ProblemRef, cancel: CancelToken | None,
-            progress: Callable[[Progress], None] | None, db: Path | None = None,
-            settings: RunSettings | None = None,
-            force: Mapping[str | int, str] | None = None,
-            at: tuple[Anchor, str] | None = None) -> RunResult:
+def execute(
+    request: ProblemRef,
+    cancel: CancelToken | None,
+    progress: Callable[[Progress], None] | None,
+    db: Path | None = None,
+    settings: RunSettings | None = None,
+    force: Mapping[str | int, str] | None = None,
+    at: tuple[Anchor, str] | None = None,
+) -> RunResult:
     """Plan the problem with the knowledge as it is in the store (blocking; call from a
     worker).  The store is opened here, in the worker's own thread: SQLite connections
     cannot cross threads.
@@ -100,27 +112,49 @@ def execute(request: ProblemRef, cancel: CancelToken | None,
         parameters = options.summary()
         if at is not None:
             anchor, alternative = at
-            parameters["why_not"] = {"node": anchor.choice.node, "task": anchor.choice.task,
-                                     "alternative": alternative}
-        store.record_run(domain_name, request.problem, parameters,
-                         {"status": str(result.status), "value": result.value,
-                          "nodes": result.nodes, "seconds": round(result.seconds, 6)})
+            parameters["why_not"] = {
+                "node": anchor.choice.node,
+                "task": anchor.choice.task,
+                "alternative": alternative,
+            }
+        store.record_run(
+            domain_name,
+            request.problem,
+            parameters,
+            {
+                "status": str(result.status),
+                "value": result.value,
+                "nodes": result.nodes,
+                "seconds": round(result.seconds, 6),
+            },
+        )
         return result
     finally:
         store.close()
 
 
-def search_options(problem: Problem, settings: RunSettings, cancel: CancelToken | None,
-                   progress: Callable[[Progress], None] | None) -> SearchOptions:
+def search_options(
+    problem: Problem,
+    settings: RunSettings,
+    cancel: CancelToken | None,
+    progress: Callable[[Progress], None] | None,
+) -> SearchOptions:
     """The problem's own defaults, overridden by what the user set."""
-    return SearchOptions(**{
-        **problem.options, "mode": problem.mode, "cancel": cancel, "progress": progress,
-        "full_tree": settings.full_tree,
-        "partial_plan_prune": settings.prune and problem.options.get("partial_plan_prune", True),
-        "node_budget": settings.node_budget, "time_budget": settings.time_budget,
-        "criterion": criterion(settings.criterion),
-        "trace": Trace(limit=TRACE_LIMIT) if settings.trace else None,
-    })
+    return SearchOptions(
+        **{
+            **problem.options,
+            "mode": problem.mode,
+            "cancel": cancel,
+            "progress": progress,
+            "full_tree": settings.full_tree,
+            "partial_plan_prune": settings.prune
+            and problem.options.get("partial_plan_prune", True),
+            "node_budget": settings.node_budget,
+            "time_budget": settings.time_budget,
+            "criterion": criterion(settings.criterion),
+            "trace": Trace(limit=TRACE_LIMIT) if settings.trace else None,
+        }
+    )
 
 
 def error_message(exc: BaseException) -> str:

@@ -6,7 +6,20 @@ planner re-plans.  Domains register their own critics (bridge: equivalence by re
 rank); the generic ones here need no domain knowledge.
 """
 
-from .base import Critic, CriticRegistry, CriticRegistryError, ExactCritic, AnyCritic, SameNameCritic
+from .base import (
+    AnyCritic,
+    Critic,
+    CriticRegistry,
+    CriticRegistryError,
+    ExactCritic,
+    SameNameCritic,
+)
 
-__all__ = ["AnyCritic", "Critic", "CriticRegistry", "CriticRegistryError", "ExactCritic",
-           "SameNameCritic"]
+__all__ = [
+    "AnyCritic",
+    "Critic",
+    "CriticRegistry",
+    "CriticRegistryError",
+    "ExactCritic",
+    "SameNameCritic",
+]

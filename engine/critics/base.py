@@ -6,8 +6,14 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
-__all__ = ["AnyCritic", "Critic", "CriticRegistry", "CriticRegistryError", "ExactCritic",
-           "SameNameCritic"]
+__all__ = [
+    "AnyCritic",
+    "Critic",
+    "CriticRegistry",
+    "CriticRegistryError",
+    "ExactCritic",
+    "SameNameCritic",
+]
 
 Move = tuple[str, tuple[Any, ...]]
 """An operator call as the plan holds it: (operator name, argument values)."""
@@ -29,7 +35,7 @@ class Critic(ABC):
     def judge(self, state: Any, planned: Move, actual: Move) -> bool:
         try:
             return bool(self.accepts(state, planned, actual))
-        except Exception as exc:  # noqa: BLE001 - a broken critic must not stop play
+        except Exception as exc:
             return self.handle_error(exc, planned, actual)
 
     def __repr__(self) -> str:
@@ -88,7 +94,8 @@ class CriticRegistry:
             return self._critics[name]
         except KeyError:
             raise CriticRegistryError(
-                f"unknown critic '{name}'; known: {sorted(self._critics)}") from None
+                f"unknown critic '{name}'; known: {sorted(self._critics)}"
+            ) from None
 
     def names(self) -> list[str]:
         return sorted(self._critics)
@@ -99,5 +106,7 @@ class CriticRegistry:
 
 def critic_function(fn: Callable[[Any, Move, Move], bool], name: str) -> Critic:
     """Wrap a plain function as a critic."""
-    cls = type(f"Critic_{name}", (Critic,), {"name": name, "accepts": lambda self, s, p, a: fn(s, p, a)})
+    cls = type(
+        f"Critic_{name}", (Critic,), {"name": name, "accepts": lambda self, s, p, a: fn(s, p, a)}
+    )
     return cls()

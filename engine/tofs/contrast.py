@@ -28,8 +28,18 @@ from .results import AlternativeRecord, ChoicePoint, Failure, PlanStep, RunResul
 from .search import SearchOptions
 
 __all__ = [
-    "Contrast", "Divergence", "Milestone", "Row", "compare", "contrast", "forced_applied",
-    "principal_nodes", "rows", "step_text", "trajectory", "value_text",
+    "Contrast",
+    "Divergence",
+    "Milestone",
+    "Row",
+    "compare",
+    "contrast",
+    "forced_applied",
+    "principal_nodes",
+    "rows",
+    "step_text",
+    "trajectory",
+    "value_text",
 ]
 
 
@@ -39,8 +49,10 @@ def value_text(v: float | None) -> str:
 
 # --------------------------------------------------------------------------- forcing
 
-def forced_applied(forced: RunResult, choice: ChoicePoint, alternative: AlternativeRecord
-                   ) -> bool | None:
+
+def forced_applied(
+    forced: RunResult, choice: ChoicePoint, alternative: AlternativeRecord
+) -> bool | None:
     """Did the forced run take ``alternative`` at a choice point like ``choice``?
 
     None when the forced run found no plan (it records no choice points then).
@@ -48,13 +60,17 @@ def forced_applied(forced: RunResult, choice: ChoicePoint, alternative: Alternat
     if forced.value is None:
         return None
     for cp in forced.choice_points:
-        if cp.task == choice.task and cp.chosen is not None \
-                and cp.chosen.label == alternative.label:
+        if (
+            cp.task == choice.task
+            and cp.chosen is not None
+            and cp.chosen.label == alternative.label
+        ):
             return True
     return False
 
 
 # --------------------------------------------------------------------------- trajectories
+
 
 @dataclass(frozen=True)
 class Milestone:
@@ -90,9 +106,19 @@ def trajectory(result: RunResult) -> list[Milestone]:
         if on_plan is not None and cp.node not in on_plan:
             continue
         chosen = cp.chosen.label if cp.chosen is not None else None
-        out.append((cp.node, 0, Milestone("choice", ("choice", cp.task, chosen),
-                                          f"{cp.task}: {chosen}", cp.node,
-                                          label=str(chosen))))
+        out.append(
+            (
+                cp.node,
+                0,
+                Milestone(
+                    "choice",
+                    ("choice", cp.task, chosen),
+                    f"{cp.task}: {chosen}",
+                    cp.node,
+                    label=str(chosen),
+                ),
+            )
+        )
     for i, s in enumerate(result.plan):
         text = step_text(s)
         out.append((s.node, 1, Milestone("step", step_key(s), text, s.node, i, text)))
@@ -101,6 +127,7 @@ def trajectory(result: RunResult) -> list[Milestone]:
 
 
 # --------------------------------------------------------------------------- contrast
+
 
 @dataclass(frozen=True)
 class Divergence:
@@ -159,22 +186,30 @@ class Contrast:
             status = "" if self.forced.status is Status.NO_PLAN else f" ({self.forced.status})"
             return f"With {what} forced{at} there is no plan{status}{why}."
         if self.base.value is None:
-            return (f"With {what} forced{at} the value is {value_text(self.forced.value)}; "
-                    "the original run found no plan.")
+            return (
+                f"With {what} forced{at} the value is {value_text(self.forced.value)}; "
+                "the original run found no plan."
+            )
         assert self.loss is not None
         base, forced = value_text(self.base.value), value_text(self.forced.value)
         if abs(self.loss) <= 1e-9 * max(1.0, abs(self.base.value)):
             text = f"With {what} forced{at} the {self.unit} is the same, {forced}."
         elif self.loss > 0:
             word = f"{self.magnitude} worse" if self.magnitude else "worse"
-            text = (f"With {what} forced{at} the {self.unit} is {forced} against {base}: "
-                    f"{word}, by {self.loss:.6g}.")
+            text = (
+                f"With {what} forced{at} the {self.unit} is {forced} against {base}: "
+                f"{word}, by {self.loss:.6g}."
+            )
         else:
-            text = (f"With {what} forced{at} the {self.unit} is {forced} against {base}: "
-                    f"better by {-self.loss:.6g} (the run was not optimal).")
+            text = (
+                f"With {what} forced{at} the {self.unit} is {forced} against {base}: "
+                f"better by {-self.loss:.6g} (the run was not optimal)."
+            )
         if self.applied is False:
-            text += (" Note: the forced run did not take it at this choice point; the engine "
-                     "forced the first matching task it met.")
+            text += (
+                " Note: the forced run did not take it at this choice point; the engine "
+                "forced the first matching task it met."
+            )
         return text
 
     def divergence_text(self) -> str:
@@ -183,15 +218,21 @@ class Contrast:
         if d is None:
             return "The two plans are identical."
         if d.kind == "choice":
-            text = (f"They part at {d.where}: {d.base or '(nothing)'} as planned, "
-                    f"{d.forced or '(nothing)'} when forced.")
+            text = (
+                f"They part at {d.where}: {d.base or '(nothing)'} as planned, "
+                f"{d.forced or '(nothing)'} when forced."
+            )
         else:
-            text = (f"They part at {d.where}: {d.base or '(plan ends)'} as planned, "
-                    f"{d.forced or '(plan ends)'} when forced.")
+            text = (
+                f"They part at {d.where}: {d.base or '(plan ends)'} as planned, "
+                f"{d.forced or '(plan ends)'} when forced."
+            )
         s = self.first_step
         if d.kind == "choice" and s is not None:
-            text += (f" The first different step is {s.where}: "
-                     f"{s.base or '(plan ends)'} / {s.forced or '(plan ends)'}.")
+            text += (
+                f" The first different step is {s.where}: "
+                f"{s.base or '(plan ends)'} / {s.forced or '(plan ends)'}."
+            )
         return text
 
 
@@ -216,9 +257,15 @@ def _divergence(kind: str, a: list[Milestone], b: list[Milestone]) -> Divergence
         step = x.step if x is not None else (y.step if y is not None else None)
         where = f"step {(step or 0) + 1}"
     kinds = {m.kind for m in (x, y) if m is not None}
-    return Divergence(kind if len(kinds) != 1 else kinds.pop(), i, where,
-                      _side(x), _side(y),
-                      x.step if x is not None else None, y.step if y is not None else None)
+    return Divergence(
+        kind if len(kinds) != 1 else kinds.pop(),
+        i,
+        where,
+        _side(x),
+        _side(y),
+        x.step if x is not None else None,
+        y.step if y is not None else None,
+    )
 
 
 def _side(m: Milestone | None) -> str | None:
@@ -239,10 +286,14 @@ def _marks(a: list[PlanStep], b: list[PlanStep]) -> tuple[tuple[bool, ...], tupl
     return tuple(ma), tuple(mb)
 
 
-def compare(base: RunResult, forced: RunResult, choice: ChoicePoint | None = None,
-            alternative: AlternativeRecord | None = None,
-            thresholds: Thresholds | None = None, phrasing: Phrasing | None = None
-            ) -> Contrast:
+def compare(
+    base: RunResult,
+    forced: RunResult,
+    choice: ChoicePoint | None = None,
+    alternative: AlternativeRecord | None = None,
+    thresholds: Thresholds | None = None,
+    phrasing: Phrasing | None = None,
+) -> Contrast:
     """Compare the chosen run with the run that forced ``alternative`` at ``choice``."""
     th = thresholds or Thresholds()
     game = base.mode == "game"
@@ -256,36 +307,59 @@ def compare(base: RunResult, forced: RunResult, choice: ChoicePoint | None = Non
     if forced.value is None and choice is not None and alternative is not None:
         # A failed run records no choices: the divergence is the forced choice itself.
         first = Divergence("choice", 0, choice.task, chosen, f"{alternative.label} (no plan)")
-    first_choice = _divergence("choice", [m for m in ta if m.kind == "choice"],
-                               [m for m in tb if m.kind == "choice"])
+    first_choice = _divergence(
+        "choice", [m for m in ta if m.kind == "choice"], [m for m in tb if m.kind == "choice"]
+    )
     if forced.value is None and first is not None and first.kind == "choice":
         first_choice = first
-    first_step = _divergence("step", [m for m in ta if m.kind == "step"],
-                             [m for m in tb if m.kind == "step"])
+    first_step = _divergence(
+        "step", [m for m in ta if m.kind == "step"], [m for m in tb if m.kind == "step"]
+    )
     base_marks, forced_marks = _marks(base.plan, forced.plan)
-    applied = (forced_applied(forced, choice, alternative)
-               if choice is not None and alternative is not None else None)
+    applied = (
+        forced_applied(forced, choice, alternative)
+        if choice is not None and alternative is not None
+        else None
+    )
     word = issues = gist = None
     phrasing = phrasing or Phrasing()
     if loss is not None and base.value is not None and forced.value is not None:
         word = magnitude_word(loss, base.value, forced.value, th)
         issues = _issues(base, forced, choice, alternative, th, phrasing)
         gist = phrasing.gist(issues) if issues is not None else None
-    return Contrast(base, forced, choice.task if choice else None,
-                    alternative.label if alternative else None, chosen, difference, loss,
-                    first, first_choice, first_step, base_marks, forced_marks, applied,
-                    word, issues, gist)
+    return Contrast(
+        base,
+        forced,
+        choice.task if choice else None,
+        alternative.label if alternative else None,
+        chosen,
+        difference,
+        loss,
+        first,
+        first_choice,
+        first_step,
+        base_marks,
+        forced_marks,
+        applied,
+        word,
+        issues,
+        gist,
+    )
 
 
-def _issues(base: RunResult, forced: RunResult, choice: ChoicePoint | None,
-            alternative: AlternativeRecord | None, th: Thresholds, phrasing: Phrasing
-            ) -> Issues | None:
+def _issues(
+    base: RunResult,
+    forced: RunResult,
+    choice: ChoicePoint | None,
+    alternative: AlternativeRecord | None,
+    th: Thresholds,
+    phrasing: Phrasing,
+) -> Issues | None:
     if base.mode != "game":
         return step_issues(base.plan, forced.plan, th, phrasing.step)
     # A game run searched every alternative, so the base run's own tree holds both
     # subtrees (the forced run would search the same one again).
-    if base.policy is None or choice is None or alternative is None \
-            or choice.chosen is None:
+    if base.policy is None or choice is None or alternative is None or choice.chosen is None:
         return None
     index = {n.node: n for n in base.policy.walk()}
     mine, theirs = index.get(choice.chosen.node or -1), index.get(alternative.node or -1)
@@ -294,10 +368,17 @@ def _issues(base: RunResult, forced: RunResult, choice: ChoicePoint | None,
     return policy_issues(mine, theirs, th, phrasing.move, phrasing.assumption)
 
 
-def contrast(run: RunResult, choice: ChoicePoint, alternative: AlternativeRecord | str, *,
-             domain: Domain, problem: Problem, options: SearchOptions,
-             thresholds: Thresholds | None = None, phrasing: Phrasing | None = None
-             ) -> Contrast:
+def contrast(
+    run: RunResult,
+    choice: ChoicePoint,
+    alternative: AlternativeRecord | str,
+    *,
+    domain: Domain,
+    problem: Problem,
+    options: SearchOptions,
+    thresholds: Thresholds | None = None,
+    phrasing: Phrasing | None = None,
+) -> Contrast:
     """Why not ``alternative`` at ``choice``?  Re-plan with it forced and compare.
 
     ``run`` is the finished run ``choice`` belongs to, planned from ``problem`` with
@@ -305,11 +386,12 @@ def contrast(run: RunResult, choice: ChoicePoint, alternative: AlternativeRecord
     Thresholds default to the domain's own (its ``explain_*`` constants).
     """
     if isinstance(alternative, str):
-        found = next((a for a in choice.alternatives
-                      if alternative in (a.label, a.method)), None)
+        found = next((a for a in choice.alternatives if alternative in (a.label, a.method)), None)
         if found is None:
-            raise ValueError(f"'{choice.task}' has no alternative '{alternative}'; "
-                             f"alternatives: {', '.join(a.label for a in choice.alternatives)}")
+            raise ValueError(
+                f"'{choice.task}' has no alternative '{alternative}'; "
+                f"alternatives: {', '.join(a.label for a in choice.alternatives)}"
+            )
         alternative = found
     forced = replan_at(domain, problem, options, Anchor.of(run, choice), alternative.label)
     th = thresholds or Thresholds.from_constants(domain.constants)
@@ -317,6 +399,7 @@ def contrast(run: RunResult, choice: ChoicePoint, alternative: AlternativeRecord
 
 
 # --------------------------------------------------------------------------- rows to show
+
 
 @dataclass(frozen=True)
 class Row:
@@ -330,8 +413,7 @@ class Row:
     first: bool = False  # the first point where the plans part
 
 
-def _choice_marks(a: list[Milestone], b: list[Milestone]
-                  ) -> tuple[list[bool], list[bool]]:
+def _choice_marks(a: list[Milestone], b: list[Milestone]) -> tuple[list[bool], list[bool]]:
     ka, kb = [m.key for m in a], [m.key for m in b]
     ma, mb = [True] * len(ka), [True] * len(kb)
     for block in difflib.SequenceMatcher(a=ka, b=kb, autojunk=False).get_matching_blocks():
@@ -345,11 +427,13 @@ def rows(c: Contrast) -> tuple[list[Row], list[Row]]:
     """Both plans as rows (choices interleaved with steps, in build order), with the parts
     that differ marked and the first divergence flagged on each side."""
     ta, tb = trajectory(c.base), trajectory(c.forced)
-    ca, cb = _choice_marks([m for m in ta if m.kind == "choice"],
-                           [m for m in tb if m.kind == "choice"])
+    ca, cb = _choice_marks(
+        [m for m in ta if m.kind == "choice"], [m for m in tb if m.kind == "choice"]
+    )
     out: list[list[Row]] = []
     for side, (traj, steps, smarks, cmarks) in enumerate(
-            ((ta, c.base.plan, c.base_marks, ca), (tb, c.forced.plan, c.forced_marks, cb))):
+        ((ta, c.base.plan, c.base_marks, ca), (tb, c.forced.plan, c.forced_marks, cb))
+    ):
         first_index = None
         if c.first is not None and c.forced.value is not None:
             first_index = c.first.index
@@ -363,18 +447,35 @@ def rows(c: Contrast) -> tuple[list[Row], list[Row]]:
             else:
                 assert m.step is not None
                 s = steps[m.step]
-                lines.append(Row("step", m.text, m.step + 1, s.cost if s.costs else None,
-                                 smarks[m.step], first))
+                lines.append(
+                    Row(
+                        "step",
+                        m.text,
+                        m.step + 1,
+                        s.cost if s.costs else None,
+                        smarks[m.step],
+                        first,
+                    )
+                )
         if side == 1 and c.forced.value is None:
             if c.task is not None:
-                lines.insert(0, Row("choice", f"{c.task}: {c.alternative}", divergent=True,
-                                    first=True))
+                lines.insert(
+                    0, Row("choice", f"{c.task}: {c.alternative}", divergent=True, first=True)
+                )
             status = "" if c.forced.status is Status.NO_PLAN else f" ({c.forced.status})"
             why = f": {c.failure.message}" if c.failure is not None else ""
             lines.append(Row("failure", f"no plan{status}{why}", divergent=True))
         if side == 0 and c.forced.value is None and lines:
-            head = next((i for i, r in enumerate(lines) if r.kind == "choice"
-                         and c.task is not None and r.text.startswith(f"{c.task}: ")), None)
+            head = next(
+                (
+                    i
+                    for i, r in enumerate(lines)
+                    if r.kind == "choice"
+                    and c.task is not None
+                    and r.text.startswith(f"{c.task}: ")
+                ),
+                None,
+            )
             if head is not None:
                 lines[head] = Row("choice", lines[head].text, divergent=True, first=True)
         out.append(lines)

@@ -19,7 +19,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 __all__ = [
-    "ExternalCriterion", "Hurwicz", "Maximin", "MinimaxRegret", "WeightedAverage", "criterion",
+    "ExternalCriterion",
+    "Hurwicz",
+    "Maximin",
+    "MinimaxRegret",
+    "WeightedAverage",
+    "criterion",
 ]
 
 
@@ -111,8 +116,10 @@ class MinimaxRegret(ExternalCriterion):
 def criterion(name: str, alpha: float = 0.5) -> ExternalCriterion:
     """Look a criterion up by its name, as the CLI and the store spell it."""
     table: dict[str, ExternalCriterion] = {
-        "weighted-average": WeightedAverage(), "maximin": Maximin(),
-        "hurwicz": Hurwicz(alpha), "minimax-regret": MinimaxRegret(),
+        "weighted-average": WeightedAverage(),
+        "maximin": Maximin(),
+        "hurwicz": Hurwicz(alpha),
+        "minimax-regret": MinimaxRegret(),
     }
     try:
         return table[name]

@@ -12,11 +12,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .expressions import CompiledExpression, ExpressionError, compile_expression, parse_binding, parse_call
+from .expressions import (
+    CompiledExpression,
+    ExpressionError,
+    compile_expression,
+    parse_binding,
+    parse_call,
+)
 from .model import DomainSpec, MethodDef, OperatorDef, TaskDef
 from .registry import Registry, default_state_key
 
-__all__ = ["Domain", "DomainError", "Problem", "compile_domain", "KnowledgeProblem"]
+__all__ = ["Domain", "DomainError", "KnowledgeProblem", "Problem", "compile_domain"]
 
 # Names every method expression may read besides its parameters and bound variables.
 IMPLICIT_METHOD_NAMES = ("view", "assumptions")
@@ -61,52 +67,72 @@ class Template:
     Python in the knowledge file.  ``{{`` and ``}}`` stand for literal braces.
     """
 
-    def __init__(self, text: str, parts: list[tuple[str, CompiledExpression | None, str]],
-                 uses_state: bool) -> None:
+    def __init__(
+        self, text: str, parts: list[tuple[str, CompiledExpression | None, str]], uses_state: bool
+    ) -> None:
         self.text = text
         self.parts = parts  # (literal text before, field or None, format spec)
         self.uses_state = uses_state  # False: the text depends on the arguments alone
 
     @classmethod
-    def compile(cls, text: str, variables: tuple[str, ...] | list[str],
-                constants: Mapping[str, Any], primitives: Mapping[str, Any]) -> Template:
+    def compile(
+        cls,
+        text: str,
+        variables: tuple[str, ...] | list[str],
+        constants: Mapping[str, Any],
+        primitives: Mapping[str, Any],
+    ) -> Template:
         parts: list[tuple[str, CompiledExpression | None, str]] = []
         literal: list[str] = []
         i = 0
         while i < len(text):
             ch = text[i]
-            if ch in "{}" and text[i:i + 2] in ("{{", "}}"):
+            if ch in "{}" and text[i : i + 2] in ("{{", "}}"):
                 literal.append(ch)
                 i += 2
                 continue
             if ch == "}":
-                raise ExpressionError("single '}' in a template; write '}}' for a brace",
-                                      source=text, column=i + 1, construct="template")
+                raise ExpressionError(
+                    "single '}' in a template; write '}}' for a brace",
+                    source=text,
+                    column=i + 1,
+                    construct="template",
+                )
             if ch != "{":
                 literal.append(ch)
                 i += 1
                 continue
             end = text.find("}", i)
             if end < 0:
-                raise ExpressionError("'{' without a closing '}'", source=text, column=i + 1,
-                                      construct="template")
-            field_text = text[i + 1:end]
+                raise ExpressionError(
+                    "'{' without a closing '}'", source=text, column=i + 1, construct="template"
+                )
+            field_text = text[i + 1 : end]
             expr_text, _, spec = field_text.partition(":")
             try:
-                expr = compile_expression(expr_text.strip(), variables=variables,
-                                          constants=constants, primitives=primitives)
+                expr = compile_expression(
+                    expr_text.strip(),
+                    variables=variables,
+                    constants=constants,
+                    primitives=primitives,
+                )
             except ExpressionError as exc:
-                raise ExpressionError(f"in template field {{{field_text}}}: {exc.message}",
-                                      source=text, column=i + 1 + exc.column,
-                                      construct=exc.construct) from None
+                raise ExpressionError(
+                    f"in template field {{{field_text}}}: {exc.message}",
+                    source=text,
+                    column=i + 1 + exc.column,
+                    construct=exc.construct,
+                ) from None
             parts.append(("".join(literal), expr, spec))
             literal = []
             i = end + 1
         parts.append(("".join(literal), None, ""))
         uses_state = any(
             primitives[name[3:]].uses_state
-            for _, expr, _ in parts if expr is not None
-            for name in expr.namespace if name.startswith("_p_")
+            for _, expr, _ in parts
+            if expr is not None
+            for name in expr.namespace
+            if name.startswith("_p_")
         )
         return cls(text, parts, uses_state)
 
@@ -173,7 +199,9 @@ class Domain:
     tasks: dict[str, TaskInfo]
     operators: dict[str, Operator]
 
-    def hook(self, kind: str, default: Callable[..., Any] | None = None) -> Callable[..., Any] | None:
+    def hook(
+        self, kind: str, default: Callable[..., Any] | None = None
+    ) -> Callable[..., Any] | None:
         return self.registry.hooks.get(kind, default)
 
     @property
@@ -191,7 +219,7 @@ class Domain:
         if info is not None and info.label is not None:
             try:
                 return info.label.render(state, dict(zip(info.params, args)), fmt)
-            except Exception:  # noqa: BLE001 - a label must never break a run
+            except Exception:
                 pass
         return call_text(name, args, fmt)
 
@@ -202,7 +230,7 @@ class Domain:
         if op.description is not None:
             try:
                 return op.description.render(state, dict(zip(op.params, args)), fmt)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 pass
         return call_text(name, args, fmt)
 
@@ -239,14 +267,17 @@ def compile_domain(spec: DomainSpec, registry: Registry) -> Domain:
     constants = spec.constant_values()
     prims = registry.primitives
 
-    def expr(source: str, variables: tuple[str, ...] | list[str], where: str, fld: str
-             ) -> CompiledExpression | None:
+    def expr(
+        source: str, variables: tuple[str, ...] | list[str], where: str, fld: str
+    ) -> CompiledExpression | None:
         try:
-            return compile_expression(source, variables=variables, constants=constants,
-                                      primitives=prims)
+            return compile_expression(
+                source, variables=variables, constants=constants, primitives=prims
+            )
         except ExpressionError as exc:
-            problems.append(KnowledgeProblem(where, fld, f"{exc.message}: {exc.source}",
-                                             exc.column))
+            problems.append(
+                KnowledgeProblem(where, fld, f"{exc.message}: {exc.source}", exc.column)
+            )
             return None
 
     def template(text: str, variables: list[str], where: str, fld: str) -> Template | None:
@@ -255,8 +286,9 @@ def compile_domain(spec: DomainSpec, registry: Registry) -> Domain:
         try:
             return Template.compile(text, variables, constants, prims)
         except ExpressionError as exc:
-            problems.append(KnowledgeProblem(where, fld, f"{exc.message}: {exc.source}",
-                                             exc.column))
+            problems.append(
+                KnowledgeProblem(where, fld, f"{exc.message}: {exc.source}", exc.column)
+            )
             return None
 
     def maybe_true(c: CompiledExpression | None, source: str) -> CompiledExpression | None:
@@ -264,8 +296,11 @@ def compile_domain(spec: DomainSpec, registry: Registry) -> Domain:
 
     for c in spec.constants:
         if c.name in prims:
-            problems.append(KnowledgeProblem(f"constant {c.name}", "name",
-                                             "the name is also a registered primitive"))
+            problems.append(
+                KnowledgeProblem(
+                    f"constant {c.name}", "name", "the name is also a registered primitive"
+                )
+            )
         rule = registry.constant_rules.get(c.name)
         wrong = rule.problem(c.value) if rule is not None else None
         if wrong is not None:
@@ -284,38 +319,61 @@ def compile_domain(spec: DomainSpec, registry: Registry) -> Domain:
         if o.effect is not None:
             effect = registry.effects.get(o.effect)
             if effect is None:
-                problems.append(KnowledgeProblem(
-                    where, "effect", f"no effect function '{o.effect}' is registered in "
-                    f"'{registry.name}'"))
-        operators[o.name] = Operator(o, o.name, tuple(o.params), maybe_true(pre, o.precondition),
-                                     effect, tuple(costs),
-                                     template(o.description, o.params, where, "description"))
+                problems.append(
+                    KnowledgeProblem(
+                        where,
+                        "effect",
+                        f"no effect function '{o.effect}' is registered in '{registry.name}'",
+                    )
+                )
+        operators[o.name] = Operator(
+            o,
+            o.name,
+            tuple(o.params),
+            maybe_true(pre, o.precondition),
+            effect,
+            tuple(costs),
+            template(o.description, o.params, where, "description"),
+        )
 
     tasks: dict[str, TaskInfo] = {}
     for t in spec.tasks:
         agent_index = t.params.index(t.agent) if t.agent else None
-        tasks[t.name] = TaskInfo(t, t.name, tuple(t.params), agent_index,
-                                 label=template(t.label, t.params, f"task {t.name}", "label"))
+        tasks[t.name] = TaskInfo(
+            t,
+            t.name,
+            tuple(t.params),
+            agent_index,
+            label=template(t.label, t.params, f"task {t.name}", "label"),
+        )
 
     def call(source: str, scope: list[str], where: str, fld: str) -> Call | None:
         try:
             name, arg_srcs = parse_call(source)
         except ExpressionError as exc:
-            problems.append(KnowledgeProblem(where, fld, f"{exc.message}: {exc.source}",
-                                             exc.column))
+            problems.append(
+                KnowledgeProblem(where, fld, f"{exc.message}: {exc.source}", exc.column)
+            )
             return None
         if name in tasks:
             arity, is_op = len(tasks[name].params), False
         elif name in operators:
             arity, is_op = len(operators[name].params), True
         else:
-            problems.append(KnowledgeProblem(where, fld, f"'{name}' is neither a task nor an "
-                                             f"operator: {source}"))
+            problems.append(
+                KnowledgeProblem(
+                    where, fld, f"'{name}' is neither a task nor an operator: {source}"
+                )
+            )
             return None
         if len(arg_srcs) != arity:
-            problems.append(KnowledgeProblem(
-                where, fld, f"'{name}' takes {arity} argument(s), {len(arg_srcs)} given: "
-                f"{source}"))
+            problems.append(
+                KnowledgeProblem(
+                    where,
+                    fld,
+                    f"'{name}' takes {arity} argument(s), {len(arg_srcs)} given: {source}",
+                )
+            )
             return None
         args = [expr(a, scope, where, fld) for a in arg_srcs]
         if any(a is None for a in args):
@@ -334,12 +392,16 @@ def compile_domain(spec: DomainSpec, registry: Registry) -> Domain:
             try:
                 var, gen_src = parse_binding(b)
             except ExpressionError as exc:
-                problems.append(KnowledgeProblem(where, f"bindings[{i}]",
-                                                 f"{exc.message}: {exc.source}", exc.column))
+                problems.append(
+                    KnowledgeProblem(
+                        where, f"bindings[{i}]", f"{exc.message}: {exc.source}", exc.column
+                    )
+                )
                 continue
             if var in scope:
-                problems.append(KnowledgeProblem(where, f"bindings[{i}]",
-                                                 f"'{var}' is already bound"))
+                problems.append(
+                    KnowledgeProblem(where, f"bindings[{i}]", f"'{var}' is already bound")
+                )
                 continue
             gen = expr(gen_src, scope, where, f"bindings[{i}]")
             scope.append(var)
@@ -356,11 +418,25 @@ def compile_domain(spec: DomainSpec, registry: Registry) -> Domain:
             assert m.operator is not None
             operator = call(m.operator, scope, where, "operator")
             if operator is not None and not operator.is_operator:
-                problems.append(KnowledgeProblem(
-                    where, "operator", f"'{operator.name}' is a task, not an operator; list it "
-                    "under 'subtasks'"))
-        info.methods.append(Method(m, m.name, index, tuple(bindings), maybe_true(pre, m.precondition),
-                                   subtasks, operator, weight))
+                problems.append(
+                    KnowledgeProblem(
+                        where,
+                        "operator",
+                        f"'{operator.name}' is a task, not an operator; list it under 'subtasks'",
+                    )
+                )
+        info.methods.append(
+            Method(
+                m,
+                m.name,
+                index,
+                tuple(bindings),
+                maybe_true(pre, m.precondition),
+                subtasks,
+                operator,
+                weight,
+            )
+        )
 
     if problems:
         raise DomainError(spec.name, problems)

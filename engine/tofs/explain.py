@@ -8,7 +8,6 @@ on them -- words, relevant issues -- are made once in :mod:`.explanation` and la
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-
 from dataclasses import dataclass
 from dataclasses import replace as dc_replace
 
@@ -20,20 +19,29 @@ from .results import ChoicePoint, Failure, PlanStep, PolicyNode, RunResult
 from .search import SearchOptions, plan
 
 __all__ = [
-    "Anchor", "describe_alternative", "failure_text", "find_choice", "plan_why_not",
+    "Anchor",
+    "describe_alternative",
+    "failure_text",
+    "find_choice",
+    "plan_why_not",
     "render_policy",
-    "render_text", "replan_at",
+    "render_text",
+    "replan_at",
 ]
 
 
-def render_policy(node: PolicyNode, fmt: Callable[[float], str] = lambda v: f"{v:g}",
-                  indent: str = "  ") -> list[str]:
+def render_policy(
+    node: PolicyNode, fmt: Callable[[float], str] = lambda v: f"{v:g}", indent: str = "  "
+) -> list[str]:
     """The decision tree as indented lines: values, probabilities, planned moves."""
-    lines = [f"{indent}{node.task} [{node.kind}] value {fmt(node.value)}"
-             + (f" ({node.note})" if node.note else "")]
+    lines = [
+        f"{indent}{node.task} [{node.kind}] value {fmt(node.value)}"
+        + (f" ({node.note})" if node.note else "")
+    ]
     for i, edge in enumerate(node.children):
         planned = (node.kind == "decision" and i == node.chosen) or (
-            node.kind == "external" and i == node.planned)
+            node.kind == "external" and i == node.planned
+        )
         mark = ("*" if node.kind == "decision" else ">") if planned else " "
         prob = f" p={edge.probability:.3g}" if edge.probability is not None else ""
         move = f": {edge.step.description}" if edge.step is not None else ""
@@ -46,16 +54,22 @@ def failure_text(f: Failure) -> str:
     return f.message
 
 
-def render_text(result: RunResult, fmt: Callable[[float], str] = lambda v: f"{v:g}",
-                explain: bool = True, explanation: Explanation | None = None) -> str:
+def render_text(
+    result: RunResult,
+    fmt: Callable[[float], str] = lambda v: f"{v:g}",
+    explain: bool = True,
+    explanation: Explanation | None = None,
+) -> str:
     """The plan and, for each choice point, every alternative with its reason (from
     ``explanation`` when the caller built one with its domain's phrasing)."""
     lines: list[str] = []
     head = f"{result.domain}/{result.problem} ({result.mode}): {result.status}"
     lines.append(head)
     if result.value is not None:
-        lines.append(f"value {fmt(result.value)}; {result.nodes} nodes "
-                     f"({result.tree_nodes} in the tree); {result.seconds:.3f} s")
+        lines.append(
+            f"value {fmt(result.value)}; {result.nodes} nodes "
+            f"({result.tree_nodes} in the tree); {result.seconds:.3f} s"
+        )
     else:
         lines.append(f"no plan; {result.nodes} nodes; {result.seconds:.3f} s")
         if result.failure is not None:
@@ -78,9 +92,8 @@ def render_text(result: RunResult, fmt: Callable[[float], str] = lambda v: f"{v:
     return "\n".join(lines)
 
 
-
-
 # --------------------------------------------------------------------------- why not X?
+
 
 @dataclass(frozen=True)
 class Anchor:
@@ -96,13 +109,16 @@ class Anchor:
     def of(cls, run: RunResult, choice: ChoicePoint) -> Anchor:
         # Node ids grow along a path, so the plan's steps and choices before the node are
         # exactly those with smaller ids.
-        return cls(choice,
-                   tuple(s for s in run.plan if s.node is not None and s.node <= choice.node),
-                   tuple(cp for cp in run.choice_points if cp.node < choice.node))
+        return cls(
+            choice,
+            tuple(s for s in run.plan if s.node is not None and s.node <= choice.node),
+            tuple(cp for cp in run.choice_points if cp.node < choice.node),
+        )
 
 
-def replan_at(domain: Domain, problem: Problem, options: SearchOptions, anchor: Anchor,
-              alternative: str) -> RunResult:
+def replan_at(
+    domain: Domain, problem: Problem, options: SearchOptions, anchor: Anchor, alternative: str
+) -> RunResult:
     """The run would have been with ``alternative`` taken at ``anchor.choice``.
 
     Optimise and first mode re-plan from the choice point's own state and task list (kept
@@ -123,30 +139,43 @@ def replan_at(domain: Domain, problem: Problem, options: SearchOptions, anchor: 
         return plan(domain, problem, dc_replace(options, force={choice.node: alternative}))
     spent = sum(s.cost for s in anchor.steps)
     sub = dc_replace(problem, state=choice.state, tasks=choice.tasks)
-    forced = plan(domain, sub, dc_replace(options, force={choice.node: alternative},
-                                          start_node=choice.node, start_cost=spent))
+    forced = plan(
+        domain,
+        sub,
+        dc_replace(
+            options, force={choice.node: alternative}, start_node=choice.node, start_cost=spent
+        ),
+    )
     if forced.value is None:
         return forced
-    return dc_replace(forced, plan=list(anchor.steps) + list(forced.plan),
-                      choice_points=list(anchor.choices) + list(forced.choice_points))
+    return dc_replace(
+        forced,
+        plan=list(anchor.steps) + list(forced.plan),
+        choice_points=list(anchor.choices) + list(forced.choice_points),
+    )
 
 
-def find_choice(result: RunResult, task: str, alternative: str
-                ) -> tuple[ChoicePoint, str] | None:
+def find_choice(result: RunResult, task: str, alternative: str) -> tuple[ChoicePoint, str] | None:
     """The first choice point on the plan (in search order) whose task is ``task`` (its
     label or name) and that has ``alternative`` (a label or a method), with that
     alternative's label -- how ``--why-not TASK=ALTERNATIVE`` names a choice."""
     for c in sorted(result.choice_points, key=lambda c: c.node):
         if task in (c.task, c.task_name):
-            label = next((a.label for a in c.alternatives
-                          if alternative in (a.label, a.method)), None)
+            label = next(
+                (a.label for a in c.alternatives if alternative in (a.label, a.method)), None
+            )
             if label is not None:
                 return c, label
     return None
 
 
-def plan_why_not(domain: Domain, problem: Problem, options: SearchOptions,
-                 why_not: Mapping[str, str], base: RunResult | None = None) -> RunResult:
+def plan_why_not(
+    domain: Domain,
+    problem: Problem,
+    options: SearchOptions,
+    why_not: Mapping[str, str],
+    base: RunResult | None = None,
+) -> RunResult:
     """Plan (unless ``base``, the plan already made, is given), then take each
     ``{task: alternative}`` at the first choice point on the plan whose task is ``task``,
     re-planning from there (:func:`replan_at`).
@@ -159,10 +188,16 @@ def plan_why_not(domain: Domain, problem: Problem, options: SearchOptions,
         found = find_choice(result, task, alternative)
         if found is None:
             points = sorted(result.choice_points, key=lambda c: c.node)
-            listed = "; ".join(f"{c.task}: {', '.join(a.label for a in c.alternatives)}"
-                               for c in points[:8]) or "none"
-            raise ValueError(f"no choice point on the plan has task '{task}' with an "
-                             f"alternative '{alternative}'; choice points: {listed}")
+            listed = (
+                "; ".join(
+                    f"{c.task}: {', '.join(a.label for a in c.alternatives)}" for c in points[:8]
+                )
+                or "none"
+            )
+            raise ValueError(
+                f"no choice point on the plan has task '{task}' with an "
+                f"alternative '{alternative}'; choice points: {listed}"
+            )
         match, label = found
         result = replan_at(domain, problem, options, Anchor.of(result, match), label)
     return result

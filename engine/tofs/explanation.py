@@ -17,17 +17,32 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .issues import (
-    Assumption, Describe, Issues, edge_assumption, edge_text, policy_issues, step_issues,
+    Assumption,
+    Describe,
+    Issues,
+    edge_assumption,
+    edge_text,
+    policy_issues,
+    step_issues,
     step_text,
 )
 from .magnitude import Thresholds, magnitude_word
 from .results import (
-    AlternativeRecord, ChoicePoint, PlanStep, PolicyNode, Reason, RunResult,
+    AlternativeRecord,
+    ChoicePoint,
+    PlanStep,
+    PolicyNode,
+    Reason,
+    RunResult,
 )
 
 __all__ = [
-    "AlternativeExplanation", "ChoiceExplanation", "Explanation", "Phrasing",
-    "describe_alternative", "explain",
+    "AlternativeExplanation",
+    "ChoiceExplanation",
+    "Explanation",
+    "Phrasing",
+    "describe_alternative",
+    "explain",
 ]
 
 Replan = Callable[[ChoicePoint, AlternativeRecord], RunResult]
@@ -133,6 +148,7 @@ class Explanation:
 
 # --------------------------------------------------------------------------- sentences
 
+
 def _num(v: float | None, fmt: Callable[[float], str]) -> str:
     return "?" if v is None else fmt(v)
 
@@ -144,29 +160,34 @@ def loss_of(value: float | None, best: float | None, mode: str) -> float | None:
     return best - value if mode == "game" else value - best
 
 
-def describe_alternative(a: AlternativeRecord, cp: ChoicePoint, mode: str,
-                         fmt: Callable[[float], str] = _g,
-                         thresholds: Thresholds | None = None,
-                         diff: Callable[[float], str] | None = None) -> str:
+def describe_alternative(
+    a: AlternativeRecord,
+    cp: ChoicePoint,
+    mode: str,
+    fmt: Callable[[float], str] = _g,
+    thresholds: Thresholds | None = None,
+    diff: Callable[[float], str] | None = None,
+) -> str:
     """One sentence saying why this alternative was (not) taken, with its numbers and, when
     ``thresholds`` are given, how big the difference is in words."""
     diff = diff or fmt
     r = a.reason
     if r is Reason.CHOSEN:
-        runner = [x for x in cp.alternatives if not x.chosen and x.value is not None
-                  and x.reason in (Reason.LOWER_VALUE, Reason.TIE)]
+        runner = [
+            x
+            for x in cp.alternatives
+            if not x.chosen and x.value is not None and x.reason in (Reason.LOWER_VALUE, Reason.TIE)
+        ]
         text = f"chosen: value {_num(a.value, fmt)}"
         if runner:
             best_other = (min if mode != "game" else max)(runner, key=lambda x: x.value or 0.0)
             loss = loss_of(best_other.value, a.value, mode) or 0.0
             if thresholds is not None:
-                word = magnitude_word(loss, a.value or 0.0, best_other.value or 0.0,
-                                      thresholds)
+                word = magnitude_word(loss, a.value or 0.0, best_other.value or 0.0, thresholds)
                 how = "as good as" if word == "about the same" else f"{word} better than"
             else:
                 how = "lower than" if mode != "game" else "higher than"
-            text += (f", {how} the runner-up {best_other.label} "
-                     f"({_num(best_other.value, fmt)})")
+            text += f", {how} the runner-up {best_other.label} ({_num(best_other.value, fmt)})"
         return text
     if r is Reason.LOWER_VALUE:
         loss = loss_of(a.value, cp.value, mode) or 0.0
@@ -174,8 +195,10 @@ def describe_alternative(a: AlternativeRecord, cp: ChoicePoint, mode: str,
         if thresholds is not None:
             word = magnitude_word(loss, a.value or 0.0, cp.value or 0.0, thresholds)
             what = f"{word} worse" if word != "about the same" else "about the same"
-        return f"{what}: {_num(a.value, fmt)} against {_num(cp.value, fmt)} " \
-               f"(worse by {diff(abs(loss))})" + (f"; {a.detail}" if a.detail else "")
+        return (
+            f"{what}: {_num(a.value, fmt)} against {_num(cp.value, fmt)} "
+            f"(worse by {diff(abs(loss))})" + (f"; {a.detail}" if a.detail else "")
+        )
     if r is Reason.TIE:
         if a.detail:
             return f"tie at {_num(a.value, fmt)}: {a.detail}"
@@ -185,25 +208,39 @@ def describe_alternative(a: AlternativeRecord, cp: ChoicePoint, mode: str,
     if r is Reason.NO_BINDING:
         return "no binding: the generator produced nothing"
     if r is Reason.PARTIAL_PLAN_PRUNED:
-        return (f"partial-plan pruned: {a.detail}" if a.detail else
-                f"partial-plan pruned (cost {_num(a.value, fmt)} vs {_num(a.compared_with, fmt)})")
+        return (
+            f"partial-plan pruned: {a.detail}"
+            if a.detail
+            else f"partial-plan pruned (cost {_num(a.value, fmt)} vs {_num(a.compared_with, fmt)})"
+        )
     if r is Reason.BOUND_PRUNED:
         if a.value is not None and a.compared_with is not None and a.value > a.compared_with:
-            return (f"bound pruned: costs at least {_num(a.value, fmt)}, more than the best plan "
-                    f"already found ({_num(a.compared_with, fmt)}), so it was not finished")
-        return (f"bound pruned: cannot cost less than {_num(a.value, fmt)}, the cost of the best "
-                "plan already found, so it was not finished")
+            return (
+                f"bound pruned: costs at least {_num(a.value, fmt)}, more than the best plan "
+                f"already found ({_num(a.compared_with, fmt)}), so it was not finished"
+            )
+        return (
+            f"bound pruned: cannot cost less than {_num(a.value, fmt)}, the cost of the best "
+            "plan already found, so it was not finished"
+        )
     if r is Reason.TRANSPOSED:
-        return (f"transposed: reaches a state already reached more cheaply "
-                f"({_num(a.compared_with, fmt)} <= {_num(a.value, fmt)}), so it cannot do better")
+        return (
+            f"transposed: reaches a state already reached more cheaply "
+            f"({_num(a.compared_with, fmt)} <= {_num(a.value, fmt)}), so it cannot do better"
+        )
     if r is Reason.LIKELIHOOD_PRUNED:
-        return (f"likelihood pruned: probability {a.probability:.3g} is below the cutoff "
-                f"{_num(a.compared_with, _g)}" if a.probability is not None else str(r))
+        return (
+            f"likelihood pruned: probability {a.probability:.3g} is below the cutoff "
+            f"{_num(a.compared_with, _g)}"
+            if a.probability is not None
+            else str(r)
+        )
     if r is Reason.NOT_EXPANDED:
         return f"not expanded: {a.detail or 'planning stopped'}"
     if r is Reason.DEAD_END:
         return "dead end: no complete plan below" + (
-            f"; deepest failure: {a.failure.message}" if a.failure else "")
+            f"; deepest failure: {a.failure.message}" if a.failure else ""
+        )
     if r is Reason.WEIGHTED:
         p = f"p = {a.probability:.3g}" if a.probability is not None else "unweighted"
         planned = " (planned move)" if a.chosen else ""
@@ -213,6 +250,7 @@ def describe_alternative(a: AlternativeRecord, cp: ChoicePoint, mode: str,
 
 
 # --------------------------------------------------------------------------- building
+
 
 def _policy_index(run: RunResult) -> dict[int, PolicyNode]:
     return {n.node: n for n in run.policy.walk()} if run.policy is not None else {}
@@ -229,9 +267,14 @@ def standing_text(run: RunResult, phrasing: Phrasing) -> str:
     return f"The plan costs {phrasing.value(run.value)}."
 
 
-def explain(run: RunResult, *, phrasing: Phrasing | None = None,
-            thresholds: Thresholds | None = None, replan: Replan | None = None,
-            max_replans: int = 32) -> Explanation:
+def explain(
+    run: RunResult,
+    *,
+    phrasing: Phrasing | None = None,
+    thresholds: Thresholds | None = None,
+    replan: Replan | None = None,
+    max_replans: int = 32,
+) -> Explanation:
     """Explain every choice point on ``run``'s plan.
 
     In game mode the relevant issues come from the run's own policy (every alternative's
@@ -253,16 +296,20 @@ def explain(run: RunResult, *, phrasing: Phrasing | None = None,
         for a in cp.alternatives:
             loss = loss_of(a.value, cp.value, mode) if not a.chosen else None
             word = None
-            if loss is not None and cp.kind == "decision" and a.reason in (
-                    Reason.LOWER_VALUE, Reason.TIE, Reason.PARTIAL_PLAN_PRUNED):
+            if (
+                loss is not None
+                and cp.kind == "decision"
+                and a.reason in (Reason.LOWER_VALUE, Reason.TIE, Reason.PARTIAL_PLAN_PRUNED)
+            ):
                 word = magnitude_word(loss, a.value or 0.0, cp.value or 0.0, th)
             issues = replanned = None
             if cp.kind == "decision" and not a.chosen and a.reason in _REPLANNED:
                 if mode == "game":
                     node = index.get(a.node) if a.node is not None else None
                     if node is not None and chosen_node is not None:
-                        issues = policy_issues(chosen_node, node, th, phrasing.move,
-                                               phrasing.assumption)
+                        issues = policy_issues(
+                            chosen_node, node, th, phrasing.move, phrasing.assumption
+                        )
                 elif replan is not None and budget > 0 and run.value is not None:
                     budget -= 1
                     forced = replan(cp, a)
@@ -273,9 +320,11 @@ def explain(run: RunResult, *, phrasing: Phrasing | None = None,
                         word = magnitude_word(loss or 0.0, replanned, cp.value or 0.0, th)
             summary = describe_alternative(a, cp, mode, phrasing.value, th, phrasing.diff)
             if replanned is not None and a.reason is Reason.BOUND_PRUNED:
-                summary += (f"; finished, it costs {phrasing.value(replanned)}, "
-                            f"{word} worse" if word != "about the same" else
-                            f"; finished, it costs the same, {phrasing.value(replanned)}")
+                summary += (
+                    f"; finished, it costs {phrasing.value(replanned)}, {word} worse"
+                    if word != "about the same"
+                    else f"; finished, it costs the same, {phrasing.value(replanned)}"
+                )
             gist = phrasing.gist(issues) if issues is not None else None
             alts.append(AlternativeExplanation(a, summary, loss, word, issues, replanned, gist))
         choices.append(ChoiceExplanation(cp, _verdict(cp, mode, phrasing, th), tuple(alts)))
@@ -288,13 +337,17 @@ def _verdict(cp: ChoicePoint, mode: str, phrasing: Phrasing, th: Thresholds) -> 
     if cp.kind == "external":
         planned = f"; the most likely is {chosen.label}" if chosen is not None else ""
         moves = sum(1 for a in cp.alternatives if a.reason is Reason.WEIGHTED)
-        return f"Not ours to choose: {moves} moves planned for, weighted by probability" \
-               f"{planned}."
+        return f"Not ours to choose: {moves} moves planned for, weighted by probability{planned}."
     if chosen is None:
         return "Nothing was chosen here."
-    valued = [a for a in cp.alternatives if not a.chosen and a.value is not None
-              and a.reason in (Reason.LOWER_VALUE, Reason.TIE, Reason.PARTIAL_PLAN_PRUNED)
-              and not a.value_is_bound]
+    valued = [
+        a
+        for a in cp.alternatives
+        if not a.chosen
+        and a.value is not None
+        and a.reason in (Reason.LOWER_VALUE, Reason.TIE, Reason.PARTIAL_PLAN_PRUNED)
+        and not a.value_is_bound
+    ]
     if not valued:
         by_reason: dict[str, list[str]] = {}
         for a in cp.alternatives:
@@ -302,15 +355,18 @@ def _verdict(cp: ChoicePoint, mode: str, phrasing: Phrasing, th: Thresholds) -> 
                 by_reason.setdefault(str(a.reason), []).append(a.label)
         if not by_reason:
             return f"{chosen.label} is the only way."
-        others = "; ".join(f"{', '.join(labels)}: {reason}"
-                           for reason, labels in by_reason.items())
+        others = "; ".join(f"{', '.join(labels)}: {reason}" for reason, labels in by_reason.items())
         return f"{chosen.label} is the only alternative left standing ({others})."
     runner = min(valued, key=lambda a: loss_of(a.value, cp.value, mode) or 0.0)
     loss = loss_of(runner.value, cp.value, mode) or 0.0
     word = magnitude_word(loss, runner.value or 0.0, cp.value or 0.0, th)
     if word == "about the same":
-        return (f"{chosen.label} and {runner.label} are equal at "
-                f"{phrasing.value(cp.value or 0.0)}; {chosen.label} comes first in "
-                "priority order.")
-    return (f"{chosen.label} is {word} better than the runner-up {runner.label}: "
-            f"{phrasing.value(cp.value or 0.0)} against {phrasing.value(runner.value or 0.0)}.")
+        return (
+            f"{chosen.label} and {runner.label} are equal at "
+            f"{phrasing.value(cp.value or 0.0)}; {chosen.label} comes first in "
+            "priority order."
+        )
+    return (
+        f"{chosen.label} is {word} better than the runner-up {runner.label}: "
+        f"{phrasing.value(cp.value or 0.0)} against {phrasing.value(runner.value or 0.0)}."
+    )

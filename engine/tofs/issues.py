@@ -75,8 +75,8 @@ class Issues:
 
 # --------------------------------------------------------------------------- choosing parts
 
-def _select(parts: Sequence[Issue], loss: float, th: Thresholds
-            ) -> tuple[list[Issue], bool, bool]:
+
+def _select(parts: Sequence[Issue], loss: float, th: Thresholds) -> tuple[list[Issue], bool, bool]:
     """The parts worth naming, and whether they add up or cancel.
 
     One side's branches set against the other side's value always differ in sign when
@@ -86,8 +86,11 @@ def _select(parts: Sequence[Issue], loss: float, th: Thresholds
     size = abs(loss)
     moving = [p for p in parts if abs(p.contribution) > _TINY * max(1.0, size)]
     spread = sum(abs(p.contribution) for p in moving)
-    cancel = (len({p.contribution > 0 for p in moving}) == 2 and spread > th.cancel * size
-              and all(p.side == "both" for p in moving))
+    cancel = (
+        len({p.contribution > 0 for p in moving}) == 2
+        and spread > th.cancel * size
+        and all(p.side == "both" for p in moving)
+    )
     bar = max(th.floor, th.share * (size if not cancel else spread / 2))
     named = [p for p in moving if abs(p.contribution) >= bar]
     add_up = False
@@ -109,8 +112,14 @@ def _select(parts: Sequence[Issue], loss: float, th: Thresholds
     return named, add_up, cancel
 
 
-def _issues(parts: Sequence[Issue], loss: float, th: Thresholds, where: tuple[str, ...] = (),
-            probability: float = 1.0, local: float | None = None) -> Issues:
+def _issues(
+    parts: Sequence[Issue],
+    loss: float,
+    th: Thresholds,
+    where: tuple[str, ...] = (),
+    probability: float = 1.0,
+    local: float | None = None,
+) -> Issues:
     named, add_up, cancel = _select(parts, loss if local is None else local, th)
     rest = loss - sum(p.contribution for p in named)
     if abs(rest) <= _TINY * max(1.0, abs(loss)):
@@ -120,10 +129,10 @@ def _issues(parts: Sequence[Issue], loss: float, th: Thresholds, where: tuple[st
 
 # --------------------------------------------------------------------------- optimise mode
 
+
 def step_key(s: PlanStep) -> tuple[object, ...]:
     """What must be equal for two plans to share a step."""
-    return ("step", s.operator, s.args,
-            tuple(sorted((k, round(v, 9)) for k, v in s.costs.items())))
+    return ("step", s.operator, s.args, tuple(sorted((k, round(v, 9)) for k, v in s.costs.items())))
 
 
 def step_text(s: PlanStep) -> str:
@@ -132,8 +141,7 @@ def step_text(s: PlanStep) -> str:
     return s.description or call_text(s.operator, s.args)
 
 
-def _summary(steps: Sequence[PlanStep], describe: Callable[[PlanStep], str]
-             ) -> tuple[str, ...]:
+def _summary(steps: Sequence[PlanStep], describe: Callable[[PlanStep], str]) -> tuple[str, ...]:
     """Step texts, with a run of the same operation said once ("... and 29 more like it")
     -- thirty solder-paste deposits are one difference, not thirty."""
     out: list[str] = []
@@ -151,9 +159,12 @@ def _summary(steps: Sequence[PlanStep], describe: Callable[[PlanStep], str]
     return tuple(out)
 
 
-def step_issues(chosen: Sequence[PlanStep], other: Sequence[PlanStep],
-                thresholds: Thresholds = Thresholds(),
-                describe: Callable[[PlanStep], str] = step_text) -> Issues:
+def step_issues(
+    chosen: Sequence[PlanStep],
+    other: Sequence[PlanStep],
+    thresholds: Thresholds = Thresholds(),
+    describe: Callable[[PlanStep], str] = step_text,
+) -> Issues:
     """The runs of steps where two plans differ, each with its cost difference.
 
     ``loss`` is the other plan's cost minus the chosen plan's: the sum of the runs.
@@ -168,8 +179,7 @@ def step_issues(chosen: Sequence[PlanStep], other: Sequence[PlanStep],
         ca, cb = sum(s.cost for s in a), sum(s.cost for s in b)
         a_text, b_text = _summary(a, describe), _summary(b, describe)
         text = "; ".join(b_text) if b_text else "; ".join(a_text)
-        parts.append(Issue("steps", text, cb - ca, ca, cb, chosen_side=a_text,
-                           other_side=b_text))
+        parts.append(Issue("steps", text, cb - ca, ca, cb, chosen_side=a_text, other_side=b_text))
     loss = sum(s.cost for s in other) - sum(s.cost for s in chosen)
     return _issues(parts, loss, thresholds)
 
@@ -181,8 +191,7 @@ Assumption = Callable[[PolicyEdge], "str | None"]
 
 
 def edge_text(edge: PolicyEdge) -> str:
-    return edge.step.description if edge.step is not None and edge.step.description \
-        else edge.label
+    return edge.step.description if edge.step is not None and edge.step.description else edge.label
 
 
 def edge_assumption(edge: PolicyEdge) -> str | None:
@@ -241,34 +250,51 @@ def _branches(node: PolicyNode) -> list[float] | None:
     return p
 
 
-def _parts(x: PolicyNode, y: PolicyNode, describe: Describe, assumption: Assumption
-           ) -> list[_Part] | None:
+def _parts(
+    x: PolicyNode, y: PolicyNode, describe: Describe, assumption: Assumption
+) -> list[_Part] | None:
     """Split ``x.value - y.value`` into branch parts; None when neither side branches."""
     px, py = _branches(x), _branches(y)
 
-    def part(edge: PolicyEdge, p: float, vx: float, vy: float, side: str,
-             below: tuple[PolicyNode, PolicyNode] | None) -> _Part:
+    def part(
+        edge: PolicyEdge,
+        p: float,
+        vx: float,
+        vy: float,
+        side: str,
+        below: tuple[PolicyNode, PolicyNode] | None,
+    ) -> _Part:
         c = p * (vx - vy)
         text, assume = describe(edge), assumption(edge)
         label = f"{assume} ({text})" if assume else text
         return _Part(Issue("branch", text, c, vx, vy, p, assume, side=side), below, p, label)
 
-    if px is not None and py is not None and _keys(x) == _keys(y) \
-            and all(abs(a - b) <= 1e-9 for a, b in zip(px, py)):
-        return [part(ex, p, ex.node.value, ey.node.value, "both", (ex.node, ey.node))
-                for p, ex, ey in zip(px, x.children, y.children)]
+    if (
+        px is not None
+        and py is not None
+        and _keys(x) == _keys(y)
+        and all(abs(a - b) <= 1e-9 for a, b in zip(px, py))
+    ):
+        return [
+            part(ex, p, ex.node.value, ey.node.value, "both", (ex.node, ey.node))
+            for p, ex, ey in zip(px, x.children, y.children)
+        ]
     if py is not None:  # the other alternative's branches, each against the chosen value
-        return [part(e, p, x.value, e.node.value, "other", (x, e.node))
-                for p, e in zip(py, y.children)]
+        return [
+            part(e, p, x.value, e.node.value, "other", (x, e.node)) for p, e in zip(py, y.children)
+        ]
     if px is not None:  # only the chosen side branches: said, not descended
-        return [part(e, p, e.node.value, y.value, "chosen", None)
-                for p, e in zip(px, x.children)]
+        return [part(e, p, e.node.value, y.value, "chosen", None) for p, e in zip(px, x.children)]
     return None
 
 
-def policy_issues(chosen: PolicyNode, other: PolicyNode, thresholds: Thresholds = Thresholds(),
-                  describe: Describe = edge_text,
-                  assumption: Assumption = edge_assumption) -> Issues:
+def policy_issues(
+    chosen: PolicyNode,
+    other: PolicyNode,
+    thresholds: Thresholds = Thresholds(),
+    describe: Describe = edge_text,
+    assumption: Assumption = edge_assumption,
+) -> Issues:
     """Descend two alternatives' subtrees together to where their values part.
 
     ``chosen`` and ``other`` are the policy nodes below the two alternatives; ``loss`` is
@@ -292,8 +318,11 @@ def policy_issues(chosen: PolicyNode, other: PolicyNode, thresholds: Thresholds 
         if part.below is None:
             break
         nx, ny = _settle(part.below[0]), _settle(part.below[1])
-        if (nx is x and ny is y) or abs(nx.value - ny.value) <= _TINY \
-                or _parts(nx, ny, describe, assumption) is None:
+        if (
+            (nx is x and ny is y)
+            or abs(nx.value - ny.value) <= _TINY
+            or _parts(nx, ny, describe, assumption) is None
+        ):
             break  # the part is itself the issue: nothing below says more
         where.append(part.label)
         scale *= part.factor
@@ -302,12 +331,25 @@ def policy_issues(chosen: PolicyNode, other: PolicyNode, thresholds: Thresholds 
     if parts is None:
         # Two outcomes (leaves, or nodes that do not branch): the difference is theirs.
         text = y.task + (f" ({y.note})" if y.note else "")
-        items = [Issue("outcome", text, scale * (x.value - y.value), x.value, y.value,
-                       scale if where else None)]
+        items = [
+            Issue(
+                "outcome",
+                text,
+                scale * (x.value - y.value),
+                x.value,
+                y.value,
+                scale if where else None,
+            )
+        ]
         return Issues(loss, tuple(items), loss - items[0].contribution, tuple(where), scale)
-    scaled = [replace(p.issue, contribution=scale * p.issue.contribution,
-                      probability=scale * (p.issue.probability or 1.0)) for p in parts]
+    scaled = [
+        replace(
+            p.issue,
+            contribution=scale * p.issue.contribution,
+            probability=scale * (p.issue.probability or 1.0),
+        )
+        for p in parts
+    ]
     # The parts are judged against the difference at the point the descent stopped; what
     # it passed by on the way down is what ``rest`` keeps.
-    return _issues(scaled, loss, thresholds, tuple(where), scale,
-                   local=scale * (x.value - y.value))
+    return _issues(scaled, loss, thresholds, tuple(where), scale, local=scale * (x.value - y.value))

@@ -18,8 +18,11 @@ __all__ = ["CONSTANTS", "Thresholds", "magnitude_word"]
 
 # Domain constant -> Thresholds field.
 CONSTANTS = {
-    "explain_clearly": "clearly", "explain_far": "far", "explain_share": "share",
-    "explain_floor": "floor", "explain_cancel": "cancel",
+    "explain_clearly": "clearly",
+    "explain_far": "far",
+    "explain_share": "share",
+    "explain_floor": "floor",
+    "explain_cancel": "cancel",
 }
 
 
@@ -45,8 +48,11 @@ class Thresholds:
     @classmethod
     def from_constants(cls, constants: Mapping[str, Any]) -> Thresholds:
         known = {f.name for f in fields(cls)}
-        values = {CONSTANTS[name]: float(v) for name, v in constants.items()
-                  if name in CONSTANTS and CONSTANTS[name] in known and v is not None}
+        values = {
+            CONSTANTS[name]: float(v)
+            for name, v in constants.items()
+            if name in CONSTANTS and CONSTANTS[name] in known and v is not None
+        }
         return cls(**values)
 
     def bounds(self, a: float, b: float) -> tuple[float, float]:
@@ -58,7 +64,7 @@ class Thresholds:
 
 
 def magnitude_word(loss: float, a: float, b: float, thresholds: Thresholds) -> str:
-    """"about the same", "slightly", "clearly" or "far" for a difference ``loss``
+    """ "about the same", "slightly", "clearly" or "far" for a difference ``loss``
     between values ``a`` and ``b`` (the sign is the caller's: better or worse)."""
     size = abs(loss)
     if size <= 1e-9 * max(1.0, abs(a), abs(b)):

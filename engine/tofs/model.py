@@ -164,8 +164,11 @@ class DomainSpec(_Model):
 
     @model_validator(mode="after")
     def _unique_names(self) -> DomainSpec:
-        for kind, items in (("constant", self.constants), ("task", self.tasks),
-                            ("operator", self.operators)):
+        for kind, items in (
+            ("constant", self.constants),
+            ("task", self.tasks),
+            ("operator", self.operators),
+        ):
             seen: set[str] = set()
             for item in items:
                 if item.name in seen:

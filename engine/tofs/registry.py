@@ -58,9 +58,12 @@ class ConstantRule:
             return f"expected {want}, got {value!r}"
         number = isinstance(value, (int, float)) and not isinstance(value, bool)
         whole = self.kind is int
-        if number and (not whole or float(value).is_integer()) \
-                and (self.minimum is None or value >= self.minimum) \
-                and (self.maximum is None or value <= self.maximum):  # type: ignore[operator]
+        if (
+            number
+            and (not whole or float(value).is_integer())
+            and (self.minimum is None or value >= self.minimum)
+            and (self.maximum is None or value <= self.maximum)
+        ):  # type: ignore[operator]
             return None
         return f"expected {self.expected()}, got {value!r}"
 
@@ -97,8 +100,10 @@ class Registry:
         self.constant_rules: dict[str, ConstantRule] = dict(ENGINE_CONSTANTS)
 
     def __repr__(self) -> str:
-        return (f"Registry({self.name!r}, primitives={len(self.primitives)}, "
-                f"effects={len(self.effects)}, hooks={sorted(self.hooks)})")
+        return (
+            f"Registry({self.name!r}, primitives={len(self.primitives)}, "
+            f"effects={len(self.effects)}, hooks={sorted(self.hooks)})"
+        )
 
     def primitive(
         self, fn: F | None = None, *, name: str | None = None, uses_state: bool = True
@@ -113,7 +118,7 @@ class Registry:
             pname = name or f.__name__
             if pname in self.primitives and self.primitives[pname].fn is not f:
                 raise RegistryError(f"primitive '{pname}' is already registered in {self.name}")
-            params = _param_names(f)[1 if uses_state else 0:]
+            params = _param_names(f)[1 if uses_state else 0 :]
             self.primitives[pname] = Primitive(
                 pname, f, uses_state=uses_state, doc=inspect.getdoc(f) or "", params=params
             )
@@ -148,8 +153,15 @@ class Registry:
 
         return register
 
-    def constant(self, name: str, kind: type, *, minimum: float | None = None,
-                 maximum: float | None = None, choices: Sequence[str] = ()) -> None:
+    def constant(
+        self,
+        name: str,
+        kind: type,
+        *,
+        minimum: float | None = None,
+        maximum: float | None = None,
+        choices: Sequence[str] = (),
+    ) -> None:
         """Declare a constant the package's Python code reads, so that compiling the
         domain checks its value (see :class:`ConstantRule`).  A domain may leave it out:
         the code then uses its default."""

@@ -14,12 +14,19 @@ from .explanation import AlternativeExplanation, ChoiceExplanation, Explanation,
 from .issues import Issue, Issues
 
 __all__ = [
-    "code", "contrast_lines", "contrast_text", "explanation_dict", "explanation_markdown",
-    "explanation_text", "issue_lines", "md",
+    "code",
+    "contrast_lines",
+    "contrast_text",
+    "explanation_dict",
+    "explanation_markdown",
+    "explanation_text",
+    "issue_lines",
+    "md",
 ]
 
 
 # --------------------------------------------------------------------------- issues
+
 
 def _change(c: float, mode: str, p: Phrasing) -> str:
     if mode == "game":
@@ -30,8 +37,10 @@ def _change(c: float, mode: str, p: Phrasing) -> str:
 def _issue(i: Issue, mode: str, p: Phrasing) -> str:
     if i.kind == "steps":
         if i.other_side and i.chosen_side:
-            text = (f"{'; '.join(i.other_side)} ({p.value(i.other or 0.0)}) instead of "
-                    f"{'; '.join(i.chosen_side)} ({p.value(i.chosen or 0.0)})")
+            text = (
+                f"{'; '.join(i.other_side)} ({p.value(i.other or 0.0)}) instead of "
+                f"{'; '.join(i.chosen_side)} ({p.value(i.chosen or 0.0)})"
+            )
         elif i.other_side:
             text = f"adds {'; '.join(i.other_side)} ({p.value(i.other or 0.0)})"
         else:
@@ -41,8 +50,13 @@ def _issue(i: Issue, mode: str, p: Phrasing) -> str:
     values = ""
     if i.other is not None and i.chosen is not None:
         values = f": {p.value(i.other)} against {p.value(i.chosen)}"
-    what = f"if {i.assumption} ({i.text}{prob})" if i.assumption else f"{i.text} ({prob[2:]})" \
-        if prob else i.text
+    what = (
+        f"if {i.assumption} ({i.text}{prob})"
+        if i.assumption
+        else f"{i.text} ({prob[2:]})"
+        if prob
+        else i.text
+    )
     return f"{what}{values} -- {_change(i.contribution, mode, p)} overall"
 
 
@@ -50,8 +64,9 @@ def issue_lines(issues: Issues, mode: str, p: Phrasing) -> list[str]:
     """The relevant issues as sentences: where the descent went, the parts, what is left."""
     lines = []
     if issues.where:
-        lines.append(f"the difference lies where {' -> '.join(issues.where)} "
-                     f"(p = {issues.probability:.3g})")
+        lines.append(
+            f"the difference lies where {' -> '.join(issues.where)} (p = {issues.probability:.3g})"
+        )
     if issues.cancel:
         lines.append("differences pull in opposite directions and partly cancel:")
     elif issues.add_up:
@@ -63,6 +78,7 @@ def issue_lines(issues: Issues, mode: str, p: Phrasing) -> list[str]:
 
 
 # --------------------------------------------------------------------------- text
+
 
 def _mark(a: AlternativeExplanation) -> str:
     return "*" if a.chosen else "-"
@@ -100,8 +116,7 @@ _LINE_START = re.compile(r"^(\s*)(?:([#+\-=>])|(\d+)([.)]))")
 def md(text: Any) -> str:
     """Escape text so Markdown shows it literally; `code spans` the engine wrote are kept."""
     pieces = _CODE_SPAN.split(str(text))
-    out = "".join(piece if i % 2 else _INLINE.sub(r"\\\1", piece)
-                  for i, piece in enumerate(pieces))
+    out = "".join(piece if i % 2 else _INLINE.sub(r"\\\1", piece) for i, piece in enumerate(pieces))
 
     def fix(m: re.Match[str]) -> str:
         if m.group(2):
@@ -127,8 +142,14 @@ def choice_markdown(c: ChoiceExplanation, mode: str, p: Phrasing, level: str = "
     cp = c.choice
     who = f", agent {md(cp.agent)}" if cp.agent is not None else ""
     value = p.value(cp.value) if cp.value is not None else "no value"
-    lines = [f"{level} Choice: {md(cp.task)}", "",
-             f"{md(cp.kind)} node{who} · value **{md(value)}**", "", md(c.verdict), ""]
+    lines = [
+        f"{level} Choice: {md(cp.task)}",
+        "",
+        f"{md(cp.kind)} node{who} · value **{md(value)}**",
+        "",
+        md(c.verdict),
+        "",
+    ]
     for a in c.alternatives:
         mark = "✓ " if a.chosen else ""
         lines.append(f"- {mark}**{md(a.label)}**: {md(a.summary)}")
@@ -147,6 +168,7 @@ def explanation_markdown(e: Explanation, title: str | None = None) -> str:
 
 
 # --------------------------------------------------------------------------- why not X?
+
 
 def contrast_lines(c: Any, phrasing: Phrasing | None = None) -> list[str]:
     """A :class:`~.contrast.Contrast` as sentences: the verdict, where the plans part, and
@@ -167,6 +189,7 @@ def contrast_text(c: Any, phrasing: Phrasing | None = None) -> list[str]:
 
 # --------------------------------------------------------------------------- JSON
 
+
 def explanation_dict(e: Explanation) -> dict[str, Any]:
     """The explanation as JSON-ready data (``--json --explain``): the same records the
     text and Markdown lay out."""
@@ -177,14 +200,28 @@ def explanation_dict(e: Explanation) -> dict[str, Any]:
 
     return {
         "standing": e.standing,
-        "choice_points": [{
-            "node": c.choice.node, "task": c.task, "kind": c.choice.kind,
-            "verdict": c.verdict,
-            "alternatives": [{
-                "label": a.label, "reason": str(a.reason), "chosen": a.chosen,
-                "value": a.record.value, "summary": a.summary, "loss": a.loss,
-                "magnitude": a.magnitude, "replanned": a.replanned, "gist": a.gist,
-                "issues": issues(a.issues),
-            } for a in c.alternatives],
-        } for c in e.choices],
+        "choice_points": [
+            {
+                "node": c.choice.node,
+                "task": c.task,
+                "kind": c.choice.kind,
+                "verdict": c.verdict,
+                "alternatives": [
+                    {
+                        "label": a.label,
+                        "reason": str(a.reason),
+                        "chosen": a.chosen,
+                        "value": a.record.value,
+                        "summary": a.summary,
+                        "loss": a.loss,
+                        "magnitude": a.magnitude,
+                        "replanned": a.replanned,
+                        "gist": a.gist,
+                        "issues": issues(a.issues),
+                    }
+                    for a in c.alternatives
+                ],
+            }
+            for c in e.choices
+        ],
     }

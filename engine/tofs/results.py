@@ -14,8 +14,15 @@ from typing import Any
 from .expressions import SubexpressionValue
 
 __all__ = [
-    "AlternativeRecord", "ChoicePoint", "Failure", "PlanStep", "PolicyEdge", "PolicyNode",
-    "Reason", "RunResult", "Status",
+    "AlternativeRecord",
+    "ChoicePoint",
+    "Failure",
+    "PlanStep",
+    "PolicyEdge",
+    "PolicyNode",
+    "Reason",
+    "RunResult",
+    "Status",
 ]
 
 
@@ -228,29 +235,46 @@ class RunResult:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form (values that JSON cannot hold are shown as text)."""
-        return _jsonable({
-            "domain": self.domain, "problem": self.problem, "mode": self.mode,
-            "status": str(self.status), "complete": self.complete, "value": self.value,
-            "plan": [asdict(s) | {"cost": s.cost} for s in self.plan],
-            "choice_points": [_choice_dict(c) for c in self.choice_points],
-            "nodes": self.nodes, "tree_nodes": self.tree_nodes, "seconds": self.seconds,
-            "failure": _failure_dict(self.failure),
-            "policy": _policy_dict(self.policy) if self.policy else None,
-            "diagnostics": self.diagnostics, "stats": self.stats, "options": self.options,
-        })
+        return _jsonable(
+            {
+                "domain": self.domain,
+                "problem": self.problem,
+                "mode": self.mode,
+                "status": str(self.status),
+                "complete": self.complete,
+                "value": self.value,
+                "plan": [asdict(s) | {"cost": s.cost} for s in self.plan],
+                "choice_points": [_choice_dict(c) for c in self.choice_points],
+                "nodes": self.nodes,
+                "tree_nodes": self.tree_nodes,
+                "seconds": self.seconds,
+                "failure": _failure_dict(self.failure),
+                "policy": _policy_dict(self.policy) if self.policy else None,
+                "diagnostics": self.diagnostics,
+                "stats": self.stats,
+                "options": self.options,
+            }
+        )
 
 
 def _failure_dict(f: Failure | None) -> dict[str, Any] | None:
     if f is None:
         return None
-    return asdict(f) | {"message": f.message,
-                        "values": [{"text": v.text, "value": v.value} for v in f.values]}
+    return asdict(f) | {
+        "message": f.message,
+        "values": [{"text": v.text, "value": v.value} for v in f.values],
+    }
 
 
 def _choice_dict(c: ChoicePoint) -> dict[str, Any]:
     return {
-        "node": c.node, "depth": c.depth, "task": c.task, "task_name": c.task_name,
-        "kind": c.kind, "agent": c.agent, "value": c.value,
+        "node": c.node,
+        "depth": c.depth,
+        "task": c.task,
+        "task_name": c.task_name,
+        "kind": c.kind,
+        "agent": c.agent,
+        "value": c.value,
         "alternatives": [
             {k: v for k, v in asdict(a).items() if k != "failure"}
             | {"reason": str(a.reason), "failure": _failure_dict(a.failure)}
@@ -261,12 +285,24 @@ def _choice_dict(c: ChoicePoint) -> dict[str, Any]:
 
 def _policy_dict(p: PolicyNode) -> dict[str, Any]:
     return {
-        "node": p.node, "kind": p.kind, "task": p.task, "agent": p.agent, "value": p.value,
-        "chosen": p.chosen, "planned": p.planned, "critic": p.critic, "note": p.note,
+        "node": p.node,
+        "kind": p.kind,
+        "task": p.task,
+        "agent": p.agent,
+        "value": p.value,
+        "chosen": p.chosen,
+        "planned": p.planned,
+        "critic": p.critic,
+        "note": p.note,
         "children": [
-            {"label": e.label, "method": e.method, "probability": e.probability,
-             "assumption": e.assumption,
-             "step": asdict(e.step) if e.step else None, "node": _policy_dict(e.node)}
+            {
+                "label": e.label,
+                "method": e.method,
+                "probability": e.probability,
+                "assumption": e.assumption,
+                "step": asdict(e.step) if e.step else None,
+                "node": _policy_dict(e.node),
+            }
             for e in p.children
         ],
     }

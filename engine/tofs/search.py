@@ -32,8 +32,15 @@ from .criteria import ExternalCriterion, WeightedAverage
 from .domain import Domain, Method, Mode, Operator, Problem, Task, call_text
 from .expressions import CompiledExpression
 from .results import (
-    AlternativeRecord, ChoicePoint, Failure, PlanStep, PolicyEdge, PolicyNode, Reason,
-    RunResult, Status,
+    AlternativeRecord,
+    ChoicePoint,
+    Failure,
+    PlanStep,
+    PolicyEdge,
+    PolicyNode,
+    Reason,
+    RunResult,
+    Status,
 )
 from .trace import EventKind, Trace
 
@@ -102,19 +109,26 @@ class SearchOptions:
 
     def summary(self) -> dict[str, Any]:
         return {
-            "mode": self.mode, "full_tree": self.full_tree,
+            "mode": self.mode,
+            "full_tree": self.full_tree,
             "partial_plan_prune": self.partial_plan_prune,
             "transpositions": self.transpositions and not self.full_tree,
-            "node_budget": self.node_budget, "time_budget": self.time_budget,
-            "criterion": self.criterion.name, "likelihood_cutoff": self.likelihood_cutoff,
+            "node_budget": self.node_budget,
+            "time_budget": self.time_budget,
+            "criterion": self.criterion.name,
+            "likelihood_cutoff": self.likelihood_cutoff,
             "force": {str(k): v for k, v in self.force.items()} if self.force else None,
             "abort_on_dead_end": self.abort_on_dead_end,
-            **({"start_node": self.start_node, "start_cost": self.start_cost}
-               if self.start_node or self.start_cost else {}),
+            **(
+                {"start_node": self.start_node, "start_cost": self.start_cost}
+                if self.start_node or self.start_cost
+                else {}
+            ),
         }
 
 
 # --------------------------------------------------------------------------- internals
+
 
 @dataclass(slots=True, eq=False)
 class _Pending:
@@ -228,8 +242,14 @@ class _Search:
         self.discarded = 0
         self.stop: Status | None = None
         self.aborted: _Pending | None = None
-        self.stats = {"bound_pruned": 0, "transposed": 0, "partial_plan_pruned": 0,
-                      "likelihood_pruned": 0, "not_expanded": 0, "dead_ends": 0}
+        self.stats = {
+            "bound_pruned": 0,
+            "transposed": 0,
+            "partial_plan_pruned": 0,
+            "likelihood_pruned": 0,
+            "not_expanded": 0,
+            "dead_ends": 0,
+        }
         self.diagnostics: list[str] = []
         self._chosen_idx: dict[int, int] = {}
         self._labels: dict[Task, str] = {}
@@ -266,17 +286,19 @@ class _Search:
             return
         yield from self._bind_from(m, 0, state, env)
 
-    def _bind_from(self, m: Method, i: int, state: Any, env: dict[str, Any]
-                   ) -> Iterator[dict[str, Any]]:
+    def _bind_from(
+        self, m: Method, i: int, state: Any, env: dict[str, Any]
+    ) -> Iterator[dict[str, Any]]:
         var, gen = m.bindings[i]
         try:
             values = gen.evaluate(state, env)
             if isinstance(values, (set, frozenset)):
                 values = sorted(values)  # determinism: never iterate a set in hash order
             values = list(values)
-        except Exception as exc:  # noqa: BLE001 - reported with its place
-            raise EvaluationError(f"method {m.spec.task}.{m.name}", f"bindings[{i}]",
-                                  gen.source, exc) from exc
+        except Exception as exc:
+            raise EvaluationError(
+                f"method {m.spec.task}.{m.name}", f"bindings[{i}]", gen.source, exc
+            ) from exc
         last = i + 1 == len(m.bindings)
         for v in values:
             e = dict(env)
@@ -286,17 +308,32 @@ class _Search:
             else:
                 yield from self._bind_from(m, i + 1, state, e)
 
-    def _apply(self, op: Operator, args: tuple[Any, ...], state: Any, rest: tuple[Task, ...],
-               alt: _Alt, depth: int, node: int) -> _Alt:
+    def _apply(
+        self,
+        op: Operator,
+        args: tuple[Any, ...],
+        state: Any,
+        rest: tuple[Task, ...],
+        alt: _Alt,
+        depth: int,
+        node: int,
+    ) -> _Alt:
         env = dict(zip(op.params, args))
         fld = "precondition"
         try:
             if op.precondition is not None and not op.precondition.evaluate(state, env):
                 alt.ok = False
                 alt.reason = Reason.PRECONDITION_FAILED
-                alt.failure = _Pending((op.name, args), alt.method.name if alt.method else None,
-                                       "operator precondition", op.precondition, state, env,
-                                       depth, node)
+                alt.failure = _Pending(
+                    (op.name, args),
+                    alt.method.name if alt.method else None,
+                    "operator precondition",
+                    op.precondition,
+                    state,
+                    env,
+                    depth,
+                    node,
+                )
                 return alt
             costs = {}
             for comp, ce in op.costs:
@@ -306,22 +343,35 @@ class _Search:
             new_state = op.effect(state, *args) if op.effect is not None else state
         except EvaluationError:
             raise
-        except Exception as exc:  # noqa: BLE001
-            src = op.spec.effect or "" if fld == "effect" else (
-                op.spec.precondition if fld == "precondition" else op.spec.costs[fld[6:]])
+        except Exception as exc:
+            src = (
+                op.spec.effect or ""
+                if fld == "effect"
+                else (op.spec.precondition if fld == "precondition" else op.spec.costs[fld[6:]])
+            )
             raise EvaluationError(f"operator {call_text(op.name, args)}", fld, src, exc) from exc
         cost = sum(costs.values())
         if cost < 0 and self.mode == "optimise":
-            raise EvaluationError(f"operator {call_text(op.name, args)}", "costs", repr(costs),
-                                  ValueError("costs must not be negative in optimise mode"))
+            raise EvaluationError(
+                f"operator {call_text(op.name, args)}",
+                "costs",
+                repr(costs),
+                ValueError("costs must not be negative in optimise mode"),
+            )
         alt.state = new_state
         alt.tasks = rest
         alt.step = (op.name, args, costs, state)
         alt.cost = cost
         return alt
 
-    def _expand(self, state: Any, tasks: tuple[Task, ...], depth: int, node: int,
-                assumptions: tuple[str, ...]) -> list[_Alt]:
+    def _expand(
+        self,
+        state: Any,
+        tasks: tuple[Task, ...],
+        depth: int,
+        node: int,
+        assumptions: tuple[str, ...],
+    ) -> list[_Alt]:
         task = tasks[0]
         name, args = task
         rest = tasks[1:]
@@ -341,8 +391,11 @@ class _Search:
             for env in self._bindings(m, state, base):
                 produced = True
                 bnd = tuple((v, env[v]) for v, _ in m.bindings)
-                label = m.name if not bnd else call_text(
-                    m.name, tuple(f"{k}={self._fmt(v)}" for k, v in bnd))
+                label = (
+                    m.name
+                    if not bnd
+                    else call_text(m.name, tuple(f"{k}={self._fmt(v)}" for k, v in bnd))
+                )
                 if tr is not None and bnd:
                     tr.emit(EventKind.BINDING, node, method=m.name, bindings=bnd)
                 alt = _Alt(label, m, bnd, True)
@@ -354,8 +407,9 @@ class _Search:
                     if not ok:
                         alt.ok = False
                         alt.reason = Reason.PRECONDITION_FAILED
-                        alt.failure = _Pending(task, label, "precondition", m.precondition,
-                                               state, env, depth, node)
+                        alt.failure = _Pending(
+                            task, label, "precondition", m.precondition, state, env, depth, node
+                        )
                         alts.append(alt)
                         continue
                     if m.weight is not None:
@@ -363,25 +417,42 @@ class _Search:
                         alt.weight = float(m.weight.evaluate(state, env))
                     if m.subtasks is not None:
                         fld = "subtasks"
-                        sub = tuple((c.name, tuple(a.evaluate(state, env) for a in c.args))
-                                    for c in m.subtasks)
+                        sub = tuple(
+                            (c.name, tuple(a.evaluate(state, env) for a in c.args))
+                            for c in m.subtasks
+                        )
                         alt.state, alt.tasks = state, sub + rest
                     else:
                         c = m.operator
                         assert c is not None
                         fld, src = "operator", c.source
                         opargs = tuple(a.evaluate(state, env) for a in c.args)
-                        self._apply(self.d.operators[c.name], opargs, state, rest, alt, depth,
-                                    node)
+                        self._apply(self.d.operators[c.name], opargs, state, rest, alt, depth, node)
                 except EvaluationError:
                     raise
-                except Exception as exc:  # noqa: BLE001
+                except Exception as exc:
                     raise EvaluationError(f"method {m.spec.task}.{label}", fld, src, exc) from exc
                 alts.append(alt)
             if not produced:
-                alts.append(_Alt(m.name, m, (), False, Reason.NO_BINDING,
-                                 _Pending(task, m.name, "bindings", m.bindings[0][1], state,
-                                          base | {}, depth, node)))
+                alts.append(
+                    _Alt(
+                        m.name,
+                        m,
+                        (),
+                        False,
+                        Reason.NO_BINDING,
+                        _Pending(
+                            task,
+                            m.name,
+                            "bindings",
+                            m.bindings[0][1],
+                            state,
+                            base | {},
+                            depth,
+                            node,
+                        ),
+                    )
+                )
         return alts
 
     def _fmt(self, v: Any) -> str:
@@ -402,8 +473,15 @@ class _Search:
         return None
 
     # ------------------------------------------------------------------ cost modes
-    def visit(self, state: Any, tasks: tuple[Task, ...], g: float, depth: int, node: int,
-              assumptions: tuple[str, ...]) -> _Out:
+    def visit(
+        self,
+        state: Any,
+        tasks: tuple[Task, ...],
+        g: float,
+        depth: int,
+        node: int,
+        assumptions: tuple[str, ...],
+    ) -> _Out:
         tr = self.tr
         if not tasks:
             if g < self.incumbent:
@@ -412,8 +490,9 @@ class _Search:
                 tr.emit(EventKind.LEAF_VALUED, node, value=g, complete=True)
             return _Out(value=0.0)
         if tr is not None:
-            tr.emit(EventKind.NODE_EXPANDED, node, task=tasks[0], depth=depth, g=g,
-                    tasks=len(tasks))
+            tr.emit(
+                EventKind.NODE_EXPANDED, node, task=tasks[0], depth=depth, g=g, tasks=len(tasks)
+            )
         alts = self._expand(state, tasks, depth, node, assumptions)
         if not any(a.ok for a in alts):
             self.stats["dead_ends"] += 1
@@ -421,16 +500,22 @@ class _Search:
                 failure = alts[0].failure
             else:
                 causes = tuple(a.failure for a in alts if a.failure is not None)
-                failure = _Pending(tasks[0], None, "no method", None, state, {}, depth, node,
-                                   causes)
+                failure = _Pending(
+                    tasks[0], None, "no method", None, state, {}, depth, node, causes
+                )
             if self.o.abort_on_dead_end:
                 self.aborted = failure
                 self.stop = Status.NO_PLAN
             return _Out(failure=failure)
         forced = self._forced(tasks[0], alts, node)
         info = self.d.tasks.get(tasks[0][0])
-        if (self.pruner and info is not None and info.spec.partial_plan_prune
-                and forced is None and len(alts) > 1):
+        if (
+            self.pruner
+            and info is not None
+            and info.spec.partial_plan_prune
+            and forced is None
+            and len(alts) > 1
+        ):
             return self._visit_pruned(state, tasks, g, depth, node, assumptions, alts)
         entries = [_Entry(a) for a in alts]
         best_i = -1
@@ -466,8 +551,14 @@ class _Search:
                     self.stats["bound_pruned"] += 1
                     bounded = True
                     if tr is not None:
-                        tr.emit(EventKind.NODE_PRUNED, node, alternative=alt.label,
-                                reason=str(Reason.BOUND_PRUNED), bound=lb, best=self.incumbent)
+                        tr.emit(
+                            EventKind.NODE_PRUNED,
+                            node,
+                            alternative=alt.label,
+                            reason=str(Reason.BOUND_PRUNED),
+                            bound=lb,
+                            best=self.incumbent,
+                        )
                     continue
                 if self.use_tt:
                     key = (alt.tasks, self.state_key(alt.state))
@@ -478,18 +569,26 @@ class _Search:
                         self.stats["transposed"] += 1
                         bounded = True
                         if tr is not None:
-                            tr.emit(EventKind.NODE_PRUNED, node, alternative=alt.label,
-                                    reason=str(Reason.TRANSPOSED), g=child_g, seen=seen)
+                            tr.emit(
+                                EventKind.NODE_PRUNED,
+                                node,
+                                alternative=alt.label,
+                                reason=str(Reason.TRANSPOSED),
+                                g=child_g,
+                                seen=seen,
+                            )
                         continue
                     self.tt[key] = child_g
             entry_bound = self.incumbent
             child = self._new_node(depth + 1)
             ent.node = child
             if tr is not None:
-                tr.emit(EventKind.NODE_CREATED, child, parent=node, alternative=alt.label,
-                        cost=alt.cost)
-            out = self.visit(alt.state, alt.tasks, child_g, depth + 1, child,
-                             self._assume(assumptions, alt))
+                tr.emit(
+                    EventKind.NODE_CREATED, child, parent=node, alternative=alt.label, cost=alt.cost
+                )
+            out = self.visit(
+                alt.state, alt.tasks, child_g, depth + 1, child, self._assume(assumptions, alt)
+            )
             if alt.step is not None:
                 out.steps = ((alt.step, child), out.steps)
             ent.failure = out.failure
@@ -504,7 +603,9 @@ class _Search:
                 else:
                     ent.reason = Reason.DEAD_END
                     self.stats["dead_ends"] += 1
-                if out.failure is not None and (deepest is None or out.failure.depth > deepest.depth):
+                if out.failure is not None and (
+                    deepest is None or out.failure.depth > deepest.depth
+                ):
                     deepest = out.failure
                 continue
             total = child_g + out.value + 0.0
@@ -523,18 +624,35 @@ class _Search:
                 else:
                     ent.reason = Reason.LOWER_VALUE
                 ent.compared = best_total
-        result = _Out(value=best_total - g, steps=best_out.steps, choices=best_out.choices,
-                      failure=deepest, bounded=bounded, incomplete=incomplete)
+        result = _Out(
+            value=best_total - g,
+            steps=best_out.steps,
+            choices=best_out.choices,
+            failure=deepest,
+            bounded=bounded,
+            incomplete=incomplete,
+        )
         if tr is not None:
-            tr.emit(EventKind.CHOICE_MADE, node, alternative=alts[best_i].label,
-                    value=best_total)
+            tr.emit(EventKind.CHOICE_MADE, node, alternative=alts[best_i].label, value=best_total)
         if sum(a.ok for a in alts) > 1:  # a real choice: two or more alternatives applied
-            result.choices = (self._pending_choice(node, depth, state, tasks, "decision",
-                                                   None, best_total, entries), result.choices)
+            result.choices = (
+                self._pending_choice(
+                    node, depth, state, tasks, "decision", None, best_total, entries
+                ),
+                result.choices,
+            )
         return result
 
-    def _visit_pruned(self, state: Any, tasks: tuple[Task, ...], g: float, depth: int,
-                      node: int, assumptions: tuple[str, ...], alts: list[_Alt]) -> _Out:
+    def _visit_pruned(
+        self,
+        state: Any,
+        tasks: tuple[Task, ...],
+        g: float,
+        depth: int,
+        node: int,
+        assumptions: tuple[str, ...],
+        alts: list[_Alt],
+    ) -> _Out:
         """The partial plan pruner: finish the flagged task every way, keep the cheapest.
 
         Valid because the knowledge engineer flagged the task as one whose alternatives do
@@ -560,11 +678,13 @@ class _Search:
             child = self._new_node(depth + 1)
             ent.node = child
             if tr is not None:
-                tr.emit(EventKind.NODE_CREATED, child, parent=node, alternative=alt.label,
-                        cost=alt.cost)
+                tr.emit(
+                    EventKind.NODE_CREATED, child, parent=node, alternative=alt.label, cost=alt.cost
+                )
             steps0: Cons = ((alt.step, child), None) if alt.step is not None else None
-            best = self._segment(alt.state, alt.tasks, len(rest), alt.cost, steps0, depth + 1,
-                                 child, g)
+            best = self._segment(
+                alt.state, alt.tasks, len(rest), alt.cost, steps0, depth + 1, child, g
+            )
             used = self.nodes - before
             if best is None:
                 ent.reason = Reason.DEAD_END
@@ -581,9 +701,11 @@ class _Search:
         ki, kcost, kstate, ksteps, _, kdepth = keep
         keys = {self.state_key(s[2]) for s in segments}
         if len(keys) > 1:
-            msg = (f"partial plan pruning at {self.d.task_label(tasks[0])}: alternatives end in "
-                   "different cost-relevant states, so keeping only the cheapest may lose the "
-                   "optimum")
+            msg = (
+                f"partial plan pruning at {self.d.task_label(tasks[0])}: alternatives end in "
+                "different cost-relevant states, so keeping only the cheapest may lose the "
+                "optimum"
+            )
             if msg not in self.diagnostics:
                 self.diagnostics.append(msg)
         for i, cost, _, _, used, _ in segments:
@@ -594,12 +716,21 @@ class _Search:
             self.discarded += used
             self.stats["partial_plan_pruned"] += 1
             if tr is not None:
-                tr.emit(EventKind.NODE_PRUNED, node, alternative=alts[i].label,
-                        reason=str(Reason.PARTIAL_PLAN_PRUNED), cost=cost, kept=kcost)
+                tr.emit(
+                    EventKind.NODE_PRUNED,
+                    node,
+                    alternative=alts[i].label,
+                    reason=str(Reason.PARTIAL_PLAN_PRUNED),
+                    cost=cost,
+                    kept=kcost,
+                )
         last_node = ksteps[0][1] if ksteps is not None else (entries[ki].node or node)
         if self.bnb and g + kcost >= self.incumbent - 1e-9 * max(1.0, abs(self.incumbent)):
             entries[ki].reason, entries[ki].value, entries[ki].bound = (
-                Reason.BOUND_PRUNED, g + kcost, True)
+                Reason.BOUND_PRUNED,
+                g + kcost,
+                True,
+            )
             self.stats["bound_pruned"] += 1
             return _Out(failure=deepest, bounded=True)
         out = self.visit(kstate, rest, g + kcost, kdepth, last_node, assumptions)
@@ -607,8 +738,13 @@ class _Search:
         for item in _flatten(ksteps):  # ksteps holds the segment's last step first
             steps = (item, steps)
         if out.value is None:
-            entries[ki].reason = (Reason.NOT_EXPANDED if out.incomplete else
-                                  Reason.BOUND_PRUNED if out.bounded else Reason.DEAD_END)
+            entries[ki].reason = (
+                Reason.NOT_EXPANDED
+                if out.incomplete
+                else Reason.BOUND_PRUNED
+                if out.bounded
+                else Reason.DEAD_END
+            )
             entries[ki].failure = out.failure
             fail = out.failure if out.failure is not None else deepest
             return _Out(failure=fail, bounded=out.bounded, incomplete=out.incomplete)
@@ -617,17 +753,32 @@ class _Search:
         for i, cost, *_ in segments:
             if i != ki:
                 entries[i].value = g + cost + out.value
-                entries[i].detail = (f"finishing this task costs {cost:g} against "
-                                     f"{kcost:g}; the task's alternatives do not affect later "
-                                     "choices, so the rest of the plan is the same")
-        choice = self._pending_choice(node, depth, state, tasks, "decision", None, total,
-                                      entries)
-        return _Out(value=kcost + out.value, steps=steps, choices=(choice, out.choices),
-                    failure=deepest, bounded=out.bounded, incomplete=out.incomplete)
+                entries[i].detail = (
+                    f"finishing this task costs {cost:g} against "
+                    f"{kcost:g}; the task's alternatives do not affect later "
+                    "choices, so the rest of the plan is the same"
+                )
+        choice = self._pending_choice(node, depth, state, tasks, "decision", None, total, entries)
+        return _Out(
+            value=kcost + out.value,
+            steps=steps,
+            choices=(choice, out.choices),
+            failure=deepest,
+            bounded=out.bounded,
+            incomplete=out.incomplete,
+        )
 
-    def _segment(self, state: Any, tasks: tuple[Task, ...], rest_len: int, cost: float,
-                 steps: Cons, depth: int, node: int, g: float
-                 ) -> tuple[float, Any, Cons, int] | None:
+    def _segment(
+        self,
+        state: Any,
+        tasks: tuple[Task, ...],
+        rest_len: int,
+        cost: float,
+        steps: Cons,
+        depth: int,
+        node: int,
+        g: float,
+    ) -> tuple[float, Any, Cons, int] | None:
         """Cheapest way to work down ``tasks`` to its last ``rest_len`` tasks.
 
         Returns (cost, end state, steps in reverse order, depth) or None.  Used by the
@@ -638,8 +789,14 @@ class _Search:
         if len(tasks) <= rest_len:
             return cost, state, steps, depth
         if self.tr is not None:
-            self.tr.emit(EventKind.NODE_EXPANDED, node, task=tasks[0], depth=depth, g=g + cost,
-                         tasks=len(tasks))
+            self.tr.emit(
+                EventKind.NODE_EXPANDED,
+                node,
+                task=tasks[0],
+                depth=depth,
+                g=g + cost,
+                tasks=len(tasks),
+            )
         alts = self._expand(state, tasks, depth, node, ())
         best: tuple[float, Any, Cons, int] | None = None
         for alt in alts:
@@ -647,11 +804,13 @@ class _Search:
                 continue
             child = self._new_node(depth + 1)
             if self.tr is not None:
-                self.tr.emit(EventKind.NODE_CREATED, child, parent=node, alternative=alt.label,
-                             cost=alt.cost)
+                self.tr.emit(
+                    EventKind.NODE_CREATED, child, parent=node, alternative=alt.label, cost=alt.cost
+                )
             s = ((alt.step, child), steps) if alt.step is not None else steps
-            r = self._segment(alt.state, alt.tasks, rest_len, cost + alt.cost, s, depth + 1,
-                              child, g)
+            r = self._segment(
+                alt.state, alt.tasks, rest_len, cost + alt.cost, s, depth + 1, child, g
+            )
             if r is not None and (best is None or r[0] < best[0] - 1e-12):
                 best = r
         return best
@@ -664,22 +823,38 @@ class _Search:
         a = alt.method.spec.assumption if alt.method is not None else None
         return assumptions + (a,) if a else assumptions
 
-    def _pending_choice(self, node: int, depth: int, state: Any, tasks: tuple[Task, ...],
-                        kind: str, agent: Any, value: float | None, entries: list[_Entry]
-                        ) -> _PendingChoice:
+    def _pending_choice(
+        self,
+        node: int,
+        depth: int,
+        state: Any,
+        tasks: tuple[Task, ...],
+        kind: str,
+        agent: Any,
+        value: float | None,
+        entries: list[_Entry],
+    ) -> _PendingChoice:
         return _PendingChoice(node, depth, state, tasks, kind, agent, value, entries)
 
     # ------------------------------------------------------------------ game mode
-    def visit_game(self, state: Any, tasks: tuple[Task, ...], depth: int, node: int,
-                   assumptions: tuple[str, ...], pending: dict[int, _PendingChoice]) -> _Out:
+    def visit_game(
+        self,
+        state: Any,
+        tasks: tuple[Task, ...],
+        depth: int,
+        node: int,
+        assumptions: tuple[str, ...],
+        pending: dict[int, _PendingChoice],
+    ) -> _Out:
         tr = self.tr
         label = self._label(tasks[0]) if tasks else "(end)"
         if not tasks:
             return self._leaf(state, node, label, "all tasks done")
         if depth > 0 and self.horizon is not None and self.horizon(state, tasks, depth):
             self.stats["not_expanded"] += 1
-            return self._leaf(state, node, label, "not expanded because planning stops",
-                              horizon=True)
+            return self._leaf(
+                state, node, label, "not expanded because planning stops", horizon=True
+            )
         if tr is not None:
             tr.emit(EventKind.NODE_EXPANDED, node, task=tasks[0], depth=depth, tasks=len(tasks))
         alts = self._expand(state, tasks, depth, node, assumptions)
@@ -687,8 +862,9 @@ class _Search:
         agent = None
         if info is not None and info.agent_index is not None:
             agent = tasks[0][1][info.agent_index]
-        external = (agent is not None and self.controlled is not None
-                    and not self.controlled(state, agent))
+        external = (
+            agent is not None and self.controlled is not None and not self.controlled(state, agent)
+        )
         kind = "external" if external else "decision"
         forced = self._forced(tasks[0], alts, node)
         entries = [_Entry(a) for a in alts]
@@ -722,14 +898,23 @@ class _Search:
                     same_as[i] = first_of[key]
                     continue
                 first_of[key] = i
-            if external and alt.weight is not None and (alt.weight < self.cutoff or alt.weight <= 0):
+            if (
+                external
+                and alt.weight is not None
+                and (alt.weight < self.cutoff or alt.weight <= 0)
+            ):
                 ent.reason, ent.detail = Reason.LIKELIHOOD_PRUNED, f"p = {alt.weight:.3g}"
                 ent.compared = self.cutoff
                 self.stats["likelihood_pruned"] += 1
                 if tr is not None:
-                    tr.emit(EventKind.NODE_PRUNED, node, alternative=alt.label,
-                            reason=str(Reason.LIKELIHOOD_PRUNED), probability=alt.weight,
-                            cutoff=self.cutoff)
+                    tr.emit(
+                        EventKind.NODE_PRUNED,
+                        node,
+                        alternative=alt.label,
+                        reason=str(Reason.LIKELIHOOD_PRUNED),
+                        probability=alt.weight,
+                        cutoff=self.cutoff,
+                    )
                 continue
             if self.stop is not None:
                 self._mark_stopped(ent)
@@ -738,10 +923,16 @@ class _Search:
             child = self._new_node(depth + 1)
             ent.node = child
             if tr is not None:
-                tr.emit(EventKind.NODE_CREATED, child, parent=node, alternative=alt.label,
-                        probability=alt.weight if external else None)
-            out = self.visit_game(alt.state, alt.tasks, depth + 1, child,
-                                  self._assume(assumptions, alt), pending)
+                tr.emit(
+                    EventKind.NODE_CREATED,
+                    child,
+                    parent=node,
+                    alternative=alt.label,
+                    probability=alt.weight if external else None,
+                )
+            out = self.visit_game(
+                alt.state, alt.tasks, depth + 1, child, self._assume(assumptions, alt), pending
+            )
             incomplete = incomplete or out.incomplete
             assert out.value is not None and out.policy is not None
             ent.value = out.value
@@ -753,9 +944,17 @@ class _Search:
             if alt.step is not None:
                 step = self._make_step(alt.step, child)
             m = alt.method
-            children.append(PolicyEdge(alt.label, m.name if m else alt.label,
-                                       alt.weight if external else None, out.policy, step,
-                                       m.spec.assumption if m else None, alt.bindings))
+            children.append(
+                PolicyEdge(
+                    alt.label,
+                    m.name if m else alt.label,
+                    alt.weight if external else None,
+                    out.policy,
+                    step,
+                    m.spec.assumption if m else None,
+                    alt.bindings,
+                )
+            )
         if not visited:
             out = self._leaf(state, node, label, "every move was pruned or not expanded")
             out.incomplete = incomplete
@@ -789,19 +988,22 @@ class _Search:
                 ent.compared = value
         for i, j in same_as.items():
             ent, twin = entries[i], entries[j]
-            ent.reason = (Reason.TIE if twin.reason is Reason.CHOSEN
-                          else twin.reason or Reason.NOT_EXPANDED)
+            ent.reason = (
+                Reason.TIE if twin.reason is Reason.CHOSEN else twin.reason or Reason.NOT_EXPANDED
+            )
             ent.value, ent.compared = twin.value, twin.compared
             ent.detail = f"the same move as {alts[j].label}, so it was not searched again"
         pnode.value = value
         if tr is not None:
             tr.emit(EventKind.VALUE_BACKED_UP, node, value=value, node_kind=kind)
             if not external:
-                tr.emit(EventKind.CHOICE_MADE, node, alternative=alts[chosen_entry].label,
-                        value=value)
+                tr.emit(
+                    EventKind.CHOICE_MADE, node, alternative=alts[chosen_entry].label, value=value
+                )
         if len(usable) > 1:  # a real choice: two or more moves applied
-            pending[node] = self._pending_choice(node, depth, state, tasks, kind, agent,
-                                                 value, entries)
+            pending[node] = self._pending_choice(
+                node, depth, state, tasks, kind, agent, value, entries
+            )
             self._chosen_idx[node] = chosen_entry
         return _Out(value=value, policy=pnode, incomplete=incomplete, profile=profile)
 
@@ -819,8 +1021,9 @@ class _Search:
         return _Out(value=value, policy=PolicyNode(node, "leaf", label, None, value, note=note))
 
     # ------------------------------------------------------------------ results
-    def _make_step(self, raw: tuple[str, tuple[Any, ...], dict[str, float], Any], node: int
-                   ) -> PlanStep:
+    def _make_step(
+        self, raw: tuple[str, tuple[Any, ...], dict[str, float], Any], node: int
+    ) -> PlanStep:
         name, args, costs, state = raw
         desc = self._descriptions.get((name, args))
         if desc is None:
@@ -838,14 +1041,16 @@ class _Search:
             causes = tuple(f for f in map(self.failure, p.causes) if f is not None)
             return Failure(label, p.method, p.field, "", "", (), p.depth, p.node, causes)
         if p.field == "bindings":
-            return Failure(label, p.method, "binding", p.expr.source, p.expr.source, (),
-                           p.depth, p.node)
+            return Failure(
+                label, p.method, "binding", p.expr.source, p.expr.source, (), p.depth, p.node
+            )
         try:
             failing, values = p.expr.explain_false(p.state, p.env)
-        except Exception:  # noqa: BLE001 - an explanation must never break a run
+        except Exception:
             failing, values = p.expr.source, []
-        return Failure(label, p.method, p.field, p.expr.source, failing, tuple(values), p.depth,
-                       p.node)
+        return Failure(
+            label, p.method, p.field, p.expr.source, failing, tuple(values), p.depth, p.node
+        )
 
     def choice_point(self, pc: _PendingChoice, chosen: int | None = None) -> ChoicePoint:
         recs = []
@@ -853,20 +1058,38 @@ class _Search:
             a = e.alt
             m = a.method
             reason = e.reason or Reason.NOT_EXPANDED
-            recs.append(AlternativeRecord(
-                label=a.label, method=m.name if m else a.label, reason=reason,
-                chosen=(reason is Reason.CHOSEN) if chosen is None else (i == chosen),
-                bindings=a.bindings, value=e.value, value_is_bound=e.bound,
-                probability=a.weight if pc.kind == "external" else None,
-                assumption=m.spec.assumption if m else None,
-                critic=m.spec.critic if m else None,
-                failure=self.failure(e.failure), compared_with=e.compared, detail=e.detail,
-                node=e.node,
-            ))
+            recs.append(
+                AlternativeRecord(
+                    label=a.label,
+                    method=m.name if m else a.label,
+                    reason=reason,
+                    chosen=(reason is Reason.CHOSEN) if chosen is None else (i == chosen),
+                    bindings=a.bindings,
+                    value=e.value,
+                    value_is_bound=e.bound,
+                    probability=a.weight if pc.kind == "external" else None,
+                    assumption=m.spec.assumption if m else None,
+                    critic=m.spec.critic if m else None,
+                    failure=self.failure(e.failure),
+                    compared_with=e.compared,
+                    detail=e.detail,
+                    node=e.node,
+                )
+            )
         agent = pc.agent
         task = pc.tasks[0]
-        return ChoicePoint(pc.node, pc.depth, self.d.task_label(task, pc.state), task[0],
-                           pc.kind, agent, pc.value, tuple(recs), state=pc.state, tasks=pc.tasks)
+        return ChoicePoint(
+            pc.node,
+            pc.depth,
+            self.d.task_label(task, pc.state),
+            task[0],
+            pc.kind,
+            agent,
+            pc.value,
+            tuple(recs),
+            state=pc.state,
+            tasks=pc.tasks,
+        )
 
     def run(self) -> RunResult:
         p = self.p
@@ -891,8 +1114,14 @@ class _Search:
         else:
             status = Status.OK if out.value is not None else Status.NO_PLAN
         value = None if out.value is None else g0 + out.value
-        return self._result(status, value, steps, choices, None,
-                            self.failure(out.failure) if out.value is None else None)
+        return self._result(
+            status,
+            value,
+            steps,
+            choices,
+            None,
+            self.failure(out.failure) if out.value is None else None,
+        )
 
     def _run_game(self, root: int) -> RunResult:
         pending: dict[int, _PendingChoice] = {}
@@ -928,16 +1157,32 @@ class _Search:
         status = self.stop if self.stop is not None else Status.OK
         return self._result(status, out.value, steps, choices, policy, None)
 
-    def _result(self, status: Status, value: float | None, steps: list[PlanStep],
-                choices: list[ChoicePoint], policy: PolicyNode | None,
-                failure: Failure | None) -> RunResult:
+    def _result(
+        self,
+        status: Status,
+        value: float | None,
+        steps: list[PlanStep],
+        choices: list[ChoicePoint],
+        policy: PolicyNode | None,
+        failure: Failure | None,
+    ) -> RunResult:
         return RunResult(
-            domain=self.d.spec.name, problem=self.p.name, mode=self.mode, status=status,
-            value=value, plan=steps, choice_points=choices, nodes=self.nodes,
-            tree_nodes=self.nodes - self.discarded, seconds=time.perf_counter() - self.t0,
-            policy=policy, failure=failure, diagnostics=self.diagnostics,
+            domain=self.d.spec.name,
+            problem=self.p.name,
+            mode=self.mode,
+            status=status,
+            value=value,
+            plan=steps,
+            choice_points=choices,
+            nodes=self.nodes,
+            tree_nodes=self.nodes - self.discarded,
+            seconds=time.perf_counter() - self.t0,
+            policy=policy,
+            failure=failure,
+            diagnostics=self.diagnostics,
             stats=dict(self.stats, max_depth=self.max_depth, transposition_entries=len(self.tt)),
-            options=self.o.summary(), trace=self.tr,
+            options=self.o.summary(),
+            trace=self.tr,
         )
 
 

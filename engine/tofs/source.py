@@ -16,8 +16,12 @@ from pydantic import ValidationError
 from .model import DomainSpec
 
 __all__ = [
-    "SourceError", "dump_domain_source", "load_domain_file", "parse_domain_file_text",
-    "parse_domain_source", "split_header",
+    "SourceError",
+    "dump_domain_source",
+    "load_domain_file",
+    "parse_domain_file_text",
+    "parse_domain_source",
+    "split_header",
 ]
 
 
@@ -39,7 +43,9 @@ def _field_path(loc: tuple[Any, ...], data: dict[str, Any]) -> str:
             name = ""
             if isinstance(node, list) and 0 <= item < len(node) and isinstance(node[item], dict):
                 name = node[item].get("name", "")
-            parts[-1] = f"{parts[-1]}[{item}]" + (f" ({name})" if name else "") if parts else f"[{item}]"
+            parts[-1] = (
+                f"{parts[-1]}[{item}]" + (f" ({name})" if name else "") if parts else f"[{item}]"
+            )
             node = node[item] if isinstance(node, list) and 0 <= item < len(node) else None
         else:
             parts.append(str(item))
@@ -57,7 +63,9 @@ def parse_domain_source(text: str, path: str = "<text>") -> DomainSpec:
     except ValidationError as exc:
         msgs = []
         for err in exc.errors():
-            loc = tuple(x for x in err["loc"] if not (isinstance(x, str) and x.startswith("function-")))
+            loc = tuple(
+                x for x in err["loc"] if not (isinstance(x, str) and x.startswith("function-"))
+            )
             msgs.append(f"field {_field_path(loc, data)}: {err['msg']}")
         raise SourceError(path, msgs) from None
 

@@ -68,8 +68,10 @@ class Trace:
         if self._packed is not None:
             kinds, nodes, data = pickle.loads(self._packed)
             self._packed = None
-            self._events = [TraceEvent(i, _KINDS[k], n, d)
-                            for i, (k, n, d) in enumerate(zip(kinds, nodes, data))]
+            self._events = [
+                TraceEvent(i, _KINDS[k], n, d)
+                for i, (k, n, d) in enumerate(zip(kinds, nodes, data))
+            ]
         return self._events
 
     def emit(self, kind: EventKind, node: int, /, **data: Any) -> None:
@@ -83,10 +85,17 @@ class Trace:
 
     def __getstate__(self) -> dict[str, Any]:
         events = self.events
-        columns = (bytes(_KIND_INDEX[e.kind] for e in events),
-                   array("q", (e.node for e in events)), [e.data for e in events])
-        return {"kinds": self.kinds, "limit": self.limit, "dropped": self.dropped,
-                "packed": pickle.dumps(columns, pickle.HIGHEST_PROTOCOL)}
+        columns = (
+            bytes(_KIND_INDEX[e.kind] for e in events),
+            array("q", (e.node for e in events)),
+            [e.data for e in events],
+        )
+        return {
+            "kinds": self.kinds,
+            "limit": self.limit,
+            "dropped": self.dropped,
+            "packed": pickle.dumps(columns, pickle.HIGHEST_PROTOCOL),
+        }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.kinds, self.limit, self.dropped = state["kinds"], state["limit"], state["dropped"]

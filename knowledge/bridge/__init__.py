@@ -6,11 +6,14 @@ and ``pbn`` (PBN/LIN records).  Kept import-light on purpose: importing the pack
 nothing; endplay is only imported by the modules that convert to or from it.
 """
 
+from pathlib import Path
+
+#: The development deals shipped with the package (dds-bridge/dds, Apache-2.0; see its README).
+DATA_DIR = Path(__file__).parent / "data"
+
 
 def package():  # type: ignore[no-untyped-def]
     """The bridge knowledge package: the method network and the shipped boards."""
-    from pathlib import Path
-
     from knowledge import KnowledgePackage
 
     from .network import registry
@@ -29,7 +32,7 @@ def package():  # type: ignore[no-untyped-def]
         sources={"bridge": here / "bridge.toml"},
         registries={"bridge": registry},
         problems={n: from_file(n) for n in boards},
-        problem_domain={n: "bridge" for n in boards},
+        problem_domain=dict.fromkeys(boards, "bridge"),
         problem_descriptions={n: f"board file deals/{n}.pbn" for n in boards},
         problem_files=boards,
         problem_kind="pbn-board",

@@ -47,11 +47,36 @@ from math import comb
 from typing import Literal
 
 __all__ = [
-    "DEFAULT_MODEL", "DEFENDERS", "DISCARD_SEAT", "DISSERTATION", "DissertationModel",
-    "EAST", "Defender", "BeliefModel", "Knowledge", "MODELS", "Outcome", "PRUNE_CUTOFF",
-    "RUFF_SEAT", "SUIT_NAMES", "SUIT_SYMBOLS", "VIEWS", "VIEW_ALIASES", "VacantPlaces",
-    "VIEW_CARD", "VIEW_EVEN", "VIEW_RUFF", "VIEW_SPLITS", "VIEW_WORST", "Vacancies", "WEST",
-    "belief_view", "get_model", "other", "p_finesse", "shape_counts",
+    "DEFAULT_MODEL",
+    "DEFENDERS",
+    "DISCARD_SEAT",
+    "DISSERTATION",
+    "EAST",
+    "MODELS",
+    "PRUNE_CUTOFF",
+    "RUFF_SEAT",
+    "SUIT_NAMES",
+    "SUIT_SYMBOLS",
+    "VIEWS",
+    "VIEW_ALIASES",
+    "VIEW_CARD",
+    "VIEW_EVEN",
+    "VIEW_RUFF",
+    "VIEW_SPLITS",
+    "VIEW_WORST",
+    "WEST",
+    "BeliefModel",
+    "Defender",
+    "DissertationModel",
+    "Knowledge",
+    "Outcome",
+    "Vacancies",
+    "VacantPlaces",
+    "belief_view",
+    "get_model",
+    "other",
+    "p_finesse",
+    "shape_counts",
 ]
 
 Defender = Literal["W", "E"]
@@ -155,8 +180,9 @@ class BeliefModel(ABC):
         """P(West holds exactly one *particular* set of ``k`` of the ``n`` unseen cards)."""
 
     @abstractmethod
-    def p_other_given_split(self, defender: Defender, n: int, k: int, vac: Vacancies,
-                            t: int = 1, m: int = 1) -> float:
+    def p_other_given_split(
+        self, defender: Defender, n: int, k: int, vac: Vacancies, t: int = 1, m: int = 1
+    ) -> float:
         """P(``defender`` holds at least ``m`` of the ``t`` unseen cards of another suit,
         given West holds ``k`` of this suit's ``n``) -- e.g. "the short hand has a trump"."""
 
@@ -175,15 +201,22 @@ class BeliefModel(ABC):
             return dist[k]
         return dist[k] + dist[n - k]
 
-    def p_length(self, defender: Defender, n: int, vac: Vacancies,
-                 lengths: Collection[int]) -> float:
+    def p_length(
+        self, defender: Defender, n: int, vac: Vacancies, lengths: Collection[int]
+    ) -> float:
         """P(``defender`` holds a number of the n unseen cards that is in ``lengths``)."""
         dist = self.split(n, vac)
         west = _idx(defender) == 0
         return sum(p for k, p in enumerate(dist) if (k if west else n - k) in lengths)
 
-    def p_cards(self, defender: Defender, n: int, j: int, vac: Vacancies,
-                lengths: Collection[int] | None = None) -> float:
+    def p_cards(
+        self,
+        defender: Defender,
+        n: int,
+        j: int,
+        vac: Vacancies,
+        lengths: Collection[int] | None = None,
+    ) -> float:
         """P(``defender`` holds ``j`` particular cards of the n [and its length is in
         ``lengths``]), e.g. "♥KQ onside and hearts 3-2"."""
         _check(n, vac)
@@ -210,8 +243,7 @@ class BeliefModel(ABC):
         """P(``defender`` holds none of the n unseen cards)."""
         return self.p_length(defender, n, vac, (0,))
 
-    def p_joint(self, vac: Vacancies, conditions: Sequence[tuple[int, Collection[int]]]
-                ) -> float:
+    def p_joint(self, vac: Vacancies, conditions: Sequence[tuple[int, Collection[int]]]) -> float:
         """P(every suit i, with n_i unseen, has West's count in its set), independently."""
         result = 1.0
         for n, counts in conditions:
@@ -254,8 +286,9 @@ class DissertationModel(BeliefModel):
         feasible = sum(comb(n, i) for i in range(n + 1) if _feasible(n, i, vac))
         return 1.0 / feasible
 
-    def p_other_given_split(self, defender: Defender, n: int, k: int, vac: Vacancies,
-                            t: int = 1, m: int = 1) -> float:
+    def p_other_given_split(
+        self, defender: Defender, n: int, k: int, vac: Vacancies, t: int = 1, m: int = 1
+    ) -> float:
         _check(n, vac, k)
         if not _feasible(n, k, vac):
             return 0.0
@@ -289,8 +322,9 @@ class VacantPlaces(BeliefModel):
             return 0.0
         return comb(vac.total - n, vac.west - k) / comb(vac.total, vac.west)
 
-    def p_other_given_split(self, defender: Defender, n: int, k: int, vac: Vacancies,
-                            t: int = 1, m: int = 1) -> float:
+    def p_other_given_split(
+        self, defender: Defender, n: int, k: int, vac: Vacancies, t: int = 1, m: int = 1
+    ) -> float:
         _check(n, vac, k)
         if not _feasible(n, k, vac):
             return 0.0
@@ -299,8 +333,7 @@ class VacantPlaces(BeliefModel):
             raise ValueError(f"{t} cards of another suit do not fit in {rest.total} places")
         return self.p_at_least(defender, t, m, rest)
 
-    def p_joint(self, vac: Vacancies, conditions: Sequence[tuple[int, Collection[int]]]
-                ) -> float:
+    def p_joint(self, vac: Vacancies, conditions: Sequence[tuple[int, Collection[int]]]) -> float:
         total_n = sum(n for n, _ in conditions)
         _check(total_n, vac)
         rest = vac.total - total_n
@@ -311,8 +344,11 @@ class VacantPlaces(BeliefModel):
                 need = vac.west - k_sum
                 return weight * comb(rest, need) if 0 <= need <= rest else 0
             n, counts = conditions[i]
-            return sum(walk(i + 1, k_sum + k, weight * comb(n, k))
-                       for k in sorted(set(counts)) if 0 <= k <= n)
+            return sum(
+                walk(i + 1, k_sum + k, weight * comb(n, k))
+                for k in sorted(set(counts))
+                if 0 <= k <= n
+            )
 
         return walk(0, 0, 1) / denominator
 
@@ -340,7 +376,7 @@ def get_model(name: str) -> BeliefModel:
 
 
 def _set4(row: tuple[int, ...], suit: int, value: int) -> tuple[int, ...]:
-    return row[:suit] + (value,) + row[suit + 1:]
+    return row[:suit] + (value,) + row[suit + 1 :]
 
 
 def _set2(pair: tuple, d: int, value: object) -> tuple:
@@ -365,7 +401,8 @@ class Knowledge:
     known: tuple[tuple[int, ...], tuple[int, ...]] = ((0, 0, 0, 0), (0, 0, 0, 0))
     played: tuple[tuple[int, ...], tuple[int, ...]] = ((0, 0, 0, 0), (0, 0, 0, 0))
     voids: tuple[frozenset[int], frozenset[int]] = field(
-        default_factory=lambda: (frozenset(), frozenset()))
+        default_factory=lambda: (frozenset(), frozenset())
+    )
 
     def __post_init__(self) -> None:
         self._validate()
@@ -378,8 +415,12 @@ class Knowledge:
         return cls(unseen=tuple(13 - x for x in ours))  # type: ignore[arg-type]
 
     @classmethod
-    def from_counts(cls, unseen: Sequence[int], hands: tuple[int, int],
-                    played: Sequence[Sequence[int]] | None = None) -> Knowledge:
+    def from_counts(
+        cls,
+        unseen: Sequence[int],
+        hands: tuple[int, int],
+        played: Sequence[Sequence[int]] | None = None,
+    ) -> Knowledge:
         """A position given directly: unseen cards per suit, the defenders' hand sizes and
         (for labels only) what each has played per suit."""
         kwargs: dict = {}
@@ -395,21 +436,26 @@ class Knowledge:
                 raise ValueError("hand sizes and known cards cannot be negative")
             for s in self.voids[d]:
                 if self.known[d][s]:
-                    raise ValueError(f"{DEFENDERS[d]} is void in {SUIT_NAMES[s]} "
-                                     "but holds a known card of it")
+                    raise ValueError(
+                        f"{DEFENDERS[d]} is void in {SUIT_NAMES[s]} but holds a known card of it"
+                    )
         if sum(self.hands) != sum(self.unseen) + sum(map(sum, self.known)):
-            raise ValueError(f"the defenders hold {sum(self.hands)} cards but "
-                             f"{sum(self.unseen) + sum(map(sum, self.known))} are accounted for")
+            raise ValueError(
+                f"the defenders hold {sum(self.hands)} cards but "
+                f"{sum(self.unseen) + sum(map(sum, self.known))} are accounted for"
+            )
         for s in range(4):
             if self.unseen[s] and s in self.voids[0] and s in self.voids[1]:
-                raise ValueError(f"both defenders are void in {SUIT_NAMES[s]}, "
-                                 f"yet {self.unseen[s]} are unseen")
+                raise ValueError(
+                    f"both defenders are void in {SUIT_NAMES[s]}, yet {self.unseen[s]} are unseen"
+                )
         self.free_places()  # raises if the voids force more cards into a hand than it holds
 
     # ---- updates ------------------------------------------------------------------------
 
-    def play(self, defender: Defender, suit: int, *, led: int | None = None,
-             known: bool = False) -> Knowledge:
+    def play(
+        self, defender: Defender, suit: int, *, led: int | None = None, known: bool = False
+    ) -> Knowledge:
         """``defender`` played a card of ``suit``; if ``led`` is another suit it showed out
         of ``led``.  ``known=True`` when the card was one already revealed."""
         d, s = _idx(defender), _check_suit(suit)
@@ -425,8 +471,13 @@ class Knowledge:
             if not new.unseen[s]:
                 raise ValueError(f"no unseen {SUIT_NAMES[s]} left for {DEFENDERS[d]} to play")
             kn, un = new.known, _set4(new.unseen, s, new.unseen[s] - 1)
-        return replace(new, hands=_set2(new.hands, d, new.hands[d] - 1), unseen=un, known=kn,
-                       played=_set2(new.played, d, _set4(new.played[d], s, new.played[d][s] + 1)))
+        return replace(
+            new,
+            hands=_set2(new.hands, d, new.hands[d] - 1),
+            unseen=un,
+            known=kn,
+            played=_set2(new.played, d, _set4(new.played[d], s, new.played[d][s] + 1)),
+        )
 
     def show_out(self, defender: Defender, suit: int) -> Knowledge:
         """Record that ``defender`` has no card of ``suit``."""
@@ -441,8 +492,11 @@ class Knowledge:
         if count > self.unseen[s]:
             raise ValueError(f"only {self.unseen[s]} unseen {SUIT_NAMES[s]} to reveal")
         row = _set4(self.known[d], s, self.known[d][s] + count)
-        return replace(self, unseen=_set4(self.unseen, s, self.unseen[s] - count),
-                       known=_set2(self.known, d, row))
+        return replace(
+            self,
+            unseen=_set4(self.unseen, s, self.unseen[s] - count),
+            known=_set2(self.known, d, row),
+        )
 
     # ---- queries ------------------------------------------------------------------------
 
@@ -465,8 +519,10 @@ class Knowledge:
             forced = sum(self.unseen[s] for s in self.voids[1 - d] if s not in self.voids[d])
             f = self.hands[d] - sum(self.known[d]) - forced
             if f < 0:
-                raise ValueError(f"the voids shown force {forced} cards into "
-                                 f"{DEFENDERS[d]}'s hand of {self.hands[d]}")
+                raise ValueError(
+                    f"the voids shown force {forced} cards into "
+                    f"{DEFENDERS[d]}'s hand of {self.hands[d]}"
+                )
             free.append(f)
         return Vacancies(free[0], free[1])
 
@@ -484,8 +540,10 @@ class Knowledge:
     def original(self, suit: int, k: int) -> tuple[int, int]:
         """(West, East) lengths in ``suit`` at trick 1 if West holds ``k`` of its unseen."""
         n = self.unseen[suit]
-        return (k + self.played[0][suit] + self.known[0][suit],
-                n - k + self.played[1][suit] + self.known[1][suit])
+        return (
+            k + self.played[0][suit] + self.known[0][suit],
+            n - k + self.played[1][suit] + self.known[1][suit],
+        )
 
 
 # --------------------------------------------------------------------------------------
@@ -518,8 +576,12 @@ VIEW_WORST = "worst-case"
 VIEW_SPLITS = "splits"
 VIEW_CARD = "card"
 VIEWS = (VIEW_RUFF, VIEW_EVEN, VIEW_WORST, VIEW_SPLITS, VIEW_CARD)
-VIEW_ALIASES = {"no-ruff": VIEW_RUFF, "uneven": VIEW_EVEN, "worst": VIEW_WORST,
-                "finesse": VIEW_CARD}
+VIEW_ALIASES = {
+    "no-ruff": VIEW_RUFF,
+    "uneven": VIEW_EVEN,
+    "worst": VIEW_WORST,
+    "finesse": VIEW_CARD,
+}
 """View names a method may declare.  ``ruff`` (discard plans), ``even`` (length winners),
 ``worst-case`` (cashing out), ``splits`` (one branch per break: the author's remedy for deal
 353306, "investigate both the 4-3 and the 5-2 break"), ``card`` (who holds one card)."""
@@ -534,9 +596,15 @@ def _shape_text(shapes: Iterable[tuple[int, int]]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
-def belief_view(view: str, knowledge: Knowledge, suit: int, *,
-                model: BeliefModel = DEFAULT_MODEL, trump: int | None = None,
-                card: str | None = None) -> list[Outcome]:
+def belief_view(
+    view: str,
+    knowledge: Knowledge,
+    suit: int,
+    *,
+    model: BeliefModel = DEFAULT_MODEL,
+    trump: int | None = None,
+    card: str | None = None,
+) -> list[Outcome]:
     """The outcomes an opponent node splits into under ``view``, probabilities summing to 1.
 
     ``suit`` is the suit the method is about (led, set up or finessed in).  The ``ruff``
@@ -567,8 +635,14 @@ def _dist(knowledge: Knowledge, suit: int, model: BeliefModel) -> tuple[float, .
     return model.split(knowledge.unseen[suit], knowledge.vacancies(suit))
 
 
-def _p_has_trump(knowledge: Knowledge, defender: Defender, suit: int, trump: int,
-                 model: BeliefModel, k: int | None) -> float:
+def _p_has_trump(
+    knowledge: Knowledge,
+    defender: Defender,
+    suit: int,
+    trump: int,
+    model: BeliefModel,
+    k: int | None,
+) -> float:
     """P(``defender`` holds a trump), given West holds ``k`` of ``suit``'s unseen cards
     (``None``: not conditioning on a split, because a void in ``suit`` is already shown)."""
     t = knowledge.unseen[trump]
@@ -580,12 +654,12 @@ def _p_has_trump(knowledge: Knowledge, defender: Defender, suit: int, trump: int
         return 1.0
     if k is None:
         return model.p_at_least(defender, t, 1, knowledge.free_places())
-    return model.p_other_given_split(defender, knowledge.unseen[suit], k,
-                                     knowledge.free_places(), t, 1)
+    return model.p_other_given_split(
+        defender, knowledge.unseen[suit], k, knowledge.free_places(), t, 1
+    )
 
 
-def _ruff_view(knowledge: Knowledge, suit: int, trump: int, model: BeliefModel
-               ) -> list[Outcome]:
+def _ruff_view(knowledge: Knowledge, suit: int, trump: int, model: BeliefModel) -> list[Outcome]:
     """Discard plans (§3.8): "opponent ruffs" or "opponent does not ruff" when ``suit`` is
     led now.  A ruff needs a defender void in ``suit`` holding a trump; as in Tignum 2 it
     does not matter which (ruffs are taken in fourth seat)."""
@@ -600,8 +674,9 @@ def _ruff_view(knowledge: Knowledge, suit: int, trump: int, model: BeliefModel
     if n == 0 or void is not None:
         k = 0 if void == WEST or n == 0 else n
         shape = _shape(*knowledge.original(suit, k))
-        w_void, e_void = (void == d or (n == 0 and not knowledge.known[_idx(d)][suit])
-                          for d in DEFENDERS)
+        w_void, e_void = (
+            void == d or (n == 0 and not knowledge.known[_idx(d)][suit]) for d in DEFENDERS
+        )
         if w_void and e_void:
             trumps_out = knowledge.unseen[trump] + sum(kn[trump] for kn in knowledge.known)
             cases.append((shape, 1.0, 1.0 if trumps_out else 0.0))
@@ -615,25 +690,41 @@ def _ruff_view(knowledge: Knowledge, suit: int, trump: int, model: BeliefModel
             if pk == 0:
                 continue
             w, e = knowledge.original(suit, k)
-            short_d = (WEST if k == 0 and not knowledge.known[0][suit] else
-                       EAST if k == n and not knowledge.known[1][suit] else None)
-            pr = 0.0 if short_d is None else _p_has_trump(knowledge, short_d, suit, trump,
-                                                          model, k)
+            short_d = (
+                WEST
+                if k == 0 and not knowledge.known[0][suit]
+                else EAST
+                if k == n and not knowledge.known[1][suit]
+                else None
+            )
+            pr = 0.0 if short_d is None else _p_has_trump(knowledge, short_d, suit, trump, model, k)
             cases.append((_shape(w, e), pk, pr))
     p_ruff = min(max(sum(pk * pr for _, pk, pr in cases), 0.0), 1.0)
     ruff_shapes = sorted({s for s, _, pr in cases if pr > 0})
     follow_shapes = sorted({s for s, _, pr in cases if pr == 0})
     maybe_shapes = sorted({s for s, _, pr in cases if 0 < pr < 1})
     last = "the last" if knowledge.unseen[trump] == 1 else "a"
-    ruff_label = (f"opponent ruffs: {name} {_shape_text(ruff_shapes)} and the short hand "
-                  f"has {last} {trump_word}" if ruff_shapes else "opponent ruffs")
+    ruff_label = (
+        f"opponent ruffs: {name} {_shape_text(ruff_shapes)} and the short hand "
+        f"has {last} {trump_word}"
+        if ruff_shapes
+        else "opponent ruffs"
+    )
     reasons = [f"{name} {_shape_text(follow_shapes)}"] if follow_shapes else []
     if maybe_shapes:
         reasons.append(f"the short hand has no {trump_word}")
     no_label = f"no ruff ({', or '.join(reasons)})" if reasons else "no ruff"
-    return [Outcome(ruff_label, p_ruff, "ruff", tuple(ruff_shapes), None, True),
-            Outcome(no_label, 1.0 - p_ruff, "no-ruff",
-                    tuple(sorted(set(follow_shapes) | set(maybe_shapes))), None, False)]
+    return [
+        Outcome(ruff_label, p_ruff, "ruff", tuple(ruff_shapes), None, True),
+        Outcome(
+            no_label,
+            1.0 - p_ruff,
+            "no-ruff",
+            tuple(sorted(set(follow_shapes) | set(maybe_shapes))),
+            None,
+            False,
+        ),
+    ]
 
 
 def _even_view(knowledge: Knowledge, suit: int, model: BeliefModel) -> list[Outcome]:
@@ -651,30 +742,45 @@ def _even_view(knowledge: Knowledge, suit: int, model: BeliefModel) -> list[Outc
     p_even = sum(even.values())
     p_uneven = sum(uneven.values())
     total = p_even + p_uneven
-    return [Outcome(f"{name} {_shape_text(even)}" if even else f"{name} break evenly",
-                    p_even / total, "even", tuple(sorted(even))),
-            Outcome(f"{name} break unevenly ({_shape_text(uneven)})" if uneven
-                    else f"{name} break unevenly", p_uneven / total, "uneven",
-                    tuple(sorted(uneven)))]
+    return [
+        Outcome(
+            f"{name} {_shape_text(even)}" if even else f"{name} break evenly",
+            p_even / total,
+            "even",
+            tuple(sorted(even)),
+        ),
+        Outcome(
+            f"{name} break unevenly ({_shape_text(uneven)})"
+            if uneven
+            else f"{name} break unevenly",
+            p_uneven / total,
+            "uneven",
+            tuple(sorted(uneven)),
+        ),
+    ]
 
 
-def _worst_view(knowledge: Knowledge, suit: int, trump: int | None, model: BeliefModel
-                ) -> list[Outcome]:
+def _worst_view(
+    knowledge: Knowledge, suit: int, trump: int | None, model: BeliefModel
+) -> list[Outcome]:
     """Cash-out plans (§3.8): the world is always worst case -- the suit breaks as badly as
     it still can and, with a trump suit, the short hand ruffs at the first opportunity."""
     name = SUIT_NAMES[suit]
     dist = _dist(knowledge, suit, model)
     candidates = [k for k, p in enumerate(dist) if p > 0]
-    k = max(candidates, key=lambda i: (abs(knowledge.original(suit, i)[0]
-                                           - knowledge.original(suit, i)[1]), -i))
+    k = max(
+        candidates,
+        key=lambda i: (abs(knowledge.original(suit, i)[0] - knowledge.original(suit, i)[1]), -i),
+    )
     w, e = knowledge.original(suit, k)
     shape = _shape(w, e)
     short: Defender = WEST if w <= e else EAST
     ruff = None
     label = f"{name} {shape[0]}-{shape[1]} (worst case)"
     if trump is not None and trump != suit:
-        has_trump = (knowledge.unseen[trump] > 0 and not knowledge.is_void(short, trump)
-                     ) or knowledge.known[_idx(short)][trump] > 0
+        has_trump = (
+            knowledge.unseen[trump] > 0 and not knowledge.is_void(short, trump)
+        ) or knowledge.known[_idx(short)][trump] > 0
         ruff = has_trump
         if has_trump:
             label += "; the short hand ruffs at the first opportunity"
@@ -690,12 +796,13 @@ def _splits_view(knowledge: Knowledge, suit: int, model: BeliefModel) -> list[Ou
             shape = _shape(*knowledge.original(suit, k))
             by_shape[shape] = by_shape.get(shape, 0.0) + pk
     total = sum(by_shape.values())
-    return [Outcome(f"{name} {x}-{y}", p / total, f"{x}-{y}", ((x, y),))
-            for (x, y), p in sorted(by_shape.items(), key=lambda i: (-i[1], i[0]))]
+    return [
+        Outcome(f"{name} {x}-{y}", p / total, f"{x}-{y}", ((x, y),))
+        for (x, y), p in sorted(by_shape.items(), key=lambda i: (-i[1], i[0]))
+    ]
 
 
-def _card_view(knowledge: Knowledge, suit: int, card: str, model: BeliefModel
-               ) -> list[Outcome]:
+def _card_view(knowledge: Knowledge, suit: int, card: str, model: BeliefModel) -> list[Outcome]:
     """Who holds one particular unseen card of ``suit`` ("West has the ♦K")."""
     n = knowledge.unseen[suit]
     if n == 0:
@@ -703,13 +810,21 @@ def _card_view(knowledge: Knowledge, suit: int, card: str, model: BeliefModel
     vac = knowledge.vacancies(suit)
     p_west = model.p_card(WEST, n, vac)
     text = f"{SUIT_SYMBOLS[suit]}{card}"
-    return [Outcome(f"West has the {text}", p_west, WEST, holder=WEST),
-            Outcome(f"East has the {text}", 1.0 - p_west, EAST, holder=EAST)]
+    return [
+        Outcome(f"West has the {text}", p_west, WEST, holder=WEST),
+        Outcome(f"East has the {text}", 1.0 - p_west, EAST, holder=EAST),
+    ]
 
 
-def p_finesse(knowledge: Knowledge, suit: int, onside: Defender, *, honours: int = 1,
-              model: BeliefModel = DEFAULT_MODEL,
-              lengths: Collection[int] | None = None) -> float:
+def p_finesse(
+    knowledge: Knowledge,
+    suit: int,
+    onside: Defender,
+    *,
+    honours: int = 1,
+    model: BeliefModel = DEFAULT_MODEL,
+    lengths: Collection[int] | None = None,
+) -> float:
     """P(the finesse works): the ``honours`` particular missing cards of ``suit`` are all with
     ``onside``, the defender who plays before the tenace [and ``onside``'s length in the
     suit's unseen cards is in ``lengths``].  A priori one honour is 1/2 under both models."""

@@ -19,11 +19,39 @@ from collections.abc import Iterable, Iterator
 from enum import IntEnum
 
 __all__ = [
-    "ALL_CARDS", "CARD_NAMES", "Card", "CardError", "Denom", "RANK_CHARS", "RANK_OF", "Rank",
-    "SUITS", "SUIT_MASKS", "SUIT_OF", "Seat", "Side", "SUIT_LETTERS", "SUIT_SYMBOLS",
-    "card", "card_name", "cards_in_suit", "class_representatives", "count", "equivalence_classes",
-    "equivalent", "equivalents", "hand_to_pbn", "hand_to_text", "highest", "iter_cards",
-    "iter_cards_desc", "lowest", "mask_of", "parse_card", "parse_hand", "suit_holding",
+    "ALL_CARDS",
+    "CARD_NAMES",
+    "RANK_CHARS",
+    "RANK_OF",
+    "SUITS",
+    "SUIT_LETTERS",
+    "SUIT_MASKS",
+    "SUIT_OF",
+    "SUIT_SYMBOLS",
+    "Card",
+    "CardError",
+    "Denom",
+    "Rank",
+    "Seat",
+    "Side",
+    "card",
+    "card_name",
+    "cards_in_suit",
+    "class_representatives",
+    "count",
+    "equivalence_classes",
+    "equivalent",
+    "equivalents",
+    "hand_to_pbn",
+    "hand_to_text",
+    "highest",
+    "iter_cards",
+    "iter_cards_desc",
+    "lowest",
+    "mask_of",
+    "parse_card",
+    "parse_hand",
+    "suit_holding",
 ]
 
 Card = int
@@ -148,8 +176,20 @@ SUITS: tuple[Denom, Denom, Denom, Denom] = (Denom.S, Denom.H, Denom.D, Denom.C)
 SUIT_LETTERS = "SHDC"
 SUIT_SYMBOLS = "\u2660\u2665\u2666\u2663"
 RANK_CHARS = "23456789TJQKA"
-_SUIT_CHARS = {"S": 0, "H": 1, "D": 2, "C": 3, "\u2660": 0, "\u2665": 1, "\u2666": 2, "\u2663": 3,
-               "\u2664": 0, "\u2661": 1, "\u2662": 2, "\u2667": 3}
+_SUIT_CHARS = {
+    "S": 0,
+    "H": 1,
+    "D": 2,
+    "C": 3,
+    "\u2660": 0,
+    "\u2665": 1,
+    "\u2666": 2,
+    "\u2663": 3,
+    "\u2664": 0,
+    "\u2661": 1,
+    "\u2662": 2,
+    "\u2667": 3,
+}
 _RANK_INDEX = {ch: i for i, ch in enumerate(RANK_CHARS)}
 
 LANE = 0x1FFF
@@ -189,8 +229,10 @@ def parse_card(text: str) -> Card:
             r = "T"
         if len(r) == 1 and r in _RANK_INDEX:
             return _SUIT_CHARS[t[0]] * 13 + _RANK_INDEX[r]
-    raise CardError(f"{text!r} is not a card; expected a suit (S, H, D, C) then a rank "
-                    "(2-9, T or 10, J, Q, K, A), e.g. SA, H7, DT, C2")
+    raise CardError(
+        f"{text!r} is not a card; expected a suit (S, H, D, C) then a rank "
+        "(2-9, T or 10, J, Q, K, A), e.g. SA, H7, DT, C2"
+    )
 
 
 def mask_of(cards: Iterable[Card]) -> int:
@@ -250,6 +292,7 @@ def suit_holding(hand: int, suit: int) -> int:
 # on the table in the current trick are NOT gone for this purpose -- they still decide this
 # trick -- so pass the cards of completed tricks only.
 
+
 def equivalent(a: Card, b: Card, holding: int, gone: int) -> bool:
     """Whether cards ``a`` and ``b`` are equivalent for a hand holding ``holding`` (52-bit)."""
     if SUIT_OF[a] != SUIT_OF[b]:
@@ -269,10 +312,10 @@ def equivalents(c: Card, holding: int, gone: int) -> int:
     shift = 13 * suit
     avail = (((holding | gone) >> shift) & LANE) | (1 << (c - shift))
     bit = 1 << (c - shift)
-    top = (avail + bit) & ~avail          # the first bit above the run
-    upper = top - bit                      # bits c .. top-1
+    top = (avail + bit) & ~avail  # the first bit above the run
+    upper = top - bit  # bits c .. top-1
     below = bit - 1
-    holes = ~avail & below                 # cards below c that are neither held nor gone
+    holes = ~avail & below  # cards below c that are neither held nor gone
     lower = below ^ ((1 << holes.bit_length()) - 1)
     return ((upper | lower) << shift) & holding
 
@@ -306,6 +349,7 @@ def class_representatives(cards: int, holding: int, gone: int) -> int:
 
 # -- text ------------------------------------------------------------------------------------
 
+
 def parse_hand(text: str) -> int:
     """A PBN hand 'AKQ.T98..5432' (spades.hearts.diamonds.clubs; '10' accepted for T) -> mask.
 
@@ -314,8 +358,10 @@ def parse_hand(text: str) -> int:
     """
     parts = text.strip().split(".")
     if len(parts) != 4:
-        raise CardError(f"hand {text!r} has {len(parts)} suit(s); expected 4 separated by dots "
-                        "(spades.hearts.diamonds.clubs), e.g. AKQ.T98..5432")
+        raise CardError(
+            f"hand {text!r} has {len(parts)} suit(s); expected 4 separated by dots "
+            "(spades.hearts.diamonds.clubs), e.g. AKQ.T98..5432"
+        )
     mask = 0
     for suit, part in enumerate(parts):
         p = part.upper().replace("10", "T")
@@ -324,8 +370,10 @@ def parse_hand(text: str) -> int:
         for ch in p:
             i = _RANK_INDEX.get(ch)
             if i is None:
-                raise CardError(f"hand {text!r}: {ch!r} in {SUIT_LETTERS[suit]} is not a rank; "
-                                "expected 2-9, T, J, Q, K, A")
+                raise CardError(
+                    f"hand {text!r}: {ch!r} in {SUIT_LETTERS[suit]} is not a rank; "
+                    "expected 2-9, T, J, Q, K, A"
+                )
             bit = 1 << (suit * 13 + i)
             if mask & bit:
                 raise CardError(f"hand {text!r}: {CARD_NAMES[suit * 13 + i]} appears twice")
@@ -335,8 +383,10 @@ def parse_hand(text: str) -> int:
 
 def hand_to_pbn(hand: int) -> str:
     """Mask -> 'AKQ.T98..5432' (ranks high to low, empty for a void), as PBN writes hands."""
-    return ".".join("".join(RANK_CHARS[i] for i in range(12, -1, -1) if lane >> i & 1)
-                    for lane in (suit_holding(hand, s) for s in range(4)))
+    return ".".join(
+        "".join(RANK_CHARS[i] for i in range(12, -1, -1) if lane >> i & 1)
+        for lane in (suit_holding(hand, s) for s in range(4))
+    )
 
 
 def hand_to_text(hand: int, *, symbols: bool = True) -> str:

@@ -54,8 +54,10 @@ def _cards(planned: Move, actual: Move) -> tuple[int, int, int, int] | None:
 
 class BridgeEquivalent(Critic):
     name = "bridge-equivalent"
-    description = ("The same seat plays a card no card of declarer's or dummy's separates "
-                   "from the planned one, and the planned card is still unseen.")
+    description = (
+        "The same seat plays a card no card of declarer's or dummy's separates "
+        "from the planned one, and the planned card is still unseen."
+    )
 
     def accepts(self, state: Position, planned: Move, actual: Move) -> bool:
         cards = _cards(planned, actual)

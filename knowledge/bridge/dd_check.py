@@ -32,7 +32,12 @@ from .players import dd_solve
 from .scoring import score
 
 __all__ = [
-    "LABEL", "CardValue", "DDCheck", "DDCheckError", "checks_for", "double_dummy_check",
+    "LABEL",
+    "CardValue",
+    "DDCheck",
+    "DDCheckError",
+    "checks_for",
+    "double_dummy_check",
     "format_check",
 ]
 
@@ -89,8 +94,10 @@ class DDCheck:
         for v in self.values:
             if v.card == card:
                 return v
-        raise DDCheckError(f"{CARD_NAMES[card] if 0 <= card < 52 else card!r} is not a legal "
-                           f"card for {Seat(self.seat).title} here")
+        raise DDCheckError(
+            f"{CARD_NAMES[card] if 0 <= card < 52 else card!r} is not a legal "
+            f"card for {Seat(self.seat).title} here"
+        )
 
     def tricks_lost(self, card: int) -> int:
         """Double-dummy tricks ``card`` gives up against the best card (0 if it is best)."""
@@ -106,10 +113,17 @@ class DDCheck:
             "best_tricks": best,
             "best_score": self.best_score,
             "best_cards": [card_name(c, symbols=symbols) for c in self.best_cards],
-            "cards": [{"card": card_name(v.card, symbols=symbols), "tricks": v.tricks,
-                       "tricks_from_here": v.from_here, "score": v.score,
-                       "best": v.tricks == best, "played": v.card == played}
-                      for v in self.values],
+            "cards": [
+                {
+                    "card": card_name(v.card, symbols=symbols),
+                    "tricks": v.tricks,
+                    "tricks_from_here": v.from_here,
+                    "score": v.score,
+                    "best": v.tricks == best,
+                    "played": v.card == played,
+                }
+                for v in self.values
+            ],
             "nodes": self.nodes,
         }
         if played is not None and any(v.card == played for v in self.values):
@@ -122,11 +136,14 @@ def _check_position(state: PlayState) -> None:
     if state.is_over:
         raise DDCheckError("the play is over: there is no card to check")
     if (state.turn & 1) != (state.declarer & 1):
-        raise DDCheckError(f"{Seat(state.turn).title} is a defender: the double-dummy check "
-                           "is for declarer's and dummy's decisions")
+        raise DDCheckError(
+            f"{Seat(state.turn).title} is a defender: the double-dummy check "
+            "is for declarer's and dummy's decisions"
+        )
     if not state.legal_mask():
-        raise DDCheckError(f"{Seat(state.turn).title} holds no card: the position shows "
-                           "fewer than four hands")
+        raise DDCheckError(
+            f"{Seat(state.turn).title} holds no card: the position shows fewer than four hands"
+        )
     # every seat still to play to this trick holds the same number of cards, those that
     # have played one fewer: a masked state (hidden hands emptied) fails here
     k = state.hands[state.turn].bit_count()
@@ -134,13 +151,16 @@ def _check_position(state: PlayState) -> None:
         seat = (state.leader + i) & 3
         want = k - 1 if i < len(state.trick) else k
         if state.hands[seat].bit_count() != want:
-            raise DDCheckError(f"{Seat(seat).title} holds {state.hands[seat].bit_count()} "
-                               f"card(s), not {want}: the double-dummy check needs all four "
-                               "real hands")
+            raise DDCheckError(
+                f"{Seat(seat).title} holds {state.hands[seat].bit_count()} "
+                f"card(s), not {want}: the double-dummy check needs all four "
+                "real hands"
+            )
 
 
-def double_dummy_check(state: PlayState, *, vulnerable: bool,
-                       contract: Contract | None = None) -> DDCheck:
+def double_dummy_check(
+    state: PlayState, *, vulnerable: bool, contract: Contract | None = None
+) -> DDCheck:
     """The double-dummy result of every legal card for declarer or dummy at ``state``.
 
     ``state`` must be the real position (all four hands, as :func:`.players.play_board`
@@ -158,14 +178,24 @@ def double_dummy_check(state: PlayState, *, vulnerable: bool,
     scores, nodes = dd_solve(state)
     missing = [c for c in legal if c not in scores]
     if missing:
-        raise DDCheckError("the double-dummy solver gave no value for "
-                           f"{' '.join(CARD_NAMES[c] for c in missing)}")
+        raise DDCheckError(
+            f"the double-dummy solver gave no value for {' '.join(CARD_NAMES[c] for c in missing)}"
+        )
     won = state.declarer_tricks
-    values = [CardValue(c, scores[c], won + scores[c], score(contract, vulnerable, won + scores[c]))
-              for c in legal]
+    values = [
+        CardValue(c, scores[c], won + scores[c], score(contract, vulnerable, won + scores[c]))
+        for c in legal
+    ]
     values.sort(key=lambda v: (-v.tricks, SUIT_OF[v.card], -v.card))
-    return DDCheck(seat=state.turn, declarer=state.declarer, contract=contract,
-                   vulnerable=vulnerable, won=won, values=tuple(values), nodes=nodes)
+    return DDCheck(
+        seat=state.turn,
+        declarer=state.declarer,
+        contract=contract,
+        vulnerable=vulnerable,
+        won=won,
+        values=tuple(values),
+        nodes=nodes,
+    )
 
 
 def format_check(data: dict[str, Any], *, indent: str = "  ") -> list[str]:
@@ -179,20 +209,25 @@ def format_check(data: dict[str, Any], *, indent: str = "  ") -> list[str]:
     groups: dict[tuple[int, int], list[str]] = {}
     for c in data["cards"]:
         groups.setdefault((c["tricks"], c["score"]), []).append(
-            c["card"] + ("*" if c["played"] else ""))
+            c["card"] + ("*" if c["played"] else "")
+        )
     for (tricks, pts), names in sorted(groups.items(), key=lambda kv: (-kv[0][0], -kv[0][1])):
         tag = "  <- best" if tricks == data["best_tricks"] else ""
         lines.append(f"{indent}  {tricks:2d} tricks {pts:+6d}  {' '.join(names)}{tag}")
     if "played" in data:
         lost = data["played_tricks_lost"]
-        verdict = "a best card double dummy" if lost == 0 else \
-            f"{lost} trick{'s' if lost > 1 else ''} short of the best double dummy"
+        verdict = (
+            "a best card double dummy"
+            if lost == 0
+            else f"{lost} trick{'s' if lost > 1 else ''} short of the best double dummy"
+        )
         lines.append(f"{indent}  (* = {data['played']}, the planner's card: {verdict})")
     return lines
 
 
-def checks_for(cards: Iterable[int], start: PlayState, decisions: Iterable[int], *,
-               vulnerable: bool) -> dict[int, DDCheck | DDCheckError]:
+def checks_for(
+    cards: Iterable[int], start: PlayState, decisions: Iterable[int], *, vulnerable: bool
+) -> dict[int, DDCheck | DDCheckError]:
     """:func:`double_dummy_check` after the first ``n`` of ``cards`` for each ``n`` in
     ``decisions`` (cards played from ``start``); an unreadable position maps to its error."""
     played = list(cards)

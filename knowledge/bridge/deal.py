@@ -22,16 +22,37 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, NamedTuple
 
 from .cards import (
-    ALL_CARDS, CARD_NAMES, SUIT_LETTERS, SUIT_MASKS, SUIT_OF, CardError, Denom, Seat,
-    card_name, hand_to_pbn, iter_cards, parse_card, parse_hand,
+    ALL_CARDS,
+    CARD_NAMES,
+    SUIT_LETTERS,
+    SUIT_MASKS,
+    SUIT_OF,
+    CardError,
+    Denom,
+    Seat,
+    card_name,
+    hand_to_pbn,
+    iter_cards,
+    parse_card,
+    parse_hand,
 )
 
 if TYPE_CHECKING:  # endplay is a runtime dependency only of the conversion helpers
     import endplay.types as ep
 
 __all__ = [
-    "Contract", "Deal", "DealError", "Doubling", "IllegalPlay", "PlayState", "Trick", "Vul",
-    "card_from_endplay", "card_to_endplay", "check_hands", "dealer_for_board",
+    "Contract",
+    "Deal",
+    "DealError",
+    "Doubling",
+    "IllegalPlay",
+    "PlayState",
+    "Trick",
+    "Vul",
+    "card_from_endplay",
+    "card_to_endplay",
+    "check_hands",
+    "dealer_for_board",
 ]
 
 
@@ -42,8 +63,14 @@ class DealError(ValueError):
     point at the culprit when there is one, so an editor can highlight it.
     """
 
-    def __init__(self, message: str, *, field: str = "deal", seat: Seat | None = None,
-                 card: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str = "deal",
+        seat: Seat | None = None,
+        card: int | None = None,
+    ) -> None:
         super().__init__(message)
         self.field = field
         self.seat = seat
@@ -74,8 +101,12 @@ class Vul(IntEnum):
     def parse(cls, text: str) -> Vul:
         """PBN spellings: None/Love/-, NS, EW, All/Both."""
         t = text.strip().upper()
-        for vul, names in ((cls.NONE, ("NONE", "LOVE", "-", "O", "")), (cls.NS, ("NS", "N-S")),
-                           (cls.EW, ("EW", "E-W")), (cls.BOTH, ("ALL", "BOTH", "B"))):
+        for vul, names in (
+            (cls.NONE, ("NONE", "LOVE", "-", "O", "")),
+            (cls.NS, ("NS", "N-S")),
+            (cls.EW, ("EW", "E-W")),
+            (cls.BOTH, ("ALL", "BOTH", "B")),
+        ):
             if t in names:
                 return vul
         raise ValueError(f"{text!r} is not a vulnerability; expected None, NS, EW or All")
@@ -88,6 +119,7 @@ class Vul(IntEnum):
 
     def to_endplay(self) -> ep.Vul:
         from endplay.types import Vul as EpVul
+
         return (EpVul.none, EpVul.ns, EpVul.ew, EpVul.both)[self]
 
     @classmethod
@@ -109,7 +141,8 @@ class Doubling(IntEnum):
 
 
 _CONTRACT_RE = re.compile(
-    r"^([1-7])\s*(NT|N|S|H|D|C|\u2660|\u2665|\u2666|\u2663)\s*(XX|X|R|D|\*\*|\*)?$")
+    r"^([1-7])\s*(NT|N|S|H|D|C|\u2660|\u2665|\u2666|\u2663)\s*(XX|X|R|D|\*\*|\*)?$"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,8 +172,10 @@ class Contract:
         """'4H', '3NT', '3N', '6SX', '7NTXX' (also '*'/'**' and D/R for X/XX) -> Contract."""
         m = _CONTRACT_RE.match(text.strip().upper())
         if not m:
-            raise ValueError(f"{text!r} is not a contract; expected a level 1-7, a strain "
-                             "S, H, D, C or NT, then optionally X or XX (e.g. 4H, 3NT, 6SX)")
+            raise ValueError(
+                f"{text!r} is not a contract; expected a level 1-7, a strain "
+                "S, H, D, C or NT, then optionally X or XX (e.g. 4H, 3NT, 6SX)"
+            )
         dbl = {None: 0, "X": 1, "D": 1, "*": 1, "XX": 2, "R": 2, "**": 2}[m.group(3)]
         return cls(int(m.group(1)), Denom.parse(m.group(2)), Doubling(dbl))
 
@@ -156,9 +191,13 @@ class Contract:
         from endplay.types import Contract as EpContract
         from endplay.types import Denom as EpDenom
         from endplay.types import Penalty, Player
-        c = EpContract(level=self.level, denom=EpDenom(int(self.denom)),
-                       declarer=Player(int(declarer)),
-                       penalty=(Penalty.passed, Penalty.doubled, Penalty.redoubled)[self.doubling])
+
+        c = EpContract(
+            level=self.level,
+            denom=EpDenom(int(self.denom)),
+            declarer=Player(int(declarer)),
+            penalty=(Penalty.passed, Penalty.doubled, Penalty.redoubled)[self.doubling],
+        )
         if tricks is not None:
             c.result = tricks - self.tricks_needed
         return c
@@ -173,18 +212,19 @@ def card_to_endplay(c: int) -> ep.Card:
     from endplay.types import Card as EpCard
     from endplay.types import Denom as EpDenom
     from endplay.types import Rank as EpRank
+
     return EpCard(suit=EpDenom(c // 13), rank=EpRank(4 << (c % 13)))
 
 
 # -- deals ---------------------------------------------------------------------------------
+
 
 def _seat_list(seats: Iterable[Seat]) -> str:
     names = [s.title for s in seats]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def check_hands(hands: Sequence[int], *, cards_each: int | None = 13,
-                field: str = "deal") -> None:
+def check_hands(hands: Sequence[int], *, cards_each: int | None = 13, field: str = "deal") -> None:
     """Raise :class:`DealError` unless the four hands are disjoint and hold ``cards_each``.
 
     With ``cards_each=13`` every card must be dealt, so missing cards are named too.
@@ -201,19 +241,29 @@ def check_hands(hands: Sequence[int], *, cards_each: int | None = 13,
             other = next(Seat(j) for j in range(i) if hands[j] >> c & 1)
             more = clash.bit_count() - 1
             extra = f" (and {more} more card{'s' * (more > 1)} held twice)" if more else ""
-            raise DealError(f"{CARD_NAMES[c]} is in both {other.title} and {Seat(i).title}"
-                            f"{extra}", field=field, seat=Seat(i), card=c)
+            raise DealError(
+                f"{CARD_NAMES[c]} is in both {other.title} and {Seat(i).title}{extra}",
+                field=field,
+                seat=Seat(i),
+                card=c,
+            )
         seen |= h
     if cards_each is not None:
         wrong = [Seat(i) for i, h in enumerate(hands) if h.bit_count() != cards_each]
         if wrong:
-            counts = ", ".join(f"{s.title} has {n} card{'s' * (n != 1)}"
-                               for s, n in ((s, hands[s].bit_count()) for s in wrong))
+            counts = ", ".join(
+                f"{s.title} has {n} card{'s' * (n != 1)}"
+                for s, n in ((s, hands[s].bit_count()) for s in wrong)
+            )
             missing = ALL_CARDS & ~seen if cards_each == 13 else 0
-            tail = (f"; missing: {', '.join(CARD_NAMES[c] for c in iter_cards(missing))}"
-                    if missing else "")
-            raise DealError(f"{counts}; every hand needs {cards_each}{tail}",
-                            field=field, seat=wrong[0])
+            tail = (
+                f"; missing: {', '.join(CARD_NAMES[c] for c in iter_cards(missing))}"
+                if missing
+                else ""
+            )
+            raise DealError(
+                f"{counts}; every hand needs {cards_each}{tail}", field=field, seat=wrong[0]
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,8 +301,10 @@ class Deal:
             t = t[2:]
         parts = t.split()
         if len(parts) != 4:
-            raise DealError(f"deal {text!r} has {len(parts)} hand(s); expected 4 separated by "
-                            "spaces, e.g. N:AKQ.T98..5432 …")
+            raise DealError(
+                f"deal {text!r} has {len(parts)} hand(s); expected 4 separated by "
+                "spaces, e.g. N:AKQ.T98..5432 …"
+            )
         hands = [0, 0, 0, 0]
         unknown: list[Seat] = []
         for i, part in enumerate(parts):
@@ -268,14 +320,19 @@ class Deal:
             check_hands(hands, cards_each=None)
             hands[unknown[0]] = ALL_CARDS & ~(hands[0] | hands[1] | hands[2] | hands[3])
         elif unknown:
-            raise DealError(f"{_seat_list(unknown)} are not given ('-'); at most one hand "
-                            "may be left out", seat=unknown[0])
+            raise DealError(
+                f"{_seat_list(unknown)} are not given ('-'); at most one hand may be left out",
+                seat=unknown[0],
+            )
         return cls((hands[0], hands[1], hands[2], hands[3]))
 
     def to_pbn(self, first: Seat = Seat.N) -> str:
         """The PBN ``[Deal]`` value, starting with ``first``."""
-        return first.letter + ":" + " ".join(hand_to_pbn(self.hands[(first + i) & 3])
-                                              for i in range(4))
+        return (
+            first.letter
+            + ":"
+            + " ".join(hand_to_pbn(self.hands[(first + i) & 3]) for i in range(4))
+        )
 
     def __str__(self) -> str:
         return self.to_pbn()
@@ -285,18 +342,22 @@ class Deal:
         from endplay.types import Deal as EpDeal
         from endplay.types import Denom as EpDenom
         from endplay.types import Player
+
         return EpDeal(self.to_pbn(), first=Player(int(first)), trump=EpDenom(int(trump)))
 
     @classmethod
     def from_endplay(cls, deal: ep.Deal) -> Deal:
         """The four hands of an endplay deal (its current trick must be empty)."""
         if deal.curtrick:
-            raise DealError("the endplay deal has cards on the table; use "
-                            "PlayState.from_endplay for a position in mid-trick")
+            raise DealError(
+                "the endplay deal has cards on the table; use "
+                "PlayState.from_endplay for a position in mid-trick"
+            )
         return cls.from_pbn(deal.to_pbn())
 
 
 # -- play ------------------------------------------------------------------------------------
+
 
 class Trick(NamedTuple):
     """A completed trick: who led, the four cards in play order, who won it.
@@ -339,12 +400,32 @@ class PlayState:
     wants); ``trick`` holds the current trick's cards in play order.
     """
 
-    __slots__ = ("hands", "trump", "declarer", "contract", "leader", "turn", "trick", "won",
-                 "history", "gone", "_wins", "_total")
+    __slots__ = (
+        "_total",
+        "_wins",
+        "contract",
+        "declarer",
+        "gone",
+        "hands",
+        "history",
+        "leader",
+        "trick",
+        "trump",
+        "turn",
+        "won",
+    )
 
-    def __init__(self, hands: Sequence[int], trump: Denom | int, leader: Seat | int, *,
-                 declarer: Seat | int | None = None, contract: Contract | None = None,
-                 trick: Sequence[int] = (), won: tuple[int, int] = (0, 0)) -> None:
+    def __init__(
+        self,
+        hands: Sequence[int],
+        trump: Denom | int,
+        leader: Seat | int,
+        *,
+        declarer: Seat | int | None = None,
+        contract: Contract | None = None,
+        trick: Sequence[int] = (),
+        won: tuple[int, int] = (0, 0),
+    ) -> None:
         """A position; prefer :meth:`start` or :meth:`from_position`, which validate."""
         self.hands: list[int] = list(hands)
         self.trump: int = int(trump)
@@ -359,8 +440,9 @@ class PlayState:
         for c in self.trick:
             in_play |= 1 << c
         self.gone: int = ALL_CARDS & ~in_play
-        self._wins: list[int] = [_winner_index(self.trick[:i + 1], self.trump)
-                                 for i in range(len(self.trick))]
+        self._wins: list[int] = [
+            _winner_index(self.trick[: i + 1], self.trump) for i in range(len(self.trick))
+        ]
         left = (in_play.bit_count() + 3) // 4
         self._total: int = won[0] + won[1] + left
 
@@ -369,14 +451,26 @@ class PlayState:
     @classmethod
     def start(cls, deal: Deal, contract: Contract, declarer: Seat | int) -> PlayState:
         """Before the opening lead, which declarer's left-hand opponent makes."""
-        return cls(deal.hands, contract.denom, (int(declarer) + 1) & 3, declarer=declarer,
-                   contract=contract)
+        return cls(
+            deal.hands,
+            contract.denom,
+            (int(declarer) + 1) & 3,
+            declarer=declarer,
+            contract=contract,
+        )
 
     @classmethod
-    def from_position(cls, hands: Sequence[int], trump: Denom | int, leader: Seat | int, *,
-                      trick: Sequence[int] = (), won: tuple[int, int] = (0, 0),
-                      declarer: Seat | int | None = None,
-                      contract: Contract | None = None) -> PlayState:
+    def from_position(
+        cls,
+        hands: Sequence[int],
+        trump: Denom | int,
+        leader: Seat | int,
+        *,
+        trick: Sequence[int] = (),
+        won: tuple[int, int] = (0, 0),
+        declarer: Seat | int | None = None,
+        contract: Contract | None = None,
+    ) -> PlayState:
         """A mid-play position: the cards still held, the trick so far (in play order, led by
         ``leader``) and tricks already won by N-S and E-W.
 
@@ -386,55 +480,80 @@ class PlayState:
         """
         check_hands(hands, cards_each=None, field="position")
         if len(trick) > 3:
-            raise DealError(f"a trick in progress has at most 3 cards, not {len(trick)}",
-                            field="trick")
+            raise DealError(
+                f"a trick in progress has at most 3 cards, not {len(trick)}", field="trick"
+            )
         in_hands = hands[0] | hands[1] | hands[2] | hands[3]
         seen = 0
         for i, c in enumerate(trick):
             seat = Seat((int(leader) + i) & 3)
             if (in_hands | seen) >> c & 1:
-                raise DealError(f"{CARD_NAMES[c]} is on the table (played by {seat.title}) and "
-                                "also held", field="trick", seat=seat, card=c)
+                raise DealError(
+                    f"{CARD_NAMES[c]} is on the table (played by {seat.title}) and also held",
+                    field="trick",
+                    seat=seat,
+                    card=c,
+                )
             seen |= 1 << c
         k = hands[(int(leader) + len(trick)) & 3].bit_count()
         if k == 0 and trick:
-            raise DealError("the trick in progress cannot be completed: the hands are empty",
-                            field="trick")
+            raise DealError(
+                "the trick in progress cannot be completed: the hands are empty", field="trick"
+            )
         for i in range(4):
             seat = Seat((int(leader) + i) & 3)
             want = k - 1 if i < len(trick) else k
             if hands[seat].bit_count() != want:
-                raise DealError(f"{seat.title} holds {hands[seat].bit_count()} card(s) but should "
-                                f"hold {want}: the seats still to play to this trick hold "
-                                f"{k}, those that have played one fewer", field="position",
-                                seat=seat)
+                raise DealError(
+                    f"{seat.title} holds {hands[seat].bit_count()} card(s) but should "
+                    f"hold {want}: the seats still to play to this trick hold "
+                    f"{k}, those that have played one fewer",
+                    field="position",
+                    seat=seat,
+                )
         if won[0] < 0 or won[1] < 0 or won[0] + won[1] + k > 13:
-            raise DealError(f"{won[0]} + {won[1]} tricks won plus {k} still to play exceed 13",
-                            field="tricks")
-        return cls(hands, trump, leader, declarer=declarer, contract=contract, trick=trick,
-                   won=won)
+            raise DealError(
+                f"{won[0]} + {won[1]} tricks won plus {k} still to play exceed 13", field="tricks"
+            )
+        return cls(hands, trump, leader, declarer=declarer, contract=contract, trick=trick, won=won)
 
     @classmethod
-    def from_endplay(cls, deal: ep.Deal, *, declarer: Seat | int | None = None,
-                     won: tuple[int, int] = (0, 0),
-                     contract: Contract | None = None) -> PlayState:
+    def from_endplay(
+        cls,
+        deal: ep.Deal,
+        *,
+        declarer: Seat | int | None = None,
+        won: tuple[int, int] = (0, 0),
+        contract: Contract | None = None,
+    ) -> PlayState:
         """From an ``endplay.types.Deal`` (its ``first``, ``trump`` and ``curtrick``)."""
         pbn = deal.to_pbn().split(":", 1)[1].split()  # to_pbn() starts with North
         hands = [parse_hand(h) for h in pbn]
         trick = [card_from_endplay(c) for c in deal.curtrick]
-        return cls.from_position(hands, int(deal.trump), int(deal.first), trick=trick, won=won,
-                                 declarer=declarer, contract=contract)
+        return cls.from_position(
+            hands,
+            int(deal.trump),
+            int(deal.first),
+            trick=trick,
+            won=won,
+            declarer=declarer,
+            contract=contract,
+        )
 
     def to_endplay(self) -> ep.Deal:
         """This position as an ``endplay.types.Deal`` (for DDS): hands, leader, trump, trick."""
         from endplay.types import Deal as EpDeal
         from endplay.types import Denom as EpDenom
         from endplay.types import Player
+
         hands = list(self.hands)
         for i, c in enumerate(self.trick):
             hands[(self.leader + i) & 3] |= 1 << c
-        d = EpDeal("N:" + " ".join(hand_to_pbn(h) for h in hands),
-                   first=Player(self.leader), trump=EpDenom(self.trump))
+        d = EpDeal(
+            "N:" + " ".join(hand_to_pbn(h) for h in hands),
+            first=Player(self.leader),
+            trump=EpDenom(self.trump),
+        )
         for c in self.trick:
             d.play(card_to_endplay(c))
         return d
@@ -491,8 +610,10 @@ class PlayState:
             lsuit = SUIT_OF[trick[0]]
             s = SUIT_OF[c]
             if s != lsuit and hand & SUIT_MASKS[lsuit]:
-                raise IllegalPlay(f"{Seat(seat).title} must follow {SUIT_LETTERS[lsuit]} and "
-                                  f"cannot play {CARD_NAMES[c]}")
+                raise IllegalPlay(
+                    f"{Seat(seat).title} must follow {SUIT_LETTERS[lsuit]} and "
+                    f"cannot play {CARD_NAMES[c]}"
+                )
             wi = self._wins[-1]
             w = trick[wi]
             ws = SUIT_OF[w]
@@ -537,12 +658,18 @@ class PlayState:
         self.leader = leader
         self.turn = seat
         trick.extend((a, b, d))
-        wi = 1 if (SUIT_OF[b] == SUIT_OF[a] and b > a) or (
-            SUIT_OF[b] == self.trump != SUIT_OF[a]) else 0
+        wi = (
+            1
+            if (SUIT_OF[b] == SUIT_OF[a] and b > a) or (SUIT_OF[b] == self.trump != SUIT_OF[a])
+            else 0
+        )
         self._wins.extend((0, wi))
         w = trick[wi]
-        self._wins.append(2 if (SUIT_OF[d] == SUIT_OF[w] and d > w) or (
-            SUIT_OF[d] == self.trump != SUIT_OF[w]) else wi)
+        self._wins.append(
+            2
+            if (SUIT_OF[d] == SUIT_OF[w] and d > w) or (SUIT_OF[d] == self.trump != SUIT_OF[w])
+            else wi
+        )
         return c
 
     def _not_held(self, c: int) -> str:
@@ -604,11 +731,23 @@ class PlayState:
 
     def snapshot(self) -> tuple[object, ...]:
         """Everything that defines the state, hashable: for tests and transposition tables."""
-        return (tuple(self.hands), self.trump, self.declarer, self.leader, self.turn,
-                tuple(self.trick), tuple(self.won), tuple(self.history), self.gone,
-                tuple(self._wins), self._total)
+        return (
+            tuple(self.hands),
+            self.trump,
+            self.declarer,
+            self.leader,
+            self.turn,
+            tuple(self.trick),
+            tuple(self.won),
+            tuple(self.history),
+            self.gone,
+            tuple(self._wins),
+            self._total,
+        )
 
     def __repr__(self) -> str:
         trick = " ".join(card_name(c) for c in self.trick)
-        return (f"<PlayState trump={Denom(self.trump).letter} turn={Seat(self.turn).letter} "
-                f"trick=[{trick}] NS={self.won[0]} EW={self.won[1]}>")
+        return (
+            f"<PlayState trump={Denom(self.trump).letter} turn={Seat(self.turn).letter} "
+            f"trick=[{trick}] NS={self.won[0]} EW={self.won[1]}>"
+        )

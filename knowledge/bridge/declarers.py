@@ -31,15 +31,28 @@ from collections.abc import Callable
 from .cards import RANK_OF, SUIT_MASKS, SUIT_OF, Denom, Seat
 from .deal import PlayState
 from .defenders import (
-    beats, cheapest_equivalent, discard_cost, hcp, high, low, lowest_rank, masters, suit_len,
-    winner_so_far, winners_over,
+    beats,
+    cheapest_equivalent,
+    discard_cost,
+    hcp,
+    high,
+    low,
+    lowest_rank,
+    masters,
+    suit_len,
+    winner_so_far,
+    winners_over,
 )
 from .information import Information
 from .players import DoubleDummyPlayer, Player, dd_solve_many, lowest_first
 
 __all__ = [
-    "DECLARERS", "DoubleDummyDeclarer", "HeuristicDeclarer", "MonteCarloDeclarer",
-    "make_declarer", "seed_for",
+    "DECLARERS",
+    "DoubleDummyDeclarer",
+    "HeuristicDeclarer",
+    "MonteCarloDeclarer",
+    "make_declarer",
+    "seed_for",
 ]
 
 
@@ -64,8 +77,15 @@ class MonteCarloDeclarer:
     name = "mcdd"
     double_dummy = False
 
-    def __init__(self, samples: int = 20, seed: int = 0, timeout: float | None = 10.0,
-                 board: object = None, chunk: int = 8, **_: object) -> None:
+    def __init__(
+        self,
+        samples: int = 20,
+        seed: int = 0,
+        timeout: float | None = 10.0,
+        board: object = None,
+        chunk: int = 8,
+        **_: object,
+    ) -> None:
         if samples < 1:
             raise ValueError("samples must be at least 1")
         self.samples = samples
@@ -283,8 +303,7 @@ class HeuristicDeclarer:
                 continue
             mine = hand & SUIT_MASKS[s]
             if mine and not dm & SUIT_MASKS[s]:
-                losers = mine & ~masters(mine, info.unseen, s) if info.unseen & SUIT_MASKS[s] \
-                    else 0
+                losers = mine & ~masters(mine, info.unseen, s) if info.unseen & SUIT_MASKS[s] else 0
                 if losers:
                     return self._say("ruff a loser in dummy", low(losers))
         return None
@@ -314,9 +333,12 @@ class HeuristicDeclarer:
             if ours_win:
                 above = theirs & ~((2 << w) - 1) if SUIT_OF[w] == led else 0
                 if not above or (RANK_OF[w] >= 10 and above.bit_count() <= 1):
-                    return self._say("third hand low: partner's card wins"
-                                     if not above else "let the honour run (finesse)",
-                                     low(follow))
+                    return self._say(
+                        "third hand low: partner's card wins"
+                        if not above
+                        else "let the honour run (finesse)",
+                        low(follow),
+                    )
             cands = winners_over(follow, w, trump)
             if not cands:
                 return self._say("third hand low", low(follow))
@@ -391,14 +413,18 @@ def _tofs(replan: str = "trick", **options: object) -> Player:
 
     ties = options.get("tie_samples")
     margin = options.get("tie_margin")
-    return TofsDeclarer(model=str(options.get("model", "vacant-places")),
-                        vulnerable=bool(options.get("vulnerable", False)), replan=replan,
-                        name=str(options.get("name") or
-                                 ("tofs" if replan == "trick" else f"tofs-{replan}")),
-                        tie_samples=None if ties is None else int(ties),  # type: ignore[call-overload]
-                        tie_margin=None if margin is None else float(margin),  # type: ignore[arg-type]
-                        seed=seed_for(int(options.get("seed", 0)),  # type: ignore[call-overload]
-                                      options.get("board")))
+    return TofsDeclarer(
+        model=str(options.get("model", "vacant-places")),
+        vulnerable=bool(options.get("vulnerable", False)),
+        replan=replan,
+        name=str(options.get("name") or ("tofs" if replan == "trick" else f"tofs-{replan}")),
+        tie_samples=None if ties is None else int(ties),  # type: ignore[call-overload]
+        tie_margin=None if margin is None else float(margin),  # type: ignore[arg-type]
+        seed=seed_for(
+            int(options.get("seed", 0)),  # type: ignore[call-overload]
+            options.get("board"),
+        ),
+    )
 
 
 DECLARERS: dict[str, Callable[..., Player]] = {
@@ -418,8 +444,11 @@ def make_declarer(name: str, **options: object) -> Player:
         return DECLARERS[name](**options)
     if ":" in name:
         import importlib
+
         mod, _, attr = name.partition(":")
         factory = getattr(importlib.import_module(mod), attr)
         return factory(**options)
-    raise ValueError(f"unknown declarer {name!r}; expected one of {', '.join(sorted(DECLARERS))}"
-                     " or an import path module:factory")
+    raise ValueError(
+        f"unknown declarer {name!r}; expected one of {', '.join(sorted(DECLARERS))}"
+        " or an import path module:factory"
+    )

@@ -22,18 +22,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .cards import (
-    RANK_OF, SUIT_MASKS, SUIT_OF, Denom, Seat, equivalents, parse_card,
+    RANK_OF,
+    SUIT_MASKS,
+    SUIT_OF,
+    Denom,
+    Seat,
+    equivalents,
+    parse_card,
 )
 from .deal import PlayState
 from .information import Information
 from .players import DoubleDummyPlayer
 
 __all__ = [
-    "DEFENDERS", "DoubleDummyDefender", "HeuristicDefender", "ScriptedDefender", "make_defender",
+    "DEFENDERS",
+    "DoubleDummyDefender",
+    "HeuristicDefender",
+    "ScriptedDefender",
+    "make_defender",
 ]
 
 
 # -- card helpers (shared with declarers.py) ----------------------------------------------------
+
 
 def low(mask: int) -> int:
     """Lowest-numbered card of a mask (the lowest rank within a one-suit mask)."""
@@ -189,6 +200,7 @@ def cheapest_equivalent(card: int, hand: int, gone: int, among: int) -> int:
 
 # -- the heuristic defender ----------------------------------------------------------------------
 
+
 class HeuristicDefender:
     """Standard defensive rules, deterministic, using only a defender's information set.
 
@@ -302,8 +314,11 @@ class HeuristicDefender:
             if trump != Denom.NT and s != trump:
                 # a side-suit winner is not sure if dummy or declarer may ruff it
                 dummy_ruffs = not (dm & SUIT_MASKS[s]) and dm & SUIT_MASKS[trump]
-                decl_ruffs = info.is_void(info.declarer, s) and not info.is_void(
-                    info.declarer, trump) and info.unseen & SUIT_MASKS[trump]
+                decl_ruffs = (
+                    info.is_void(info.declarer, s)
+                    and not info.is_void(info.declarer, trump)
+                    and info.unseen & SUIT_MASKS[trump]
+                )
                 if dummy_ruffs or decl_ruffs:
                     continue
                 # only as many as the opponents can follow to, plus one
@@ -360,8 +375,13 @@ class HeuristicDefender:
             d_mast = masters(dm, hand | info.unseen, s).bit_count()
             seq = sequence_lead(hand, s, not nt)
             if not nt and s == trump:
-                short_dummy = any(suit_len(dm, x) <= 1 and x != trump and hand & SUIT_MASKS[x]
-                                  for x in range(4)) and dm & SUIT_MASKS[trump]
+                short_dummy = (
+                    any(
+                        suit_len(dm, x) <= 1 and x != trump and hand & SUIT_MASKS[x]
+                        for x in range(4)
+                    )
+                    and dm & SUIT_MASKS[trump]
+                )
                 score = 4.0 if short_dummy else 1.0
                 card, why = low(m), "trump to cut dummy's ruffs"
             else:
@@ -404,8 +424,11 @@ class HeuristicDefender:
         dm = info.hands[info.dummy]
         if dm & SUIT_MASKS[suit]:
             return False
-        return info.is_void(info.declarer, suit) and bool(
-            dm & SUIT_MASKS[trump]) and not info.is_void(info.declarer, trump)
+        return (
+            info.is_void(info.declarer, suit)
+            and bool(dm & SUIT_MASKS[trump])
+            and not info.is_void(info.declarer, trump)
+        )
 
     # -- following suit --------------------------------------------------------------------
 
@@ -428,7 +451,8 @@ class HeuristicDefender:
                 if cover:
                     # don't cover the first of touching honours led from dummy
                     touching = info.leader == dummy and bool(
-                        equivalents(led_card, dm | (1 << led_card), gone) & ~(1 << led_card))
+                        equivalents(led_card, dm | (1 << led_card), gone) & ~(1 << led_card)
+                    )
                     if not touching:
                         return self._say("cover an honour with an honour", low(cover))
             return self._say("second hand low", low(follow))
@@ -455,8 +479,11 @@ class HeuristicDefender:
                 return self._say("third hand low", low(follow))
             # declarer plays fourth, dummy has played
             if wseat == partner:
-                sure = beats(w, high(info.unseen & SUIT_MASKS[led]), trump) \
-                    if info.unseen & SUIT_MASKS[led] else True
+                sure = (
+                    beats(w, high(info.unseen & SUIT_MASKS[led]), trump)
+                    if info.unseen & SUIT_MASKS[led]
+                    else True
+                )
                 if sure or RANK_OF[w] >= 11:
                     return self._say("third hand low: partner wins", low(follow))
             cands = winners_over(follow, w, trump)
@@ -572,6 +599,7 @@ def _mask(cards: Sequence[int]) -> int:
 
 # -- double-dummy and scripted defenders ---------------------------------------------------------
 
+
 class DoubleDummyDefender(DoubleDummyPlayer):
     """Sees all four hands; plays the lowest card that is optimal by DDS."""
 
@@ -601,7 +629,7 @@ class ScriptedDefender:
         play = tuple(getattr(record, "play", ()) or ())
         if not play:
             text = getattr(record, "tags", {}).get("DDSPlay", "")
-            play = tuple(parse_card(text[i:i + 2]) for i in range(0, len(text), 2))
+            play = tuple(parse_card(text[i : i + 2]) for i in range(0, len(text), 2))
         return cls(play)
 
     def choose(self, state: PlayState, seat: Seat, info: Information) -> int:
@@ -620,8 +648,9 @@ class ScriptedDefender:
         return card
 
 
-def _scripted(record: object | None = None, script: Sequence[int | str] | None = None,
-              **_: object) -> object:
+def _scripted(
+    record: object | None = None, script: Sequence[int | str] | None = None, **_: object
+) -> object:
     if script:
         return ScriptedDefender(script)
     if record is not None:
@@ -643,6 +672,7 @@ def make_defender(name: str, record: object | None = None, **options: object) ->
     try:
         factory = DEFENDERS[name]
     except KeyError:
-        raise ValueError(f"unknown defence {name!r}; expected one of "
-                         f"{', '.join(sorted(DEFENDERS))}") from None
+        raise ValueError(
+            f"unknown defence {name!r}; expected one of {', '.join(sorted(DEFENDERS))}"
+        ) from None
     return factory(record=record, **options)

@@ -51,8 +51,7 @@ MOST_LIKELY_LONGER = (0, 1, 1, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7)
 split 2-1, 4 split 3-1, 6 split 4-2, 7 split 4-3, and so on."""
 
 
-def suit_rounds(master: int, other: int, theirs: int, their_rounds: int
-                ) -> tuple[int, int, int]:
+def suit_rounds(master: int, other: int, theirs: int, their_rounds: int) -> tuple[int, int, int]:
     """Play one suit out: (rounds we win, rounds the master hand loses, rounds we win
     after the master hand ran out -- each a discard for it).
 
@@ -65,8 +64,9 @@ def suit_rounds(master: int, other: int, theirs: int, their_rounds: int
 
 
 @lru_cache(maxsize=1 << 16)
-def play_suit(master: int, other: int, theirs: int, their_rounds: int, table: bool = True
-              ) -> tuple[int, int, int, int | None, tuple[int, ...]]:
+def play_suit(
+    master: int, other: int, theirs: int, their_rounds: int, table: bool = True
+) -> tuple[int, int, int, int | None, tuple[int, ...]]:
     """:func:`suit_rounds` with the timing: also the first round we lose (None if none)
     and, per discard, the round it comes on.
 
@@ -92,8 +92,13 @@ def play_suit(master: int, other: int, theirs: int, their_rounds: int, table: bo
         their_top = t[-1]
         hands = [h for h in (m, o) if h]
         top = max(hands, key=lambda h: h[-1])
-        winning = [h for h in hands if h[-1] > their_top] if table else \
-            [top] if top[-1] > their_top else []
+        winning = (
+            [h for h in hands if h[-1] > their_top]
+            if table
+            else [top]
+            if top[-1] > their_top
+            else []
+        )
         # win from the shorter hand when both can (unblock); else force with our best
         best = min(winning, key=len) if winning else top
         master_plays = bool(m)
@@ -132,8 +137,7 @@ def _their_rounds(pos: Position, suit: int, theirs: int) -> int:
     return MOST_LIKELY_LONGER[n] if n < len(MOST_LIKELY_LONGER) else n
 
 
-def suit_worth(pos: Position, suit: int, mine: int, partner: int, theirs: int | None = None
-               ) -> int:
+def suit_worth(pos: Position, suit: int, mine: int, partner: int, theirs: int | None = None) -> int:
     """What one suit is worth to our side with these holdings: the rounds we win in it
     less the defenders' cards above all of ours (their tricks on their own lead).
 
@@ -147,8 +151,11 @@ def suit_worth(pos: Position, suit: int, mine: int, partner: int, theirs: int | 
     m = SUIT_MASKS[suit]
     th = (pos.theirs if theirs is None else theirs) & m
     n = th.bit_count()
-    rounds = _their_rounds(pos, suit, th) if theirs is None else \
-        (MOST_LIKELY_LONGER[n] if n < len(MOST_LIKELY_LONGER) else n)
+    rounds = (
+        _their_rounds(pos, suit, th)
+        if theirs is None
+        else (MOST_LIKELY_LONGER[n] if n < len(MOST_LIKELY_LONGER) else n)
+    )
     won = play_suit(mine & m, partner & m, th, rounds, table=pos.table.trump < 4)[0]
     return won - _above(th, (mine | partner) & m)
 
@@ -181,17 +188,18 @@ def estimate_tricks(pos: Position) -> float:
             # longer holding lasts (Q-J-T split 2-1 make two tricks, 3-0 three)
             above = _above(th, (decl | dummy) & m)
             their_sure += min(above, rounds) if pos.break_assumed(s) else above
-        return pos.won + max(0.0, min(float(remaining), float(ours),
-                                      float(remaining - their_sure)))
+        return pos.won + max(0.0, min(float(remaining), float(ours), float(remaining - their_sure)))
     tm = SUIT_MASKS[trump]
-    master, other = (decl, dummy) if (decl & tm).bit_count() >= (dummy & tm).bit_count() \
-        else (dummy, decl)
+    master, other = (
+        (decl, dummy) if (decl & tm).bit_count() >= (dummy & tm).bit_count() else (dummy, decl)
+    )
     side_lost = ruffable = discards = slow = quick = 0
     other_trumps = (other & tm).bit_count()
     their_trumps = bool(theirs_all & tm)
     their_lead = not pos.trick and t.is_defender(pos.leader)
-    trump_lost = play_suit(master & tm, other & tm, theirs_all & tm,
-                           _their_rounds(pos, trump, theirs_all & tm))[1]
+    trump_lost = play_suit(
+        master & tm, other & tm, theirs_all & tm, _their_rounds(pos, trump, theirs_all & tm)
+    )[1]
     for s in range(4):
         if s == trump:
             continue
@@ -203,8 +211,11 @@ def estimate_tricks(pos: Position) -> float:
         # a discard after a round conceded in the suit, or on a round a defender is out
         # of it while they keep a trump trick (we must give them the lead to draw it)
         out = max(0, th.bit_count() - rounds)
-        slow += sum(1 for r in on if (first_loss is not None and r > first_loss)
-                    or (trump_lost and r >= out))
+        slow += sum(
+            1
+            for r in on
+            if (first_loss is not None and r > first_loss) or (trump_lost and r >= out)
+        )
         side_lost += lost
         can = min(lost, max(0, (master & m).bit_count() - (other & m).bit_count()))
         if can and their_trumps:

@@ -60,6 +60,7 @@ def dd_table(deal: Deal) -> dict[tuple[Seat, Denom], int]:
     from endplay.dds import calc_dd_table
     from endplay.types import Denom as EpDenom
     from endplay.types import Player
+
     t = calc_dd_table(deal.to_endplay())
     return {(seat, d): t[EpDenom(int(d)), Player(int(seat))] for seat in Seat for d in Denom}
 
@@ -67,12 +68,12 @@ def dd_table(deal: Deal) -> dict[tuple[Seat, Denom], int]:
 def table_tag(table: dict[tuple[Seat, Denom], int]) -> str:
     """The BridgeComposer ``[DoubleDummyTricks]`` value: declarer N, S, E, W x NT, S, H, D, C."""
     order = (Denom.NT, Denom.S, Denom.H, Denom.D, Denom.C)
-    return "".join("%X" % table[seat, d] for seat in (Seat.N, Seat.S, Seat.E, Seat.W)
-                   for d in order)
+    return "".join(
+        "%X" % table[seat, d] for seat in (Seat.N, Seat.S, Seat.E, Seat.W) for d in order
+    )
 
 
-def choose_game(deal: Deal, table: dict[tuple[Seat, Denom], int]
-                ) -> tuple[Contract, Seat, int]:
+def choose_game(deal: Deal, table: dict[tuple[Seat, Denom], int]) -> tuple[Contract, Seat, int]:
     """(game contract, declarer, DD tricks) for the side with more points; see the module doc."""
     ns = _hcp(deal[Seat.N]) + _hcp(deal[Seat.S])
     pair = (Seat.N, Seat.S) if ns >= 40 - ns else (Seat.E, Seat.W)
@@ -98,8 +99,9 @@ def choose_game(deal: Deal, table: dict[tuple[Seat, Denom], int]
     return best[1], best[2], best[3]
 
 
-def generate_games(n: int, seed: int = 0, *, tolerance: int = 1, start: int = 1,
-                   max_tries: int | None = None) -> list[BoardRecord]:
+def generate_games(
+    n: int, seed: int = 0, *, tolerance: int = 1, start: int = 1, max_tries: int | None = None
+) -> list[BoardRecord]:
     """``n`` deals whose chosen game is within ``tolerance`` tricks of making double-dummy.
 
     Deterministic for a seed.  ``start`` numbers the first board ("G<start>").  Raises
@@ -119,12 +121,22 @@ def generate_games(n: int, seed: int = 0, *, tolerance: int = 1, start: int = 1,
         if abs(tricks - contract.tricks_needed) > tolerance:
             continue
         no = start + len(out)
-        out.append(BoardRecord(
-            board=f"G{no}", deal=deal, dealer=dealer_for_board(no),
-            vulnerability=Vul.for_board(no), contract=contract, declarer=declarer,
-            tags={"Event": "Generated game contracts", "Site": "knowledge.bridge.generate",
-                  "DoubleDummyTricks": table_tag(table),
-                  "Generator": f"seed={seed} try={tries} tolerance={tolerance}"}))
+        out.append(
+            BoardRecord(
+                board=f"G{no}",
+                deal=deal,
+                dealer=dealer_for_board(no),
+                vulnerability=Vul.for_board(no),
+                contract=contract,
+                declarer=declarer,
+                tags={
+                    "Event": "Generated game contracts",
+                    "Site": "knowledge.bridge.generate",
+                    "DoubleDummyTricks": table_tag(table),
+                    "Generator": f"seed={seed} try={tries} tolerance={tolerance}",
+                },
+            )
+        )
     return out
 
 

@@ -29,7 +29,11 @@ from .cards import ALL_CARDS, SUIT_MASKS, SUIT_OF, Seat, iter_cards
 from .deal import Contract, PlayState
 
 __all__ = [
-    "Information", "InconsistentInformation", "declarer_info", "defender_info", "masked_state",
+    "InconsistentInformation",
+    "Information",
+    "declarer_info",
+    "defender_info",
+    "masked_state",
     "seat_info",
 ]
 
@@ -91,7 +95,6 @@ class Information:
     def is_declarer_side(self) -> bool:
         return (self.viewer & 1) == (self.declarer & 1)
 
-
     @property
     def played(self) -> int:
         """Every card played so far, including the trick on the table."""
@@ -135,7 +138,8 @@ class Information:
             if ia and ib:
                 raise InconsistentInformation(
                     f"{Seat(a).title} and {Seat(b).title} have both shown out of "
-                    f"{'SHDC'[s]}, yet {cards.bit_count()} of its cards are unseen")
+                    f"{'SHDC'[s]}, yet {cards.bit_count()} of its cards are unseen"
+                )
             if ib:
                 force_a |= cards
             elif ia:
@@ -146,7 +150,8 @@ class Information:
         if need_a < 0 or need_b < 0 or need_a + need_b != free.bit_count():
             raise InconsistentInformation(
                 f"the voids shown force more cards into {Seat(a).title} or {Seat(b).title} "
-                f"than they hold ({self.counts[a]} and {self.counts[b]})")
+                f"than they hold ({self.counts[a]} and {self.counts[b]})"
+            )
         return force_a, force_b, list(iter_cards(free)), need_a
 
     def count_layouts(self) -> int:
@@ -191,7 +196,7 @@ class Information:
             for seat in self.hidden:
                 n = self.counts[seat]
                 m = 0
-                for c in cards[i:i + n]:
+                for c in cards[i : i + n]:
                     m |= 1 << c
                 i += n
                 if any(self.voids[seat] >> s & 1 and m & SUIT_MASKS[s] for s in range(4)):
@@ -226,15 +231,24 @@ class Information:
 
     def state_for(self, hands: tuple[int, ...]) -> PlayState:
         """A full :class:`PlayState` at this decision point with the given (sampled) hands."""
-        st = PlayState(hands, self.trump, self.leader, declarer=self.declarer,
-                       contract=self.contract, trick=self.trick, won=self.won)
+        st = PlayState(
+            hands,
+            self.trump,
+            self.leader,
+            declarer=self.declarer,
+            contract=self.contract,
+            trick=self.trick,
+            won=self.won,
+        )
         return st
 
 
 # -- building the information sets --------------------------------------------------------------
 
-def _common(state: PlayState, viewer: Seat, visible: tuple[int, ...], dummy_visible: bool
-            ) -> Information:
+
+def _common(
+    state: PlayState, viewer: Seat, visible: tuple[int, ...], dummy_visible: bool
+) -> Information:
     plays: list[tuple[int, int]] = []
     played_by = [0, 0, 0, 0]
     voids = [0, 0, 0, 0]
@@ -263,14 +277,24 @@ def _common(state: PlayState, viewer: Seat, visible: tuple[int, ...], dummy_visi
     # cards gone before this state was created (a position set up mid-play) are not unseen
     unseen &= state.hands[0] | state.hands[1] | state.hands[2] | state.hands[3]
     return Information(
-        viewer=viewer, declarer=Seat(state.declarer), trump=state.trump,
-        contract=state.contract, hands=hands,  # type: ignore[arg-type]
+        viewer=viewer,
+        declarer=Seat(state.declarer),
+        trump=state.trump,
+        contract=state.contract,
+        hands=hands,  # type: ignore[arg-type]
         counts=tuple(h.bit_count() for h in state.hands),  # type: ignore[arg-type]
-        hidden=hidden, unseen=unseen, plays=tuple(plays),
+        hidden=hidden,
+        unseen=unseen,
+        plays=tuple(plays),
         played_by=tuple(played_by),  # type: ignore[arg-type]
         voids=tuple(voids),  # type: ignore[arg-type]
-        trick=tuple(state.trick), leader=Seat(state.leader), turn=Seat(state.turn),
-        won=(state.won[0], state.won[1]), dummy_visible=dummy_visible, gone=state.gone)
+        trick=tuple(state.trick),
+        leader=Seat(state.leader),
+        turn=Seat(state.turn),
+        won=(state.won[0], state.won[1]),
+        dummy_visible=dummy_visible,
+        gone=state.gone,
+    )
 
 
 def declarer_info(state: PlayState) -> Information:

@@ -48,25 +48,35 @@ from .deal import Contract, Deal, Vul
 from .scoring import score as contract_score
 
 __all__ = [
-    "BoardResult", "DeclarerSummary", "HeadToHead", "Job", "MatchReport", "Problem",
-    "ci95_board_a_match", "play_problem", "problem_from_record", "run_job", "run_match",
+    "BoardResult",
+    "DeclarerSummary",
+    "HeadToHead",
+    "Job",
+    "MatchReport",
+    "Problem",
+    "ci95_board_a_match",
+    "play_problem",
+    "problem_from_record",
+    "run_job",
+    "run_match",
     "t_quantile_975",
 ]
 
 
 # -- problems and jobs --------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Problem:
     """One board to declare, as plain data: what a job needs and nothing else."""
 
     board: str
-    deal: str                 # PBN "N:... ... ... ..."
-    contract: str             # "4H", "3NT"
-    declarer: str             # "N", "E", "S", "W"
+    deal: str  # PBN "N:... ... ... ..."
+    contract: str  # "4H", "3NT"
+    declarer: str  # "N", "E", "S", "W"
     vulnerability: str = "None"
-    lead: str | None = None   # a fixed opening lead, e.g. "SQ"
-    script: str = ""          # a recorded play ("SQS3…") for the scripted defence
+    lead: str | None = None  # a fixed opening lead, e.g. "SQ"
+    script: str = ""  # a recorded play ("SQS3…") for the scripted defence
 
     @property
     def contract_obj(self) -> Contract:
@@ -100,21 +110,28 @@ def problem_from_record(rec: object, index: int = 0) -> Problem:
     script = "".join(CARD_NAMES[c] for c in play) if play else tags.get("DDSPlay", "")
     if contract is None or declarer is None:
         if "DDSTrump" not in tags or "DDSLeader" not in tags:
-            raise ValueError(f"board {board}: no [Contract]/[Declarer] and no DDS tags to "
-                             "derive them from")
+            raise ValueError(
+                f"board {board}: no [Contract]/[Declarer] and no DDS tags to derive them from"
+            )
         trump = Denom.parse(tags["DDSTrump"])
         declarer = Seat.parse(tags["DDSLeader"]).prev
         if "DDSTrace" in tags:
             dd = int(tags["DDSTrace"].split()[0])
         else:
             from .players import dd_trace
+
             dd = dd_trace(deal, int(trump), declarer, ())[0]
         contract = Contract(min(7, max(1, dd - 6)), trump)
     vul = getattr(rec, "vulnerability", Vul.NONE)
-    return Problem(board=board, deal=deal.to_pbn(), contract=str(contract),
-                   declarer=declarer.letter, vulnerability=Vul(vul).pbn,
-                   lead=CARD_NAMES[lead_card] if lead_card is not None else None,
-                   script=script)
+    return Problem(
+        board=board,
+        deal=deal.to_pbn(),
+        contract=str(contract),
+        declarer=declarer.letter,
+        vulnerability=Vul(vul).pbn,
+        lead=CARD_NAMES[lead_card] if lead_card is not None else None,
+        script=script,
+    )
 
 
 @dataclass(frozen=True)
@@ -123,7 +140,7 @@ class Job:
     declarer: str
     defense: str
     options: tuple[tuple[str, object], ...] = ()
-    index: int = 0            # the problem's position in the match (boards may share a tag)
+    index: int = 0  # the problem's position in the match (boards may share a tag)
 
     def opts(self) -> dict[str, object]:
         return dict(self.options)
@@ -142,8 +159,8 @@ class BoardResult:
     dd_tricks: int | None = None
     score: int | None = None
     made: bool | None = None
-    seconds: float = 0.0           # declarer's thinking time (sum over its decisions)
-    wall_seconds: float = 0.0      # the whole job, defence and DD analysis included
+    seconds: float = 0.0  # declarer's thinking time (sum over its decisions)
+    wall_seconds: float = 0.0  # the whole job, defence and DD analysis included
     nodes: int | None = None
     dd_lost: int | None = None
     play: str = ""
@@ -157,18 +174,30 @@ class BoardResult:
         return not self.timeout and self.error is None
 
     def to_json_row(self) -> dict:
-        return {"board": self.board, "declarer": self.declarer, "tricks": self.tricks,
-                "dd_tricks": self.dd_tricks, "score": self.score,
-                "seconds": round(self.seconds, 4), "play": self.play}
+        return {
+            "board": self.board,
+            "declarer": self.declarer,
+            "tricks": self.tricks,
+            "dd_tricks": self.dd_tricks,
+            "score": self.score,
+            "seconds": round(self.seconds, 4),
+            "play": self.play,
+        }
 
 
 def _split_cards(text: str) -> list[int]:
-    return [parse_card(text[i:i + 2]) for i in range(0, len(text), 2)]
+    return [parse_card(text[i : i + 2]) for i in range(0, len(text), 2)]
 
 
-def play_problem(problem: Problem | object, declarer: str | object = "mcdd",
-                 defense: str = "heuristic", *, options: Mapping[str, object] | None = None,
-                 timeout: float | None = None, on_card: Callable | None = None):
+def play_problem(
+    problem: Problem | object,
+    declarer: str | object = "mcdd",
+    defense: str = "heuristic",
+    *,
+    options: Mapping[str, object] | None = None,
+    timeout: float | None = None,
+    on_card: Callable | None = None,
+):
     """Play one board (a Problem or a BoardRecord) and return the :class:`~.players.PlayRecord`.
 
     ``declarer`` is a registry name or a player already made (to read its decisions
@@ -178,28 +207,45 @@ def play_problem(problem: Problem | object, declarer: str | object = "mcdd",
     from .declarers import make_declarer
     from .defenders import make_defender
     from .players import play_board
+
     p = problem_from_record(problem)
     opts = dict(options or {})
     opts.setdefault("board", p.board)
-    dec = make_declarer(declarer, vulnerable=p.declarer_vulnerable, **opts) \
-        if isinstance(declarer, str) else declarer
+    dec = (
+        make_declarer(declarer, vulnerable=p.declarer_vulnerable, **opts)
+        if isinstance(declarer, str)
+        else declarer
+    )
     dfn = make_defender(defense, script=_split_cards(p.script) if p.script else None, **opts)
-    return play_board(Deal.from_pbn(p.deal), p.contract_obj, p.declarer_seat, dec, dfn,
-                      lead=parse_card(p.lead) if p.lead else None, timeout=timeout,
-                      on_card=on_card)
+    return play_board(
+        Deal.from_pbn(p.deal),
+        p.contract_obj,
+        p.declarer_seat,
+        dec,
+        dfn,
+        lead=parse_card(p.lead) if p.lead else None,
+        timeout=timeout,
+        on_card=on_card,
+    )
 
 
 def run_job(job: Job, *, soft_timeout: float | None = None) -> BoardResult:
     """Play one board and analyse it double-dummy.  Pure: same job, same result (for
     seeded players without a per-decision timeout cutting them short)."""
     from .players import PlayTimeout, dd_trace
+
     p = job.problem
-    res = BoardResult(board=p.board, declarer=job.declarer, defense=job.defense,
-                      contract=p.contract, declarer_seat=p.declarer, index=job.index)
+    res = BoardResult(
+        board=p.board,
+        declarer=job.declarer,
+        defense=job.defense,
+        contract=p.contract,
+        declarer_seat=p.declarer,
+        index=job.index,
+    )
     t0 = time.perf_counter()
     try:
-        rec = play_problem(p, job.declarer, job.defense, options=job.opts(),
-                           timeout=soft_timeout)
+        rec = play_problem(p, job.declarer, job.defense, options=job.opts(), timeout=soft_timeout)
     except PlayTimeout as e:
         res.timeout = True
         res.error = str(e)
@@ -218,13 +264,15 @@ def run_job(job: Job, *, soft_timeout: float | None = None) -> BoardResult:
         trace = dd_trace(rec.deal, int(contract.denom), seat, rec.cards)
         res.dd_tricks = trace[0]
         side = seat & 1
-        res.dd_lost = sum(max(0, trace[i] - trace[i + 1]) for i, s in enumerate(rec.seats)
-                          if (s & 1) == side)
+        res.dd_lost = sum(
+            max(0, trace[i] - trace[i + 1]) for i, s in enumerate(rec.seats) if (s & 1) == side
+        )
     res.wall_seconds = time.perf_counter() - t0
     return res
 
 
 # -- the worker pool ----------------------------------------------------------------------------
+
 
 def _worker_main(conn) -> None:  # pragma: no cover - runs in the worker process
     while True:
@@ -237,7 +285,7 @@ def _worker_main(conn) -> None:  # pragma: no cover - runs in the worker process
         i, job = item
         try:
             res = run_job(job)
-        except BaseException as e:  # noqa: BLE001 - reported, never fatal to the match
+        except BaseException as e:
             res = _failed(job, f"{type(e).__name__}: {e}")
         try:
             conn.send((i, res))
@@ -245,12 +293,19 @@ def _worker_main(conn) -> None:  # pragma: no cover - runs in the worker process
             return
 
 
-def _failed(job: Job, error: str, *, timeout: bool = False, seconds: float = 0.0
-            ) -> BoardResult:
+def _failed(job: Job, error: str, *, timeout: bool = False, seconds: float = 0.0) -> BoardResult:
     p = job.problem
-    return BoardResult(board=p.board, declarer=job.declarer, defense=job.defense,
-                       contract=p.contract, declarer_seat=p.declarer, timeout=timeout,
-                       error=error, wall_seconds=seconds, index=job.index)
+    return BoardResult(
+        board=p.board,
+        declarer=job.declarer,
+        defense=job.defense,
+        contract=p.contract,
+        declarer_seat=p.declarer,
+        timeout=timeout,
+        error=error,
+        wall_seconds=seconds,
+        index=job.index,
+    )
 
 
 class _Worker:
@@ -270,7 +325,7 @@ class _Worker:
     def kill(self) -> None:
         try:
             self.proc.kill()
-        except Exception:  # noqa: BLE001 - already gone
+        except Exception:
             pass
         self.proc.join(5)
         self.conn.close()
@@ -291,9 +346,13 @@ def _default_context() -> str:
     return "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
 
 
-def _run_pool(jobs: Sequence[Job], workers: int, timeout: float | None,
-              progress: Callable[[int, int, BoardResult], None] | None,
-              context: str | None) -> list[BoardResult]:
+def _run_pool(
+    jobs: Sequence[Job],
+    workers: int,
+    timeout: float | None,
+    progress: Callable[[int, int, BoardResult], None] | None,
+    context: str | None,
+) -> list[BoardResult]:
     ctx = mp.get_context(context or _default_context())
     n = len(jobs)
     results: list[BoardResult | None] = [None] * n
@@ -329,8 +388,7 @@ def _run_pool(jobs: Sequence[Job], workers: int, timeout: float | None,
                     try:
                         _, res = w.conn.recv()
                     except (EOFError, OSError):
-                        res = _failed(jobs[i], f"worker process died (exit code "
-                                               f"{w.proc.exitcode})")
+                        res = _failed(jobs[i], f"worker process died (exit code {w.proc.exitcode})")
                         w.kill()
                         pool[k] = _Worker(ctx)
                     else:
@@ -340,8 +398,12 @@ def _run_pool(jobs: Sequence[Job], workers: int, timeout: float | None,
                     i = w.index
                     w.kill()
                     pool[k] = _Worker(ctx)
-                    finish(i, _failed(jobs[i], f"timed out after {timeout:g} s", timeout=True,
-                                      seconds=timeout))
+                    finish(
+                        i,
+                        _failed(
+                            jobs[i], f"timed out after {timeout:g} s", timeout=True, seconds=timeout
+                        ),
+                    )
     finally:
         for w in pool:
             if w.index is None:
@@ -353,9 +415,38 @@ def _run_pool(jobs: Sequence[Job], workers: int, timeout: float | None,
 
 # -- statistics ---------------------------------------------------------------------------------
 
-_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
-         2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
-         2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+_T975 = (
+    12.706,
+    4.303,
+    3.182,
+    2.776,
+    2.571,
+    2.447,
+    2.365,
+    2.306,
+    2.262,
+    2.228,
+    2.201,
+    2.179,
+    2.160,
+    2.145,
+    2.131,
+    2.120,
+    2.110,
+    2.101,
+    2.093,
+    2.086,
+    2.080,
+    2.074,
+    2.069,
+    2.064,
+    2.060,
+    2.056,
+    2.052,
+    2.048,
+    2.045,
+    2.042,
+)
 
 
 def t_quantile_975(df: int) -> float:
@@ -366,11 +457,11 @@ def t_quantile_975(df: int) -> float:
     if df <= 30:
         return _T975[df - 1]
     z = 1.959963984540054
-    g1 = (z ** 3 + z) / 4
-    g2 = (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96
-    g3 = (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384
-    g4 = (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / 92160
-    return z + g1 / df + g2 / df ** 2 + g3 / df ** 3 + g4 / df ** 4
+    g1 = (z**3 + z) / 4
+    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
+    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
+    g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
+    return z + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
 
 
 def ci95_board_a_match(wins: int, losses: int, ties: int) -> tuple[float, float]:
@@ -381,12 +472,13 @@ def ci95_board_a_match(wins: int, losses: int, ties: int) -> tuple[float, float]
     mean = (wins - losses) / n
     if n == 1:
         return (-1.0, 1.0)
-    var = (wins * (1 - mean) ** 2 + losses * (-1 - mean) ** 2 + ties * mean ** 2) / (n - 1)
+    var = (wins * (1 - mean) ** 2 + losses * (-1 - mean) ** 2 + ties * mean**2) / (n - 1)
     half = t_quantile_975(n - 1) * math.sqrt(var / n)
     return (round(mean - half, 5), round(mean + half, 5))
 
 
 # -- the report ---------------------------------------------------------------------------------
+
 
 @dataclass
 class DeclarerSummary:
@@ -450,7 +542,8 @@ class MatchReport:
             nodes_per_deal=_mean(nodes) if nodes else None,  # type: ignore[arg-type]
             timeouts=sum(1 for r in rs if r.timeout),
             errors=sum(1 for r in rs if r.error is not None and not r.timeout),
-            completed=len(ok))
+            completed=len(ok),
+        )
 
     def head_to_head(self) -> list[HeadToHead]:
         by: dict[tuple[int, str], BoardResult] = {(r.index, r.declarer): r for r in self.results}
@@ -482,16 +575,31 @@ class MatchReport:
         decl = {}
         for name in self.declarers:
             s = self.summary(name)
-            decl[name] = {"tricks_mean": s.tricks_mean, "made_rate": s.made_rate,
-                          "score_mean": s.score_mean,
-                          "dd_tricks_lost_mean": s.dd_tricks_lost_mean,
-                          "seconds_per_deal": s.seconds_per_deal,
-                          "nodes_per_deal": s.nodes_per_deal, "timeouts": s.timeouts}
-        return {"boards": self.boards, "declarers": decl,
-                "head_to_head": [{"a": h.a, "b": h.b, "wins": h.wins, "losses": h.losses,
-                                  "ties": h.ties, "ci95": [h.ci95[0], h.ci95[1]]}
-                                 for h in self.head_to_head()],
-                "results": [r.to_json_row() for r in self.results]}
+            decl[name] = {
+                "tricks_mean": s.tricks_mean,
+                "made_rate": s.made_rate,
+                "score_mean": s.score_mean,
+                "dd_tricks_lost_mean": s.dd_tricks_lost_mean,
+                "seconds_per_deal": s.seconds_per_deal,
+                "nodes_per_deal": s.nodes_per_deal,
+                "timeouts": s.timeouts,
+            }
+        return {
+            "boards": self.boards,
+            "declarers": decl,
+            "head_to_head": [
+                {
+                    "a": h.a,
+                    "b": h.b,
+                    "wins": h.wins,
+                    "losses": h.losses,
+                    "ties": h.ties,
+                    "ci95": [h.ci95[0], h.ci95[1]],
+                }
+                for h in self.head_to_head()
+            ],
+            "results": [r.to_json_row() for r in self.results],
+        }
 
     def to_json(self, **kw: object) -> str:
         return json.dumps(self.to_dict(), **kw)  # type: ignore[arg-type]
@@ -499,41 +607,75 @@ class MatchReport:
     def to_text(self, *, title: str | None = None) -> str:
         head = title or f"Declarer match: {self.boards} boards, defence {self.defense}"
         lines = [head, ""]
-        cols = ("declarer", "tricks", "made", "score", "DD lost", "s/deal", "nodes/deal",
-                "timeouts")
+        cols = (
+            "declarer",
+            "tricks",
+            "made",
+            "score",
+            "DD lost",
+            "s/deal",
+            "nodes/deal",
+            "timeouts",
+        )
         rows = []
         for name in self.declarers:
             s = self.summary(name)
 
             def f(x: float | None, fmt: str) -> str:
                 return "-" if x is None else format(x, fmt)
-            rows.append((name, f(s.tricks_mean, ".2f"),
-                         f(None if s.made_rate is None else 100 * s.made_rate, ".0f") + "%",
-                         f(s.score_mean, "+.1f"), f(s.dd_tricks_lost_mean, ".2f"),
-                         f(s.seconds_per_deal, ".2f"), f(s.nodes_per_deal, ".0f"),
-                         str(s.timeouts) + (f" ({s.errors} errors)" if s.errors else "")))
+
+            rows.append(
+                (
+                    name,
+                    f(s.tricks_mean, ".2f"),
+                    f(None if s.made_rate is None else 100 * s.made_rate, ".0f") + "%",
+                    f(s.score_mean, "+.1f"),
+                    f(s.dd_tricks_lost_mean, ".2f"),
+                    f(s.seconds_per_deal, ".2f"),
+                    f(s.nodes_per_deal, ".0f"),
+                    str(s.timeouts) + (f" ({s.errors} errors)" if s.errors else ""),
+                )
+            )
         widths = [max(len(c), *(len(r[i]) for r in rows)) for i, c in enumerate(cols)]
-        lines.append("  ".join(c.ljust(widths[0]) if i == 0 else c.rjust(widths[i])
-                               for i, c in enumerate(cols)))
+        lines.append(
+            "  ".join(
+                c.ljust(widths[0]) if i == 0 else c.rjust(widths[i]) for i, c in enumerate(cols)
+            )
+        )
         for r in rows:
-            lines.append("  ".join(v.ljust(widths[0]) if i == 0 else v.rjust(widths[i])
-                                   for i, v in enumerate(r)))
+            lines.append(
+                "  ".join(
+                    v.ljust(widths[0]) if i == 0 else v.rjust(widths[i]) for i, v in enumerate(r)
+                )
+            )
         h2h = self.head_to_head()
         if h2h:
-            lines += ["", "Head to head (board-a-match; 95% CI of the mean board difference, "
-                      "win +1 / tie 0 / loss -1):"]
+            lines += [
+                "",
+                "Head to head (board-a-match; 95% CI of the mean board difference, "
+                "win +1 / tie 0 / loss -1):",
+            ]
             for h in h2h:
                 sig = " *" if h.ci95[0] > 0 or h.ci95[1] < 0 else ""
-                lines.append(f"  {h.a} vs {h.b}: {h.wins} won, {h.losses} lost, {h.ties} tied;"
-                             f" margin {h.margin:+.3f} [{h.ci95[0]:+.3f}, {h.ci95[1]:+.3f}]{sig}")
+                lines.append(
+                    f"  {h.a} vs {h.b}: {h.wins} won, {h.losses} lost, {h.ties} tied;"
+                    f" margin {h.margin:+.3f} [{h.ci95[0]:+.3f}, {h.ci95[1]:+.3f}]{sig}"
+                )
         return "\n".join(lines)
 
 
-def run_match(records: Sequence[object], declarers: Sequence[str], defense: str, *,
-              jobs: int = 1, timeout: float | None = None,
-              progress: Callable[[int, int, BoardResult], None] | None = None,
-              options: Mapping[str, object] | None = None, isolate: bool = False,
-              mp_context: str | None = None) -> MatchReport:
+def run_match(
+    records: Sequence[object],
+    declarers: Sequence[str],
+    defense: str,
+    *,
+    jobs: int = 1,
+    timeout: float | None = None,
+    progress: Callable[[int, int, BoardResult], None] | None = None,
+    options: Mapping[str, object] | None = None,
+    isolate: bool = False,
+    mp_context: str | None = None,
+) -> MatchReport:
     """Every declarer plays every record against ``defense``.
 
     ``records`` are BoardRecords (or :class:`Problem`\\ s); ``declarers`` registry names of
@@ -548,9 +690,11 @@ def run_match(records: Sequence[object], declarers: Sequence[str], defense: str,
     An import-path declarer factory must accept ``**options``.
     """
     from .defenders import DEFENDERS
+
     if defense not in DEFENDERS:
-        raise ValueError(f"unknown defence {defense!r}; expected one of "
-                         f"{', '.join(sorted(DEFENDERS))}")
+        raise ValueError(
+            f"unknown defence {defense!r}; expected one of {', '.join(sorted(DEFENDERS))}"
+        )
     problems = [problem_from_record(r, i) for i, r in enumerate(records)]
     opts = tuple(sorted((options or {}).items()))
     job_list = [Job(p, d, defense, opts, i) for i, p in enumerate(problems) for d in declarers]
@@ -560,7 +704,7 @@ def run_match(records: Sequence[object], declarers: Sequence[str], defense: str,
         for k, job in enumerate(job_list):
             try:
                 res = run_job(job, soft_timeout=timeout)
-            except Exception as e:  # noqa: BLE001 - a failing board must not end the match
+            except Exception as e:
                 res = _failed(job, f"{type(e).__name__}: {e}")
             results.append(res)
             if progress is not None:
@@ -569,7 +713,11 @@ def run_match(records: Sequence[object], declarers: Sequence[str], defense: str,
         results = _run_pool(job_list, max(1, jobs), timeout, progress, mp_context)
     rank = {d: i for i, d in enumerate(declarers)}
     results.sort(key=lambda r: (r.index, rank.get(r.declarer, 0)))
-    return MatchReport(boards=len(problems), declarers=list(declarers), defense=defense,
-                       results=results, seconds=time.perf_counter() - t0,
-                       options=dict(options or {}))
-
+    return MatchReport(
+        boards=len(problems),
+        declarers=list(declarers),
+        defense=defense,
+        results=results,
+        seconds=time.perf_counter() - t0,
+        options=dict(options or {}),
+    )

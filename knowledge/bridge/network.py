@@ -16,19 +16,25 @@ tree never branches on the ♦3 against the ♦2.
 from __future__ import annotations
 
 from functools import wraps
-from typing import Any
 from math import comb
+from typing import Any
 
 from engine.tofs import Registry
 from knowledge.bridge.beliefs import MODELS, Vacancies, belief_view
 from knowledge.bridge.cards import (
-    RANK_CHARS, SUIT_MASKS, SUIT_OF, SUIT_SYMBOLS, highest, iter_cards_desc, lowest,
+    RANK_CHARS,
+    SUIT_MASKS,
+    SUIT_OF,
+    SUIT_SYMBOLS,
+    highest,
+    iter_cards_desc,
+    lowest,
 )
 from knowledge.bridge.estimate import estimate_tricks, suit_worth
 from knowledge.bridge.position import Position
 from knowledge.bridge.scoring import score
 
-__all__ = ["registry", "card_text", "seat_name"]
+__all__ = ["card_text", "registry", "seat_name"]
 
 SEAT_NAMES = ("North", "East", "South", "West")
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
@@ -83,13 +89,16 @@ SUITS = tuple(SuitArg(s) for s in range(4))
 
 def _as_cards(fn):  # type: ignore[no-untyped-def]
     """Generators return :class:`CardArg` values (so labels read "C=♦A", not "C=38")."""
+
     @wraps(fn)
     def wrapper(*args):  # type: ignore[no-untyped-def]
         return [CARDS[c] for c in fn(*args)]
+
     return wrapper
 
 
 # ------------------------------------------------------------------ facts (no state)
+
 
 @registry.primitive(uses_state=False)
 def next_seat(p: int) -> SeatArg:
@@ -134,6 +143,7 @@ def suit_of(c: int) -> int:
 
 
 # ------------------------------------------------------------------ facts of the position
+
 
 @registry.primitive
 def leader(pos: Position) -> SeatArg:
@@ -201,6 +211,7 @@ def partner_winning(pos: Position, p: int) -> bool:
 
 
 # ------------------------------------------------------------------ our cards, by scheme
+
 
 def _suit_cards(pos: Position, p: int, suit: int) -> int:
     return pos.hands[p] & SUIT_MASKS[suit]
@@ -328,9 +339,13 @@ def long_suits(pos: Position, p: int) -> list[SuitArg]:
     none, and partner is long enough (:func:`length_leads`) and holds the top card to
     take the first round (ConsiderLength from the other hand: cross first)."""
     q = (p + 2) & 3
-    return [SUITS[s] for s in range(4)
-            if not _suit_cards(pos, p, s) and _establishable(pos, q, s)
-            and _top_winner(pos, q, s) is not None]
+    return [
+        SUITS[s]
+        for s in range(4)
+        if not _suit_cards(pos, p, s)
+        and _establishable(pos, q, s)
+        and _top_winner(pos, q, s) is not None
+    ]
 
 
 @registry.primitive
@@ -359,8 +374,9 @@ def discard_leads(pos: Position, p: int) -> list[int]:
     has losers elsewhere to throw on it (set up a discard)."""
     q = (p + 2) & 3
     trump = pos.table.trump
-    partner_losers = any(_suit_cards(pos, q, s) and _top_winner(pos, q, s) is None
-                         for s in range(4) if s != trump)
+    partner_losers = any(
+        _suit_cards(pos, q, s) and _top_winner(pos, q, s) is None for s in range(4) if s != trump
+    )
     if not partner_losers:
         return []
     out = []
@@ -368,8 +384,10 @@ def discard_leads(pos: Position, p: int) -> list[int]:
         if s == trump:
             continue
         top = _top_winner(pos, p, s)
-        if top is not None and _suit_cards(pos, p, s).bit_count() > \
-                _suit_cards(pos, q, s).bit_count():
+        if (
+            top is not None
+            and _suit_cards(pos, p, s).bit_count() > _suit_cards(pos, q, s).bit_count()
+        ):
             out.append(top)
     return out
 
@@ -401,8 +419,11 @@ def ruff_leads(pos: Position, p: int) -> list[int]:
     q = (p + 2) & 3
     if t >= 4 or not pos.hands[q] & SUIT_MASKS[t]:
         return []
-    return [lowest(_suit_cards(pos, p, s)) for s in range(4)
-            if s != t and _suit_cards(pos, p, s) and not _suit_cards(pos, q, s)]
+    return [
+        lowest(_suit_cards(pos, p, s))
+        for s in range(4)
+        if s != t and _suit_cards(pos, p, s) and not _suit_cards(pos, q, s)
+    ]
 
 
 @registry.primitive
@@ -418,8 +439,13 @@ def ruff_setup_leads(pos: Position, p: int) -> list[int]:
     out = []
     for s in range(4):
         mine, hers = _suit_cards(pos, p, s), _suit_cards(pos, q, s)
-        if s != t and hers and mine.bit_count() > hers.bit_count() and \
-                _top_winner(pos, p, s) is None and _top_winner(pos, q, s) is None:
+        if (
+            s != t
+            and hers
+            and mine.bit_count() > hers.bit_count()
+            and _top_winner(pos, p, s) is None
+            and _top_winner(pos, q, s) is None
+        ):
             out.append(lowest(mine))
     return out
 
@@ -544,11 +570,14 @@ def discards(pos: Position, p: int) -> list[int]:
 
 # ------------------------------------------------------------------ the defenders
 
+
 def _vac(pos: Position) -> Vacancies:
     t = pos.table
     lho, rho = t.defenders
-    return Vacancies(max(0, pos.counts[0] - pos.hands[lho].bit_count()),
-                     max(0, pos.counts[1] - pos.hands[rho].bit_count()))
+    return Vacancies(
+        max(0, pos.counts[0] - pos.hands[lho].bit_count()),
+        max(0, pos.counts[1] - pos.hands[rho].bit_count()),
+    )
 
 
 def _who(pos: Position, p: int) -> str:
@@ -669,8 +698,9 @@ def their_discard(pos: Position, p: int) -> list[int]:
         if x in (s, t.trump) or not cards:
             continue
         card = lowest(cards)
-        harm = suit_worth(pos, x, decl, dummy, pos.theirs & ~(1 << card)) - \
-            suit_worth(pos, x, decl, dummy, pos.theirs)
+        harm = suit_worth(pos, x, decl, dummy, pos.theirs & ~(1 << card)) - suit_worth(
+            pos, x, decl, dummy, pos.theirs
+        )
         ranked.append((harm, -cards.bit_count(), x, card))
     if not ranked:
         cards = pool & ~SUIT_MASKS[s] if s is not None else pool
@@ -762,6 +792,7 @@ def honour_led(pos: Position) -> bool:
 # per break of Z ("clubs 4-3", "clubs 5-2"), and each branch records its break in the
 # position (``AnswerCard``), so the leaf estimate counts the defenders' tricks in that world.
 
+
 class OutcomeArg(str):
     """One outcome of a belief view as a task argument: its label when shown.
 
@@ -778,9 +809,14 @@ class OutcomeArg(str):
     assume: tuple[int, int] | None
 
 
-def _outcome(label: str, probability: float, key: str, ruff: bool | None = None,
-             shapes: tuple[tuple[int, int], ...] = (),
-             assume: tuple[int, int] | None = None) -> OutcomeArg:
+def _outcome(
+    label: str,
+    probability: float,
+    key: str,
+    ruff: bool | None = None,
+    shapes: tuple[tuple[int, int], ...] = (),
+    assume: tuple[int, int] | None = None,
+) -> OutcomeArg:
     o = OutcomeArg(label)
     o.probability, o.key, o.ruff, o.shapes, o.assume = probability, key, ruff, shapes, assume
     return o
@@ -819,8 +855,9 @@ def scheme_next(pos: Position, p: int) -> list[int]:
     view, suit = sch
     if view == "setup-ruff":
         mine = _suit_cards(pos, p, suit)
-        partner_trumps = pos.table.trump < 4 and \
-            pos.hands[(p + 2) & 3] & SUIT_MASKS[pos.table.trump]
+        partner_trumps = (
+            pos.table.trump < 4 and pos.hands[(p + 2) & 3] & SUIT_MASKS[pos.table.trump]
+        )
         return [lowest(mine)] if mine and partner_trumps else []
     c = _top_winner(pos, p, suit)
     if c is not None:
@@ -873,12 +910,18 @@ def view_applies(pos: Position, p: int) -> bool:
     """Defender ``p`` answers a lead of the scheme's suit by our side: his move is one of
     the scheme view's outcomes rather than the generic card-by-card model."""
     sch = _scheme(pos)
-    if sch is None or sch[0] not in ("ruff", "even", "splits", "worst-case", "sequence") \
-            or not pos.trick:
+    if (
+        sch is None
+        or sch[0] not in ("ruff", "even", "splits", "worst-case", "sequence")
+        or not pos.trick
+    ):
         return False
     leader, card = pos.trick[0]
-    return SUIT_OF[card] == sch[1] and leader in (pos.table.declarer, pos.table.dummy) \
+    return (
+        SUIT_OF[card] == sch[1]
+        and leader in (pos.table.declarer, pos.table.dummy)
         and len(pos.trick) in (1, 3)
+    )
 
 
 @registry.primitive
@@ -896,9 +939,11 @@ def view_outcomes(pos: Position, p: int) -> list[OutcomeArg]:
         # Fourth seat sees the whole trick: a defender known to be void who can still win
         # it with a trump does (Tignum 2's ruffs come in fourth seat); otherwise he throws
         # a card.
-        follow = [_outcome("ruffs (void known)", 1.0, "ruff", True)
-                  if len(pos.trick) == 3 and their_ruff(pos, p) else
-                  _outcome("shows out (void known)", 1.0, "uneven")]
+        follow = [
+            _outcome("ruffs (void known)", 1.0, "ruff", True)
+            if len(pos.trick) == 3 and their_ruff(pos, p)
+            else _outcome("shows out (void known)", 1.0, "uneven")
+        ]
     if view in ("even", "splits") and pos.break_assumed(suit):
         return follow  # an earlier round assumed the break: the plan goes on in that world
     trump = pos.table.trump if pos.table.trump < 4 else None
@@ -915,9 +960,17 @@ def view_outcomes(pos: Position, p: int) -> list[OutcomeArg]:
     if view in ("even", "splits"):
         # an outcome of one break records it (the even view's "diamonds 3-3"; every
         # outcome of the splits view), so the next round does not weigh it again
-        return [_outcome(o.label, o.probability, o.key, o.ruff, o.shapes,
-                         _short_hand(pos, p, suit, o.shapes[0]) if len(o.shapes) == 1
-                         else None) for o in outs]
+        return [
+            _outcome(
+                o.label,
+                o.probability,
+                o.key,
+                o.ruff,
+                o.shapes,
+                _short_hand(pos, p, suit, o.shapes[0]) if len(o.shapes) == 1 else None,
+            )
+            for o in outs
+        ]
     return [_outcome(o.label, o.probability, o.key, o.ruff) for o in outs]
 
 
@@ -942,12 +995,17 @@ def _sequence_outcomes(pos: Position, p: int, suit: int) -> list[OutcomeArg] | N
     honour = card_text(card)
     who, partner = seat_name(p), seat_name((p + 2) & 3)
     if len(pos.trick) == 3:
-        return [_outcome(f"{who} takes the {honour} (the defenders win at the first chance)",
-                         1.0, "win")]
+        return [
+            _outcome(
+                f"{who} takes the {honour} (the defenders win at the first chance)", 1.0, "win"
+            )
+        ]
     p_has = _p_holds(pos, p, card)
     low = "follow" if their_low(pos, p) else "uneven"
-    outs = [_outcome(f"{who} has the {honour} and takes it at once", p_has, "win"),
-            _outcome(f"{partner} has the {honour}", 1.0 - p_has, low)]
+    outs = [
+        _outcome(f"{who} has the {honour} and takes it at once", p_has, "win"),
+        _outcome(f"{partner} has the {honour}", 1.0 - p_has, low),
+    ]
     return [o for o in outs if o.probability > 0]
 
 
@@ -961,13 +1019,13 @@ def _p_holds(pos: Position, p: int, card: int) -> float:
         return 0.0
     if not pos.may_hold(partner, suit):
         return 1.0
-    outs = belief_view("card", pos.knowledge(), suit, model=pos.table.model,
-                       card=RANK_CHARS[card % 13])
+    outs = belief_view(
+        "card", pos.knowledge(), suit, model=pos.table.model, card=RANK_CHARS[card % 13]
+    )
     return sum(o.probability for o in outs if o.holder == _who(pos, p))
 
 
-def _short_hand(pos: Position, p: int, suit: int, shape: tuple[int, int]
-                ) -> tuple[int, int] | None:
+def _short_hand(pos: Position, p: int, suit: int, shape: tuple[int, int]) -> tuple[int, int] | None:
     """(suit, cards of it defender ``p`` holds now) if the suit broke ``shape`` (original
     lengths, longer first).  As Tignum 2 puts discards in second seat, the defender
     answering in second seat is given the short holding, unless the cards played make
@@ -977,8 +1035,13 @@ def _short_hand(pos: Position, p: int, suit: int, shape: tuple[int, int]
     for length in (shape[1], shape[0]):
         mine = length - pos.played[d][suit]
         others = sum(shape) - length - pos.played[1 - d][suit]
-        if mine < 0 or others < 0 or mine + others != n or mine > pos.counts[d] \
-                or others > pos.counts[1 - d]:
+        if (
+            mine < 0
+            or others < 0
+            or mine + others != n
+            or mine > pos.counts[d]
+            or others > pos.counts[1 - d]
+        ):
             continue
         known = pos.lengths[d][suit]
         if known < 0 or known == mine:
@@ -986,22 +1049,25 @@ def _short_hand(pos: Position, p: int, suit: int, shape: tuple[int, int]
     return None
 
 
-def _view(pos: Position, view: str, suit: int, second: bool, void: bool, trump: int | None
-          ) -> list[Any] | None:
+def _view(
+    pos: Position, view: str, suit: int, second: bool, void: bool, trump: int | None
+) -> list[Any] | None:
     """The view's outcomes at this seat, or None where the seat just follows."""
     if view == "ruff":
         if second or trump is None or trump == suit or void:
             return None
-        return belief_view("ruff", pos.knowledge(before_trick=True), suit,
-                           model=pos.table.model, trump=trump)
+        return belief_view(
+            "ruff", pos.knowledge(before_trick=True), suit, model=pos.table.model, trump=trump
+        )
     if view in ("even", "splits"):
         if not second or void:
             return None
         return belief_view(view, pos.knowledge(), suit, model=pos.table.model)
     if second or void:
         return None
-    return belief_view("worst-case", pos.knowledge(before_trick=True), suit,
-                       model=pos.table.model, trump=trump)
+    return belief_view(
+        "worst-case", pos.knowledge(before_trick=True), suit, model=pos.table.model, trump=trump
+    )
 
 
 @registry.primitive(uses_state=False)
@@ -1024,6 +1090,7 @@ def view_card(pos: Position, p: int, o: OutcomeArg) -> list[int]:
 
 
 # ------------------------------------------------------------------ the operator's effect
+
 
 @registry.effect
 def play_card(pos: Position, p: int, c: int) -> Position:
@@ -1049,6 +1116,7 @@ def lead_card(pos: Position, p: int, c: int, view: str | None) -> Position:
 
 
 # ------------------------------------------------------------------ hooks
+
 
 @registry.hook("controlled")
 def controlled(pos: Position, agent: int) -> bool:
@@ -1081,5 +1149,3 @@ def evaluate(pos: Position) -> float:
 @registry.hook("state_key")
 def state_key(pos: Position) -> tuple:  # type: ignore[type-arg]
     return pos.key()
-
-

@@ -32,13 +32,29 @@ from pathlib import Path
 
 from .cards import ALL_CARDS, CARD_NAMES, CardError, Denom, Seat, parse_card, parse_hand
 from .deal import (
-    Contract, Deal, DealError, Doubling, IllegalPlay, PlayState, Vul, card_from_endplay,
-    check_hands, dealer_for_board,
+    Contract,
+    Deal,
+    DealError,
+    Doubling,
+    IllegalPlay,
+    PlayState,
+    Vul,
+    card_from_endplay,
+    check_hands,
+    dealer_for_board,
 )
 
 __all__ = [
-    "BoardRecord", "PbnError", "deal_to_pbn", "load", "parse_lin", "parse_pbn", "read_lin",
-    "read_pbn", "read_pbn_lenient", "record_to_pbn",
+    "BoardRecord",
+    "PbnError",
+    "deal_to_pbn",
+    "load",
+    "parse_lin",
+    "parse_pbn",
+    "read_lin",
+    "read_pbn",
+    "read_pbn_lenient",
+    "record_to_pbn",
 ]
 
 
@@ -49,9 +65,16 @@ class PbnError(ValueError):
     attributes so a UI can point at the board and the tag.
     """
 
-    def __init__(self, problem: str, *, file: str | None = None, board: str | None = None,
-                 record: int | None = None, tag: str | None = None,
-                 line: int | None = None) -> None:
+    def __init__(
+        self,
+        problem: str,
+        *,
+        file: str | None = None,
+        board: str | None = None,
+        record: int | None = None,
+        tag: str | None = None,
+        line: int | None = None,
+    ) -> None:
         self.problem = problem
         self.file = file
         self.board = board
@@ -116,8 +139,13 @@ class BoardRecord:
         if self.contract is None or self.declarer is None:
             raise ValueError(f"board {self.board}: no contract and declarer to play in")
         leader = self.leader if self.leader is not None else self.declarer.next
-        state = PlayState.from_position(self.deal.hands, self.contract.denom, leader,
-                                        declarer=self.declarer, contract=self.contract)
+        state = PlayState.from_position(
+            self.deal.hands,
+            self.contract.denom,
+            leader,
+            declarer=self.declarer,
+            contract=self.contract,
+        )
         for c in self.play[:upto]:
             state.play(c)
         return state
@@ -164,14 +192,14 @@ def _strip_comment(text: str, game: _Game) -> tuple[str, bool]:
     while i < len(text):
         ch = text[i]
         if ch == ";":
-            game.comments.append(text[i + 1:].strip())
+            game.comments.append(text[i + 1 :].strip())
             break
         if ch == "{":
             j = text.find("}", i + 1)
             if j < 0:
-                game.comments.append(text[i + 1:].strip())
+                game.comments.append(text[i + 1 :].strip())
                 return "".join(out), True
-            game.comments.append(text[i + 1:j].strip())
+            game.comments.append(text[i + 1 : j].strip())
             i = j + 1
             continue
         out.append(ch)
@@ -192,7 +220,7 @@ def _split_games(text: str, source: str) -> list[_Game]:
             if end < 0:
                 continue
             in_block = False
-            line = line[end + 1:].strip()
+            line = line[end + 1 :].strip()
             if not line:
                 continue
         if line.startswith("%"):
@@ -215,9 +243,12 @@ def _split_games(text: str, source: str) -> list[_Game]:
                         named = re.match(r"\[\s*([A-Za-z0-9_]+)", line[pos:])
                         name = named.group(1) if named else "Name"
                         game.error = PbnError(
-                            f"malformed tag {line[pos:pos + 60]!r}; expected [{name} \"value\"]: "
+                            f'malformed tag {line[pos : pos + 60]!r}; expected [{name} "value"]: '
                             "a tag name, the value in double quotes, then ']'",
-                            file=source, line=lineno, tag=named.group(1) if named else None)
+                            file=source,
+                            line=lineno,
+                            tag=named.group(1) if named else None,
+                        )
                     game.last = None
                     pos = len(line)
                     break
@@ -244,9 +275,12 @@ def _split_games(text: str, source: str) -> list[_Game]:
         if game.last is not None:
             game.last.data.append(rest.strip())
         elif game.error is None:
-            game.error = PbnError(f"unexpected text {rest.strip()[:60]!r}; expected a tag "
-                                  "[Name \"value\"] or section lines right after one",
-                                  file=source, line=lineno)
+            game.error = PbnError(
+                f"unexpected text {rest.strip()[:60]!r}; expected a tag "
+                '[Name "value"] or section lines right after one',
+                file=source,
+                line=lineno,
+            )
     if game is not None and (game.tags or game.error):
         games.append(game)
     return games
@@ -277,7 +311,7 @@ def _play_rows(lines: Sequence[str]) -> tuple[list[list[str]], bool]:
             break
     if any(len(r) > 4 for r in rows):  # cards not one trick a line: read them as a stream
         flat = [t for r in rows for t in r]
-        rows = [flat[i:i + 4] for i in range(0, len(flat), 4)]
+        rows = [flat[i : i + 4] for i in range(0, len(flat), 4)]
     return [r + ["-"] * (4 - len(r)) for r in rows], stopped
 
 
@@ -291,14 +325,17 @@ class _Interpreter:
         self.prev = prev
         self.values: dict[str, str] = {}
         board = game.tags.get("Board")  # for messages raised while resolving '#' below
-        self.board = None if board is None else prev.get("Board") if board.value == "#" \
-            else board.value
+        self.board = (
+            None if board is None else prev.get("Board") if board.value == "#" else board.value
+        )
         for name, tag in game.tags.items():
             value = tag.value
             if value == "#":  # PBN tag value inheritance: the previous game's value
                 if name not in prev:
-                    raise self.error(name, "'#' repeats the previous board's value, but no "
-                                     "earlier board has this tag")
+                    raise self.error(
+                        name,
+                        "'#' repeats the previous board's value, but no earlier board has this tag",
+                    )
                 value = prev[name]
             self.values[name] = value
         self.board = self.values.get("Board")
@@ -306,8 +343,14 @@ class _Interpreter:
 
     def error(self, tag: str | None, problem: str) -> PbnError:
         t = self.game.tags.get(tag) if tag else None
-        return PbnError(problem, file=self.source, board=self.board, record=self.record,
-                        tag=tag, line=t.line if t else self.game.line)
+        return PbnError(
+            problem,
+            file=self.source,
+            board=self.board,
+            record=self.record,
+            tag=tag,
+            line=t.line if t else self.game.line,
+        )
 
     def get(self, name: str) -> str | None:
         v = self.values.get(name)
@@ -316,12 +359,21 @@ class _Interpreter:
     def run(self) -> BoardRecord:
         if self.game.error is not None:
             e = self.game.error
-            raise PbnError(e.problem, file=self.source, board=self.board, record=self.record,
-                           line=e.line, tag=e.tag)
+            raise PbnError(
+                e.problem,
+                file=self.source,
+                board=self.board,
+                record=self.record,
+                line=e.line,
+                tag=e.tag,
+            )
         deal_text = self.get("Deal")
         if deal_text is None:
-            raise self.error("Deal", "no [Deal] tag; every board needs the four hands, e.g. "
-                             "[Deal \"N:AKQ.T98.J76.5432 …\"]")
+            raise self.error(
+                "Deal",
+                "no [Deal] tag; every board needs the four hands, e.g. "
+                '[Deal "N:AKQ.T98.J76.5432 …"]',
+            )
         try:
             deal = Deal.from_pbn(deal_text)
         except DealError as e:
@@ -378,16 +430,30 @@ class _Interpreter:
             if declarer is None and leader is not None:
                 declarer = leader.prev
         if lead is not None and play and play[0] != lead:
-            self.warnings.append(f"[Lead] is {CARD_NAMES[lead]} but [Play] starts with "
-                                 f"{CARD_NAMES[play[0]]}")
+            self.warnings.append(
+                f"[Lead] is {CARD_NAMES[lead]} but [Play] starts with {CARD_NAMES[play[0]]}"
+            )
 
         return BoardRecord(
-            board=self.board, deal=deal, dealer=dealer, vulnerability=vul, contract=contract,
-            declarer=declarer, passed_out=passed_out, result=result, lead=lead, leader=leader,
-            play=play, claimed=claimed, tags=dict(self.values),
+            board=self.board,
+            deal=deal,
+            dealer=dealer,
+            vulnerability=vul,
+            contract=contract,
+            declarer=declarer,
+            passed_out=passed_out,
+            result=result,
+            lead=lead,
+            leader=leader,
+            play=play,
+            claimed=claimed,
+            tags=dict(self.values),
             sections={n: tuple(t.data) for n, t in self.game.tags.items() if t.data},
             comments=tuple(c for c in self.game.comments if c),
-            warnings=tuple(self.warnings), source=self.source, line=self.game.line)
+            warnings=tuple(self.warnings),
+            source=self.source,
+            line=self.game.line,
+        )
 
     def _seat(self, tag: str, strip: str = "") -> Seat | None:
         text = self.get(tag)
@@ -398,25 +464,34 @@ class _Interpreter:
         except ValueError as e:
             raise self.error(tag, str(e)) from None
 
-    def _play(self, deal: Deal, contract: Contract | None, declarer: Seat | None,
-              tag: _Tag) -> tuple[Seat | None, tuple[int, ...], bool]:
+    def _play(
+        self, deal: Deal, contract: Contract | None, declarer: Seat | None, tag: _Tag
+    ) -> tuple[Seat | None, tuple[int, ...], bool]:
         rows, stopped = _play_rows(tag.data)
         if not rows:
             return (declarer.next if declarer is not None else None), (), stopped
         first = self._seat("Play")
         if first is None:
             if declarer is None:
-                raise self.error("Play", "the opening leader is not given: expected "
-                                 "[Play \"W\"] (or a [Declarer] tag)")
+                raise self.error(
+                    "Play",
+                    'the opening leader is not given: expected [Play "W"] (or a [Declarer] tag)',
+                )
             first = declarer.next
         if declarer is not None and first != declarer.next:
-            self.warnings.append(f"[Play] says {first.title} led, but declarer {declarer.title}'s "
-                                 f"left-hand opponent is {declarer.next.title}")
+            self.warnings.append(
+                f"[Play] says {first.title} led, but declarer {declarer.title}'s "
+                f"left-hand opponent is {declarer.next.title}"
+            )
         if contract is None:
-            raise self.error("Play", "the play cannot be followed without the trump suit; "
-                             "expected a [Contract] tag such as \"4H\" or \"3NT\"")
-        state = PlayState.from_position(deal.hands, contract.denom, first, declarer=declarer,
-                                        contract=contract)
+            raise self.error(
+                "Play",
+                "the play cannot be followed without the trump suit; "
+                'expected a [Contract] tag such as "4H" or "3NT"',
+            )
+        state = PlayState.from_position(
+            deal.hands, contract.denom, first, declarer=declarer, contract=contract
+        )
         cards: list[int] = []
         for t, row in enumerate(rows, 1):
             leader = state.leader
@@ -427,8 +502,10 @@ class _Interpreter:
                     rest = [row[(leader + j - first) & 3] for j in range(i + 1, 4)]
                     rest += [x for r in rows[t:] for x in r]
                     if any(x not in ("-", "+") for x in rest):
-                        self.warnings.append(f"trick {t}: no card for {seat.title}; the play is "
-                                             "read up to there and later cards are ignored")
+                        self.warnings.append(
+                            f"trick {t}: no card for {seat.title}; the play is "
+                            "read up to there and later cards are ignored"
+                        )
                     return first, tuple(cards), True
                 try:
                     c = parse_card(tok)
@@ -438,11 +515,16 @@ class _Interpreter:
                     owner = deal.holder(c)
                     hint = ""
                     if owner != seat:
-                        hint = (f" ({CARD_NAMES[c]} was dealt to {owner.title}; PBN lists each "
-                                f"trick by seat, starting with the [Play] seat {first.title}, "
-                                "not in the order the cards were played)")
-                    raise self.error("Play", f"trick {t}: {seat.title} plays {CARD_NAMES[c]}, "
-                                     f"which {seat.title} was not dealt{hint}")
+                        hint = (
+                            f" ({CARD_NAMES[c]} was dealt to {owner.title}; PBN lists each "
+                            f"trick by seat, starting with the [Play] seat {first.title}, "
+                            "not in the order the cards were played)"
+                        )
+                    raise self.error(
+                        "Play",
+                        f"trick {t}: {seat.title} plays {CARD_NAMES[c]}, "
+                        f"which {seat.title} was not dealt{hint}",
+                    )
                 try:
                     state.play(c)
                 except IllegalPlay as e:
@@ -457,8 +539,11 @@ def _parse_games(text: str, source: str, errors: list[PbnError] | None) -> list[
     prev: dict[str, str] = {}
     for n, game in enumerate(_split_games(text, source), 1):
         names = set(game.tags)
-        if ("Deal" not in names and game.error is None
-                and not names & {"Board", "Contract", "Play", "Auction", "Declarer"}):
+        if (
+            "Deal" not in names
+            and game.error is None
+            and not names & {"Board", "Contract", "Play", "Auction", "Declarer"}
+        ):
             prev.update({k: t.value for k, t in game.tags.items()})  # a header game of tags only
             continue
         if "Deal" not in names and game.error is None and prev.get("Deal"):
@@ -506,6 +591,7 @@ def read_pbn_lenient(path: str | Path) -> tuple[list[BoardRecord], list[PbnError
 
 # -- LIN through endplay ------------------------------------------------------------------------
 
+
 def _lin_chunks(text: str) -> list[str]:
     """Split a LIN file into boards: at each 'qx|' if present, else 'pn|', else 'md|'.
 
@@ -518,9 +604,10 @@ def _lin_chunks(text: str) -> list[str]:
         if starts:
             starts = [s + 1 if flat[s] == "|" else s for s in starts]
             ends = starts[1:] + [len(flat)]
-            head = flat[:starts[0]]
-            return [(head if i == 0 else "") + flat[s:e]
-                    for i, (s, e) in enumerate(zip(starts, ends))]
+            head = flat[: starts[0]]
+            return [
+                (head if i == 0 else "") + flat[s:e] for i, (s, e) in enumerate(zip(starts, ends))
+            ]
     return [flat] if flat.strip() else []
 
 
@@ -531,10 +618,12 @@ def _check_lin_deal(md: str, err: Callable[[str, str], PbnError]) -> None:
 
     try:
         ep = EpDeal.from_lin(md, complete_deal=False)
-    except Exception as e:  # noqa: BLE001 - endplay raises assorted errors on bad text
-        raise err(f"{md!r} is not a LIN deal ({e}); expected a dealer digit 1-4 then the "
-                  "South, West, North (and optionally East) hands, e.g. 3S34TH48…,…",
-                  "md") from None
+    except Exception as e:
+        raise err(
+            f"{md!r} is not a LIN deal ({e}); expected a dealer digit 1-4 then the "
+            "South, West, North (and optionally East) hands, e.g. 3S34TH48…,…",
+            "md",
+        ) from None
     hands = [parse_hand(h) for h in ep.to_pbn()[2:].split()]  # N, E, S, W
     if hands[1] == 0:  # East left out, as BBO does: it gets the cards nobody else holds
         hands[1] = ALL_CARDS & ~(hands[0] | hands[2] | hands[3])
@@ -554,8 +643,9 @@ def parse_lin(text: str, *, source: str = "<lin>") -> list[BoardRecord]:
         m = re.search(r"\|?ah\|Board\s*([^|]*)\|", chunk)
         board_tag = m.group(1).strip() if m else None
 
-        def err(problem: str, tag: str | None = None, board: str | None = board_tag,
-                n: int = n) -> PbnError:
+        def err(
+            problem: str, tag: str | None = None, board: str | None = board_tag, n: int = n
+        ) -> PbnError:
             return PbnError(problem, file=source, board=board, record=n, tag=tag)
 
         md = re.search(r"(?:^|\|)md\|([^|]*)\|", chunk)
@@ -577,8 +667,11 @@ def parse_lin(text: str, *, source: str = "<lin>") -> list[BoardRecord]:
             if b.contract.level == 0:
                 passed_out = True
             else:
-                contract = Contract(b.contract.level, Denom(int(b.contract.denom)),
-                                    Doubling({1: 0, 2: 1, 4: 2}[int(b.contract.penalty)]))
+                contract = Contract(
+                    b.contract.level,
+                    Denom(int(b.contract.denom)),
+                    Doubling({1: 0, 2: 1, 4: 2}[int(b.contract.penalty)]),
+                )
                 declarer = Seat(int(b.contract.declarer))
         play: list[int] = []
         warnings: list[str] = []
@@ -599,14 +692,26 @@ def parse_lin(text: str, *, source: str = "<lin>") -> list[BoardRecord]:
         if b.claimed and contract is not None and result is None:
             result = b.contract.result + contract.tricks_needed
         tags = {str(k): str(v) for k, v in b.info.items()}
-        out.append(BoardRecord(
-            board=board_tag, deal=deal,
-            dealer=Seat(int(b.dealer)) if b.dealer is not None else None,
-            vulnerability=Vul.from_endplay(b.vul) if b.vul is not None else Vul.NONE,
-            contract=contract, declarer=declarer, passed_out=passed_out, result=result,
-            leader=declarer.next if declarer is not None else None, play=tuple(play),
-            lead=play[0] if play else None, claimed=b.claimed,
-            tags=tags, warnings=tuple(warnings), source=source, line=1))
+        out.append(
+            BoardRecord(
+                board=board_tag,
+                deal=deal,
+                dealer=Seat(int(b.dealer)) if b.dealer is not None else None,
+                vulnerability=Vul.from_endplay(b.vul) if b.vul is not None else Vul.NONE,
+                contract=contract,
+                declarer=declarer,
+                passed_out=passed_out,
+                result=result,
+                leader=declarer.next if declarer is not None else None,
+                play=tuple(play),
+                lead=play[0] if play else None,
+                claimed=b.claimed,
+                tags=tags,
+                warnings=tuple(warnings),
+                source=source,
+                line=1,
+            )
+        )
     return out
 
 
@@ -622,6 +727,7 @@ def load(path: str | Path) -> list[BoardRecord]:
 
 
 # -- writing ------------------------------------------------------------------------------------
+
 
 def _tag(name: str, value: str) -> str:
     """``[Name "value"]``; a backslash is doubled only where a reader would take it for an
@@ -648,16 +754,40 @@ def _play_section(deal: Deal, contract: Contract, declarer: Seat, play: Sequence
     return lines
 
 
-_STANDARD = ("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer",
-             "Vulnerable", "Deal", "Scoring", "Declarer", "Contract", "Result", "Play")
+_STANDARD = (
+    "Event",
+    "Site",
+    "Date",
+    "Board",
+    "West",
+    "North",
+    "East",
+    "South",
+    "Dealer",
+    "Vulnerable",
+    "Deal",
+    "Scoring",
+    "Declarer",
+    "Contract",
+    "Result",
+    "Play",
+)
 
 
-def deal_to_pbn(deal: Deal, *, board: str | int | None = None, dealer: Seat | None = None,
-                vulnerability: Vul | None = None, contract: Contract | None = None,
-                declarer: Seat | None = None, play: Sequence[int] = (),
-                result: int | None = None, passed_out: bool = False,
-                tags: Mapping[str, str] | None = None,
-                sections: Mapping[str, Sequence[str]] | None = None) -> str:
+def deal_to_pbn(
+    deal: Deal,
+    *,
+    board: str | int | None = None,
+    dealer: Seat | None = None,
+    vulnerability: Vul | None = None,
+    contract: Contract | None = None,
+    declarer: Seat | None = None,
+    play: Sequence[int] = (),
+    result: int | None = None,
+    passed_out: bool = False,
+    tags: Mapping[str, str] | None = None,
+    sections: Mapping[str, Sequence[str]] | None = None,
+) -> str:
     """One board as PBN text: the standard tags in export order, then the other ``tags``
     (each followed by its ``sections`` lines, e.g. a table).
 
@@ -674,12 +804,18 @@ def deal_to_pbn(deal: Deal, *, board: str | int | None = None, dealer: Seat | No
     lines = [_tag(n, t.get(n, "")) for n in ("Event", "Site", "Date")]
     lines.append(_tag("Board", "" if board is None else str(board)))
     lines += [_tag(n, t.get(n, "")) for n in ("West", "North", "East", "South")]
-    lines += [_tag("Dealer", dealer.letter), _tag("Vulnerable", vulnerability.pbn),
-              _tag("Deal", deal.to_pbn(dealer)), _tag("Scoring", t.get("Scoring", ""))]
+    lines += [
+        _tag("Dealer", dealer.letter),
+        _tag("Vulnerable", vulnerability.pbn),
+        _tag("Deal", deal.to_pbn(dealer)),
+        _tag("Scoring", t.get("Scoring", "")),
+    ]
     if contract is not None:
-        lines += [_tag("Declarer", declarer.letter if declarer is not None else "?"),
-                  _tag("Contract", str(contract)),
-                  _tag("Result", "" if result is None else str(result))]
+        lines += [
+            _tag("Declarer", declarer.letter if declarer is not None else "?"),
+            _tag("Contract", str(contract)),
+            _tag("Result", "" if result is None else str(result)),
+        ]
         if play and declarer is not None:
             lines.append(_tag("Play", declarer.next.letter))
             lines += _play_section(deal, contract, declarer, play)
@@ -696,7 +832,16 @@ def deal_to_pbn(deal: Deal, *, board: str | int | None = None, dealer: Seat | No
 
 def record_to_pbn(rec: BoardRecord) -> str:
     """A :class:`BoardRecord` back to PBN; its other tags and their sections are kept."""
-    return deal_to_pbn(rec.deal, board=rec.board, dealer=rec.dealer,
-                       vulnerability=rec.vulnerability, contract=rec.contract,
-                       declarer=rec.declarer, play=rec.play, result=rec.result,
-                       passed_out=rec.passed_out, tags=rec.tags, sections=rec.sections)
+    return deal_to_pbn(
+        rec.deal,
+        board=rec.board,
+        dealer=rec.dealer,
+        vulnerability=rec.vulnerability,
+        contract=rec.contract,
+        declarer=rec.declarer,
+        play=rec.play,
+        result=rec.result,
+        passed_out=rec.passed_out,
+        tags=rec.tags,
+        sections=rec.sections,
+    )

@@ -10,12 +10,23 @@ from engine.tofs.issues import Issue, Issues
 from .network import OutcomeArg
 
 __all__ = [
-    "assumption", "gist", "make_probability", "move", "phrasing", "points", "standing",
+    "assumption",
+    "gist",
+    "make_probability",
+    "move",
+    "phrasing",
+    "points",
+    "standing",
 ]
 
 # The chance of making, in words (lower bounds, best first).
-CHANCES = ((0.95, "almost certain"), (0.75, "likely"), (0.5, "better than even"),
-           (0.25, "against the odds"), (0.0, "a long shot"))
+CHANCES = (
+    (0.95, "almost certain"),
+    (0.75, "likely"),
+    (0.5, "better than even"),
+    (0.25, "against the odds"),
+    (0.0, "a long shot"),
+)
 
 
 def points(v: float) -> str:
@@ -41,8 +52,15 @@ def gist(issues: Issues) -> str | None:
     """What a plan depends on: the assumptions under which it makes and those under which
     it goes down, with their chances ("makes only if clubs 4-3 (p = 0.72); against clubs
     5-2 (p = 0.28) it goes down")."""
-    branches = [i for i in issues.items if i.kind == "branch" and i.side == "other"
-                and i.assumption and i.other is not None and i.probability is not None]
+    branches = [
+        i
+        for i in issues.items
+        if i.kind == "branch"
+        and i.side == "other"
+        and i.assumption
+        and i.other is not None
+        and i.probability is not None
+    ]
     makes = [i for i in branches if (i.other or 0.0) > 0]
     fails = [i for i in branches if (i.other or 0.0) <= 0]
     if not makes or not fails:
@@ -72,10 +90,18 @@ def standing(run: RunResult) -> str | None:
         return None
     p = make_probability(run.policy)
     word = next(w for bound, w in CHANCES if p >= bound)
-    return (f"This contract is {word}: it makes with p = {p:.2f} in the planner's tree "
-            f"(expected score {points(run.value)}).")
+    return (
+        f"This contract is {word}: it makes with p = {p:.2f} in the planner's tree "
+        f"(expected score {points(run.value)})."
+    )
 
 
 def phrasing(domain: Domain) -> Phrasing:
-    return Phrasing(value=points, difference=difference, move=move, assumption=assumption,
-                    standing=standing, gist=gist)
+    return Phrasing(
+        value=points,
+        difference=difference,
+        move=move,
+        assumption=assumption,
+        standing=standing,
+        gist=gist,
+    )

@@ -29,9 +29,17 @@ from .deal import Contract, Deal, IllegalPlay, PlayState
 from .information import Information, declarer_info, defender_info, masked_state
 
 __all__ = [
-    "DoubleDummyPlayer", "PlayRecord", "PlayTimeout", "Player", "dd_best", "dd_solve",
-    "dd_solve_many", "dd_trace",
-    "dd_value", "lowest_first", "play_board",
+    "DoubleDummyPlayer",
+    "PlayRecord",
+    "PlayTimeout",
+    "Player",
+    "dd_best",
+    "dd_solve",
+    "dd_solve_many",
+    "dd_trace",
+    "dd_value",
+    "lowest_first",
+    "play_board",
 ]
 
 
@@ -88,13 +96,27 @@ class PlayRecord:
         return sum(vals) if vals else None  # type: ignore[arg-type]
 
     def to_dict(self) -> dict:
-        return {"contract": str(self.contract), "declarer": self.declarer.letter,
-                "declarer_player": self.declarer_name, "defender_player": self.defender_name,
-                "tricks": self.declarer_tricks, "made": self.made, "play": self.play_text,
-                "cards": [{"card": CARD_NAMES[c], "seat": Seat(s).letter,
-                           "seconds": round(t, 6), "nodes": n, "note": note}
-                          for c, s, t, n, note in zip(self.cards, self.seats, self.seconds,
-                                                      self.nodes, self.notes)]}
+        return {
+            "contract": str(self.contract),
+            "declarer": self.declarer.letter,
+            "declarer_player": self.declarer_name,
+            "defender_player": self.defender_name,
+            "tricks": self.declarer_tricks,
+            "made": self.made,
+            "play": self.play_text,
+            "cards": [
+                {
+                    "card": CARD_NAMES[c],
+                    "seat": Seat(s).letter,
+                    "seconds": round(t, 6),
+                    "nodes": n,
+                    "note": note,
+                }
+                for c, s, t, n, note in zip(
+                    self.cards, self.seats, self.seconds, self.nodes, self.notes
+                )
+            ],
+        }
 
 
 def _reset(player: object, attr: str) -> None:
@@ -105,12 +127,18 @@ def _reset(player: object, attr: str) -> None:
             pass
 
 
-def play_board(deal: Deal, contract: Contract, declarer: Seat | int, declarer_player: Player,
-               defender_player: Player, *, lead: int | None = None,
-               timeout: float | None = None,
-               on_card: Callable[[PlayState, int, Seat, str | None], None] | None = None,
-               start: PlayState | None = None,
-               ) -> PlayRecord:
+def play_board(
+    deal: Deal,
+    contract: Contract,
+    declarer: Seat | int,
+    declarer_player: Player,
+    defender_player: Player,
+    *,
+    lead: int | None = None,
+    timeout: float | None = None,
+    on_card: Callable[[PlayState, int, Seat, str | None], None] | None = None,
+    start: PlayState | None = None,
+) -> PlayRecord:
     """Play the board to the end and return the record.
 
     ``start`` continues from a position of this board instead of the first card (the
@@ -123,9 +151,13 @@ def play_board(deal: Deal, contract: Contract, declarer: Seat | int, declarer_pl
     """
     declarer = Seat(declarer)
     state = start.copy() if start is not None else PlayState.start(deal, contract, declarer)
-    rec = PlayRecord(deal=deal, contract=contract, declarer=declarer,
-                     declarer_name=getattr(declarer_player, "name", "declarer"),
-                     defender_name=getattr(defender_player, "name", "defence"))
+    rec = PlayRecord(
+        deal=deal,
+        contract=contract,
+        declarer=declarer,
+        declarer_name=getattr(declarer_player, "name", "declarer"),
+        defender_name=getattr(defender_player, "name", "defence"),
+    )
     t_start = time.perf_counter()
     dside = declarer & 1
     while not state.is_over:
@@ -139,8 +171,11 @@ def play_board(deal: Deal, contract: Contract, declarer: Seat | int, declarer_pl
             dt = 0.0
         else:
             info = declarer_info(state) if ours else defender_info(state, seat)
-            view = state.copy() if getattr(player, "double_dummy", False) \
+            view = (
+                state.copy()
+                if getattr(player, "double_dummy", False)
                 else masked_state(state, info)
+            )
             _reset(player, "nodes")
             _reset(player, "note")
             t0 = time.perf_counter()
@@ -150,10 +185,15 @@ def play_board(deal: Deal, contract: Contract, declarer: Seat | int, declarer_pl
             note = getattr(player, "note", None)
         if not (isinstance(c, int) and 0 <= c < 52 and state.legal_mask() >> c & 1):
             name = CARD_NAMES[c] if isinstance(c, int) and 0 <= c < 52 else repr(c)
-            who = "the recorded lead" if lead is not None and state.cards_played == 0 \
+            who = (
+                "the recorded lead"
+                if lead is not None and state.cards_played == 0
                 else getattr(player, "name", "player")
-            raise IllegalPlay(f"{who} chose {name} for {seat.title}, which is not a legal play; "
-                              f"legal: {' '.join(CARD_NAMES[x] for x in state.legal_plays())}")
+            )
+            raise IllegalPlay(
+                f"{who} chose {name} for {seat.title}, which is not a legal play; "
+                f"legal: {' '.join(CARD_NAMES[x] for x in state.legal_plays())}"
+            )
         state.play(c)
         rec.cards.append(c)
         rec.seats.append(int(seat))
@@ -163,13 +203,15 @@ def play_board(deal: Deal, contract: Contract, declarer: Seat | int, declarer_pl
         if on_card is not None:
             on_card(state, c, seat, note)
         if timeout is not None and time.perf_counter() - t_start > timeout and not state.is_over:
-            raise PlayTimeout(f"board not finished after {timeout:g} s "
-                              f"({state.cards_played} cards played)")
+            raise PlayTimeout(
+                f"board not finished after {timeout:g} s ({state.cards_played} cards played)"
+            )
     rec.declarer_tricks = state.declarer_tricks
     return rec
 
 
 # -- double dummy through DDS -------------------------------------------------------------------
+
 
 def lowest_first(cards: Sequence[int] | set[int]) -> int:
     """The lowest card by rank, then by suit order (S, H, D, C): a deterministic tie-break."""
@@ -219,6 +261,7 @@ def dd_solve(state: PlayState | Position) -> tuple[dict[int, int], int]:
     """DD value of every legal card for the side to move (tricks from now, this trick
     included), and the nodes DDS searched."""
     import endplay._dds as _dds
+
     pos = _position(state) if isinstance(state, PlayState) else state
     dl = _dds.deal()
     _fill(dl, *pos)
@@ -227,8 +270,9 @@ def dd_solve(state: PlayState | Position) -> tuple[dict[int, int], int]:
     return _decode(fut)
 
 
-def dd_solve_many(positions: Sequence[PlayState | Position], *, deadline: float | None = None,
-                  chunk: int = 8) -> list[tuple[dict[int, int], int]]:
+def dd_solve_many(
+    positions: Sequence[PlayState | Position], *, deadline: float | None = None, chunk: int = 8
+) -> list[tuple[dict[int, int], int]]:
     """:func:`dd_solve` for many positions with DDS's threaded batch call.
 
     Positions are solved in chunks of ``chunk``; once ``time.perf_counter()`` passes
@@ -236,6 +280,7 @@ def dd_solve_many(positions: Sequence[PlayState | Position], *, deadline: float 
     empty if the input was not).
     """
     import endplay._dds as _dds
+
     out: list[tuple[dict[int, int], int]] = []
     n = len(positions)
     i = 0
@@ -243,7 +288,7 @@ def dd_solve_many(positions: Sequence[PlayState | Position], *, deadline: float 
     while i < n:
         if out and deadline is not None and time.perf_counter() > deadline:
             break
-        part = positions[i:i + chunk]
+        part = positions[i : i + chunk]
         bop = _dds.boards()
         bop.noOfBoards = len(part)
         for j, p in enumerate(part):
@@ -302,6 +347,7 @@ def dd_trace(deal: Deal, trump: int, declarer: Seat | int, cards: Sequence[int])
     the opening lead made by declarer's left-hand opponent: ``len(cards) + 1`` values
     (DDS itself stops after the lead to the last trick; the forced rest is filled in)."""
     import endplay._dds as _dds
+
     dl = _dds.deal()
     _fill(dl, deal.hands, trump, (int(declarer) + 1) & 3, ())
     trace = _dds.playTraceBin()

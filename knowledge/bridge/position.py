@@ -177,17 +177,34 @@ class Position:
             played = self.played
         trick = self.trick + ((seat, c),)
         if len(trick) < 4:
-            return replace(self, hands=tuple(hands), unseen=unseen, trick=trick,  # type: ignore[arg-type]
-                           counts=counts, lengths=lengths, voids=voids, played=played)
+            return replace(
+                self,
+                hands=tuple(hands),
+                unseen=unseen,
+                trick=trick,  # type: ignore[arg-type]
+                counts=counts,
+                lengths=lengths,
+                voids=voids,
+                played=played,
+            )
         probe = replace(self, trick=trick)
         winner = probe.winning()
         assert winner is not None
         ours = winner[0] in (self.table.declarer, self.table.dummy)
-        return replace(self, hands=tuple(hands), unseen=unseen, trick=(),  # type: ignore[arg-type]
-                       leader=winner[0], won=self.won + ours, lost=self.lost + (not ours),
-                       counts=counts, lengths=lengths, voids=voids, played=played,
-                       scheme=self.scheme if ours or self.scheme.startswith("setup-ruff")
-                       else "")
+        return replace(
+            self,
+            hands=tuple(hands),
+            unseen=unseen,
+            trick=(),  # type: ignore[arg-type]
+            leader=winner[0],
+            won=self.won + ours,
+            lost=self.lost + (not ours),
+            counts=counts,
+            lengths=lengths,
+            voids=voids,
+            played=played,
+            scheme=self.scheme if ours or self.scheme.startswith("setup-ruff") else "",
+        )
 
     def assume_length(self, seat: int, suit: int, n: int) -> Position:
         """Record a plan's assumption: defender ``seat`` holds ``n`` cards of ``suit``
@@ -203,8 +220,18 @@ class Position:
         return self if scheme == self.scheme else replace(self, scheme=scheme)
 
     def key(self) -> tuple[Any, ...]:
-        return (self.hands, self.unseen, self.trick, self.leader, self.won, self.lost,
-                self.counts, self.lengths, self.voids, self.scheme)
+        return (
+            self.hands,
+            self.unseen,
+            self.trick,
+            self.leader,
+            self.won,
+            self.lost,
+            self.counts,
+            self.lengths,
+            self.voids,
+            self.scheme,
+        )
 
     def knowledge(self, *, before_trick: bool = False) -> Knowledge:
         """The same information set as counts, for the belief functions.
@@ -229,21 +256,33 @@ class Position:
                     played[d][SUIT_OF[c]] -= 1
                     if SUIT_OF[c] != led:
                         voids[d] &= ~(1 << led)
-            pos = replace(self, unseen=unseen, counts=tuple(counts),  # type: ignore[arg-type]
-                          played=(tuple(played[0]), tuple(played[1])),
-                          voids=tuple(voids), trick=())  # type: ignore[arg-type]
+            pos = replace(
+                self,
+                unseen=unseen,
+                counts=tuple(counts),  # type: ignore[arg-type]
+                played=(tuple(played[0]), tuple(played[1])),
+                voids=tuple(voids),
+                trick=(),
+            )  # type: ignore[arg-type]
             return pos.knowledge()
         lho, rho = self.table.defenders
         unseen = tuple((self.unseen & SUIT_MASKS[s]).bit_count() for s in range(4))
-        known = tuple(tuple((self.hands[seat] & SUIT_MASKS[s]).bit_count() for s in range(4))
-                      for seat in (lho, rho))
+        known = tuple(
+            tuple((self.hands[seat] & SUIT_MASKS[s]).bit_count() for s in range(4))
+            for seat in (lho, rho)
+        )
         voids = tuple(frozenset(s for s in range(4) if v >> s & 1) for v in self.voids)
-        return Knowledge(hands=self.counts, unseen=unseen, known=known,  # type: ignore[arg-type]
-                         played=self.played, voids=voids)  # type: ignore[arg-type]
+        return Knowledge(
+            hands=self.counts,
+            unseen=unseen,
+            known=known,  # type: ignore[arg-type]
+            played=self.played,
+            voids=voids,
+        )  # type: ignore[arg-type]
 
 
 def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
-    return t[:i] + (v,) + t[i + 1:]
+    return t[:i] + (v,) + t[i + 1 :]
 
 
 def position_of(info: Information, table: Table, start_tricks: int | None = None) -> Position:
@@ -259,11 +298,23 @@ def position_of(info: Information, table: Table, start_tricks: int | None = None
     counts = (info.counts[lho], info.counts[rho])
     side = table.declarer & 1
     won, lost = info.won[side], info.won[1 - side]
-    lengths = tuple(tuple(0 if voids[d] >> s & 1 else UNKNOWN for s in range(4))
-                    for d in range(2))
-    played = tuple(tuple((info.played_by[seat] & SUIT_MASKS[s]).bit_count() for s in range(4))
-                   for seat in (lho, rho))
+    lengths = tuple(tuple(0 if voids[d] >> s & 1 else UNKNOWN for s in range(4)) for d in range(2))
+    played = tuple(
+        tuple((info.played_by[seat] & SUIT_MASKS[s]).bit_count() for s in range(4))
+        for seat in (lho, rho)
+    )
     done = won + lost
-    return Position(table, tuple(hands), info.unseen, trick, int(info.leader),  # type: ignore[arg-type]
-                    won, lost, counts, lengths, voids,  # type: ignore[arg-type]
-                    done if start_tricks is None else start_tricks, played)  # type: ignore[arg-type]
+    return Position(
+        table,
+        tuple(hands),
+        info.unseen,
+        trick,
+        int(info.leader),  # type: ignore[arg-type]
+        won,
+        lost,
+        counts,
+        lengths,
+        voids,  # type: ignore[arg-type]
+        done if start_tricks is None else start_tricks,
+        played,
+    )  # type: ignore[arg-type]

@@ -30,27 +30,36 @@ class BoardProblemError(ValueError):
 def table_of(domain: Domain, record: BoardRecord, horizon: int | None = None) -> Table:
     assert record.contract is not None and record.declarer is not None
     model = str(domain.constant("belief_model", "vacant-places"))
-    return Table(record.contract, int(record.declarer),
-                 record.vulnerability.is_vulnerable(record.declarer), get_model(model),
-                 horizon if horizon is not None else int(domain.constant("plan_tricks", 2)))
+    return Table(
+        record.contract,
+        int(record.declarer),
+        record.vulnerability.is_vulnerable(record.declarer),
+        get_model(model),
+        horizon if horizon is not None else int(domain.constant("plan_tricks", 2)),
+    )
 
 
 def board_state(record: BoardRecord, name: str) -> PlayState:
     """The play state where planning starts (see the module docstring)."""
     if record.contract is None or record.declarer is None:
-        raise BoardProblemError(f"board {record.board or name}: no [Contract] and [Declarer] "
-                                "to plan (a passed-out board has nothing to play)")
+        raise BoardProblemError(
+            f"board {record.board or name}: no [Contract] and [Declarer] "
+            "to plan (a passed-out board has nothing to play)"
+        )
     start = record.tags.get("StartAtTrick")
     if start is not None:
         try:
             trick = int(start)
         except ValueError:
-            raise BoardProblemError(f"board {record.board or name}, [StartAtTrick]: expected a "
-                                    f"trick number 1-13, found {start!r}") from None
+            raise BoardProblemError(
+                f"board {record.board or name}, [StartAtTrick]: expected a "
+                f"trick number 1-13, found {start!r}"
+            ) from None
         if not 1 <= trick <= 13 or len(record.play) < 4 * (trick - 1):
             raise BoardProblemError(
                 f"board {record.board or name}, [StartAtTrick]: trick {trick} needs "
-                f"{4 * (trick - 1)} recorded cards; [Play] has {len(record.play)}")
+                f"{4 * (trick - 1)} recorded cards; [Play] has {len(record.play)}"
+            )
         state = record.play_state(4 * (trick - 1))
     else:
         state = record.play_state(0)
@@ -64,11 +73,13 @@ def board_state(record: BoardRecord, name: str) -> PlayState:
             info = defender_info(state, seat)
             state.play(HeuristicDefender().choose(masked_state(state, info), seat, info))
     dside = state.declarer & 1
-    recorded = list(record.play[state.cards_played:])
+    recorded = list(record.play[state.cards_played :])
     while not state.is_over and (state.turn & 1) != dside:
         if not recorded:
-            raise BoardProblemError(f"board {record.board or name}: the defence is to play and "
-                                    "the record has no more cards")
+            raise BoardProblemError(
+                f"board {record.board or name}: the defence is to play and "
+                "the record has no more cards"
+            )
         state.play(recorded.pop(0))
     if state.is_over:
         raise BoardProblemError(f"board {record.board or name} is played out")
@@ -88,11 +99,15 @@ def board_problem(domain: Domain, name: str, text: str) -> Problem:
     table = table_of(domain, record)
     pos: Position = position_of(declarer_info(state), table)
     if sensible_cards(pos, pos.turn) <= 1:
-            pos = replace(pos, table=replace(table, horizon=1))
+        pos = replace(pos, table=replace(table, horizon=1))
     contract = f"{record.contract} by {Seat(table.declarer).title}"
-    return Problem(name, pos, root_tasks(pos), mode="game",
-                   description=f"Board {record.board}: {contract}, "
-                               f"{Seat(state.turn).title} to play to trick "
-                               f"{len(state.history) + 1}",
-                   options={"likelihood_cutoff": float(domain.constant("likelihood_cutoff",
-                                                                       0.05))})
+    return Problem(
+        name,
+        pos,
+        root_tasks(pos),
+        mode="game",
+        description=f"Board {record.board}: {contract}, "
+        f"{Seat(state.turn).title} to play to trick "
+        f"{len(state.history) + 1}",
+        options={"likelihood_cutoff": float(domain.constant("likelihood_cutoff", 0.05))},
+    )

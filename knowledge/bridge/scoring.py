@@ -16,7 +16,13 @@ from .cards import Denom, Seat
 from .deal import Contract, Doubling, Vul
 
 __all__ = [
-    "BoardResult", "IMP_TABLE", "board_a_match", "imps", "score", "score_ns", "trick_score",
+    "IMP_TABLE",
+    "BoardResult",
+    "board_a_match",
+    "imps",
+    "score",
+    "score_ns",
+    "trick_score",
     "undertrick_penalty",
 ]
 
@@ -82,8 +88,32 @@ def score_ns(contract: Contract | None, declarer: Seat | int, vul: Vul, tricks: 
 
 
 # WBF IMP scale: IMP_TABLE[i] is the largest difference worth i IMPs (4000+ is 24).
-IMP_TABLE: tuple[int, ...] = (10, 40, 80, 120, 160, 210, 260, 310, 360, 420, 490, 590, 740, 890,
-                              1090, 1290, 1490, 1740, 1990, 2240, 2490, 2990, 3490, 3990)
+IMP_TABLE: tuple[int, ...] = (
+    10,
+    40,
+    80,
+    120,
+    160,
+    210,
+    260,
+    310,
+    360,
+    420,
+    490,
+    590,
+    740,
+    890,
+    1090,
+    1290,
+    1490,
+    1740,
+    1990,
+    2240,
+    2490,
+    2990,
+    3490,
+    3990,
+)
 
 
 def imps(difference: int) -> int:

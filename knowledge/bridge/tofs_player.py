@@ -49,7 +49,7 @@ from knowledge.bridge.network import SEATS, card_text, registry
 from knowledge.bridge.players import dd_solve_many
 from knowledge.bridge.position import Position, Table, position_of
 
-__all__ = ["Decision", "TieBreak", "TofsDeclarer", "bridge_domain", "plan_position", "SOURCE"]
+__all__ = ["SOURCE", "Decision", "TieBreak", "TofsDeclarer", "bridge_domain", "plan_position"]
 
 SOURCE = Path(__file__).with_name("bridge.toml")
 
@@ -78,13 +78,15 @@ def sensible_cards(pos: Position, seat: int) -> int:
     return class_representatives(legal, hand, pos.gone).bit_count()
 
 
-def plan_position(pos: Position, domain: Domain | None = None,
-                  options: SearchOptions | None = None) -> RunResult:
+def plan_position(
+    pos: Position, domain: Domain | None = None, options: SearchOptions | None = None
+) -> RunResult:
     """Run the planner on a position (declarer or dummy to play)."""
     domain = domain or bridge_domain()
     cutoff = float(domain.constant("likelihood_cutoff", 0.05))
-    problem = Problem("decision", pos, root_tasks(pos), mode="game",
-                      description=f"{Seat(pos.turn).title} to play")
+    problem = Problem(
+        "decision", pos, root_tasks(pos), mode="game", description=f"{Seat(pos.turn).title} to play"
+    )
     opts = options or SearchOptions(mode="game", likelihood_cutoff=cutoff)
     return plan(domain, problem, opts)
 
@@ -107,16 +109,19 @@ class TieBreak:
     @property
     def close(self) -> str:
         """What the cards had in common, in words."""
-        return "tied at the top" if not self.margin else \
-            f"within {self.margin:g} points of the best"
+        return (
+            "tied at the top" if not self.margin else f"within {self.margin:g} points of the best"
+        )
 
     def text(self) -> str:
         """One sentence for the explanation: what was tied and what settled it."""
         cards = sorted(self.tricks, key=lambda c: -self.tricks[c])  # stable: network order
         each = ", ".join(f"{card_text(c)} {self.tricks[c]:.2f}" for c in cards)
-        return (f"{len(self.tricks)} cards {self.close}; settled on {self.samples} layouts "
-                f"sampled from what declarer knows, solved double dummy (average tricks "
-                f"from here: {each}): {self.labels[self.card]} played")
+        return (
+            f"{len(self.tricks)} cards {self.close}; settled on {self.samples} layouts "
+            f"sampled from what declarer knows, solved double dummy (average tricks "
+            f"from here: {each}): {self.labels[self.card]} played"
+        )
 
 
 @dataclass
@@ -168,10 +173,13 @@ class TofsDeclarer:
         if self._table is None or self._table.declarer != int(info.declarer):
             contract = info.contract or Contract.parse("1NT")
             domain = self.domain or bridge_domain()
-            self._table = Table(contract, int(info.declarer),
-                                self.vulnerable,
-                                get_model(self.model),
-                                int(domain.constant("plan_tricks", 2)))
+            self._table = Table(
+                contract,
+                int(info.declarer),
+                self.vulnerable,
+                get_model(self.model),
+                int(domain.constant("plan_tricks", 2)),
+            )
         return self._table
 
     def choose(self, state: PlayState, seat: Seat, info: Information) -> int:
@@ -191,14 +199,18 @@ class TofsDeclarer:
         self.nodes = result.nodes
         policy = result.policy
         tie = self._break_tie(policy, info, int(seat)) if policy is not None else None
-        card = self._card_from(policy, int(seat), tie[0] if tie else None) \
-            if policy is not None else None
+        card = (
+            self._card_from(policy, int(seat), tie[0] if tie else None)
+            if policy is not None
+            else None
+        )
         if card is None or card not in state.legal_plays():
             legal = state.legal_plays()
             card = min(legal)  # the network had nothing to say: the lowest legal card
             self._policy = None
-        self.decisions.append(Decision(len(info.plays), int(seat), result, card,
-                                       tie[1] if tie else None))
+        self.decisions.append(
+            Decision(len(info.plays), int(seat), result, card, tie[1] if tie else None)
+        )
         self._seen = len(info.plays) + 1
         return card
 
@@ -221,8 +233,9 @@ class TofsDeclarer:
         domain = self.domain or bridge_domain()
         return float(domain.constant(name, 0))
 
-    def _break_tie(self, policy: PolicyNode, info: Information, seat: int
-                   ) -> tuple[int, TieBreak] | None:
+    def _break_tie(
+        self, policy: PolicyNode, info: Information, seat: int
+    ) -> tuple[int, TieBreak] | None:
         """Settle plans whose values are within the tie margin of the best.
 
         The leaf estimate counts whole tricks, so plans often tie -- and Tignum 2's "first
@@ -230,8 +243,9 @@ class TofsDeclarer:
         each tied card is played on layouts sampled from declarer's information set and
         solved double dummy; the most tricks on average wins.  Returns the alternative's
         index at the decision and the record, or None when nothing is tied."""
-        samples = int(self._constant("tie_samples") if self.tie_samples is None
-                      else self.tie_samples)
+        samples = int(
+            self._constant("tie_samples") if self.tie_samples is None else self.tie_samples
+        )
         margin = self._constant("tie_margin") if self.tie_margin is None else self.tie_margin
         node = _skip_decompositions(policy)
         if samples < 1 or node.kind != "decision" or node.agent != seat or node.chosen is None:
@@ -259,11 +273,14 @@ class TofsDeclarer:
         node = self._policy
         if node is None:
             return None
-        if self.replan == "trick" and self.decisions and \
-                len(info.plays) // 4 != self.decisions[-1].cards_played // 4:
+        if (
+            self.replan == "trick"
+            and self.decisions
+            and len(info.plays) // 4 != self.decisions[-1].cards_played // 4
+        ):
             self._policy = None  # a new trick: plan afresh from what is known now
             return None
-        plays = info.plays[self._seen:] if self._seen <= len(info.plays) else ()
+        plays = info.plays[self._seen :] if self._seen <= len(info.plays) else ()
         replay = self._replay_position(info, len(info.plays) - len(plays))
         for p, c in plays:
             node = _skip_decompositions(node)
@@ -294,11 +311,13 @@ class TofsDeclarer:
         # it was played in.
         return pos if upto >= len(info.plays) else _rewind(pos, info.plays, upto)
 
-    def _accept(self, node: PolicyNode, pos: Position | None, seat: int, card: int
-                ) -> PolicyNode | None:
+    def _accept(
+        self, node: PolicyNode, pos: Position | None, seat: int, card: int
+    ) -> PolicyNode | None:
         move = ("PlayCard", (seat, card))
-        order = ([node.planned] if node.planned is not None else []) + \
-            [i for i in range(len(node.children)) if i != node.planned]
+        order = ([node.planned] if node.planned is not None else []) + [
+            i for i in range(len(node.children)) if i != node.planned
+        ]
         for i in order:
             edge = node.children[i]
             if edge.step is None:
@@ -313,8 +332,9 @@ class TofsDeclarer:
 
     def _method(self, name: str) -> MethodDef | None:
         domain = self.domain or bridge_domain()
-        return next((m.spec for task in domain.tasks.values() for m in task.methods
-                     if m.name == name), None)
+        return next(
+            (m.spec for task in domain.tasks.values() for m in task.methods if m.name == name), None
+        )
 
     def _method_label(self, method: str) -> str:
         spec = self._method(method)
@@ -331,8 +351,7 @@ def _with_horizon(pos: Position, horizon: int) -> Position:
 
 def _skip_decompositions(node: PolicyNode) -> PolicyNode:
     """Step over nodes that only decompose (one child, no card): Continue, NextTrick."""
-    while node.kind == "decision" and len(node.children) == 1 and \
-            node.children[0].step is None:
+    while node.kind == "decision" and len(node.children) == 1 and node.children[0].step is None:
         node = node.children[0].node
     return node
 
@@ -361,6 +380,10 @@ def _rewind(pos: Position, plays: tuple[tuple[int, int], ...], upto: int) -> Pos
     start = upto - upto % 4
     trick = tuple(plays[start:upto])
     leader = trick[0][0] if trick else (plays[upto][0] if upto < len(plays) else pos.leader)
-    return replace(pos, hands=tuple(hands), unseen=unseen, trick=trick,  # type: ignore[arg-type]
-                   leader=leader)
-
+    return replace(
+        pos,
+        hands=tuple(hands),
+        unseen=unseen,
+        trick=trick,  # type: ignore[arg-type]
+        leader=leader,
+    )

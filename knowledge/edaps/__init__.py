@@ -12,8 +12,8 @@ from pathlib import Path
 
 from knowledge import KnowledgePackage
 
-from .report import design_facts, plan_request, problem_from_name, problem_from_text
 from .phrasing import phrasing
+from .report import design_facts, plan_request, problem_from_name, problem_from_text
 from .shop import registry
 
 HERE = Path(__file__).parent
@@ -28,7 +28,7 @@ def package() -> KnowledgePackage:
         sources={"edaps": HERE / "edaps.toml"},
         registries={"edaps": registry},
         problems={n: problem_from_name(n) for n in names},
-        problem_domain={n: "edaps" for n in names},
+        problem_domain=dict.fromkeys(names, "edaps"),
         problem_descriptions={n: f"design file designs/{n}.txt" for n in names},
         problem_files={n: DESIGNS / f"{n}.txt" for n in names},
         problem_kind="edaps-design",

@@ -34,14 +34,27 @@ class Diagnostic:
     quantity: str  # what requested/achievable measure: "tolerance (mils)", "corner radius (in)"
 
     def to_dict(self) -> dict[str, object]:
-        return {"feature": self.feature, "kind": self.kind, "x": self.x, "y": self.y,
-                "line": self.line, "message": self.message, "requested": self.requested,
-                "achievable": self.achievable, "quantity": self.quantity}
+        return {
+            "feature": self.feature,
+            "kind": self.kind,
+            "x": self.x,
+            "y": self.y,
+            "line": self.line,
+            "message": self.message,
+            "requested": self.requested,
+            "achievable": self.achievable,
+            "quantity": self.quantity,
+        }
 
 
 def _hole_diagnostic(prep: Prepared, x: str, item: Hole | PlatedThroughHole) -> Diagnostic:
-    kind = ("plated through-hole" if isinstance(item, PlatedThroughHole)
-            else "tapped hole" if item.tapped else "hole")
+    kind = (
+        "plated through-hole"
+        if isinstance(item, PlatedThroughHole)
+        else "tapped hole"
+        if item.tapped
+        else "hole"
+    )
     best = prep.finish_min(x)
     where = f"({f32(item.x):.2f}, {f32(item.y):.2f})"
     message = (
@@ -50,20 +63,32 @@ def _hole_diagnostic(prep: Prepared, x: str, item: Hole | PlatedThroughHole) -> 
         f"Smallest achievable tolerance for a {kind} of diameter {item.diameter:.4f}\n"
         f"is {best:.4f} mils."
     )
-    return Diagnostic(x, kind, item.x, item.y, item.line, message, item.tolerance, best,
-                      "tolerance (mils)")
+    return Diagnostic(
+        x, kind, item.x, item.y, item.line, message, item.tolerance, best, "tolerance (mils)"
+    )
 
 
-def _milling_diagnostic(prep: Prepared, x: str, item: MillingFeature, domain: Domain
-                        ) -> Diagnostic:
+def _milling_diagnostic(prep: Prepared, x: str, item: MillingFeature, domain: Domain) -> Diagnostic:
     where = f"({f32(item.x):.2f}, {f32(item.y):.2f})"
     if item.corner_radius <= 0:
-        message = (f"The milling feature at {where} has no corner radius.\n"
-                   "A milling feature must have a corner radius to be milled.")
-        return Diagnostic(x, "milling feature", item.x, item.y, item.line, message,
-                          item.corner_radius, None, "corner radius (in)")
-    limit = min(float(domain.constant("end_mill_min_tol")),
-                float(domain.constant("slot_mill_min_tol")))
+        message = (
+            f"The milling feature at {where} has no corner radius.\n"
+            "A milling feature must have a corner radius to be milled."
+        )
+        return Diagnostic(
+            x,
+            "milling feature",
+            item.x,
+            item.y,
+            item.line,
+            message,
+            item.corner_radius,
+            None,
+            "corner radius (in)",
+        )
+    limit = min(
+        float(domain.constant("end_mill_min_tol")), float(domain.constant("slot_mill_min_tol"))
+    )
     if prep.side[x]:
         limit = min(limit, float(domain.constant("side_mill_min_tol")))
     message = (
@@ -71,8 +96,17 @@ def _milling_diagnostic(prep: Prepared, x: str, item: MillingFeature, domain: Do
         f"for the milling feature at {where}.\n"
         f"Every milling method needs a tolerance above {limit:.4f} mils."
     )
-    return Diagnostic(x, "milling feature", item.x, item.y, item.line, message,
-                      item.tolerance, limit, "tolerance (mils)")
+    return Diagnostic(
+        x,
+        "milling feature",
+        item.x,
+        item.y,
+        item.line,
+        message,
+        item.tolerance,
+        limit,
+        "tolerance (mils)",
+    )
 
 
 def critique(domain: Domain, problem: Problem) -> list[Diagnostic]:
@@ -82,11 +116,15 @@ def critique(domain: Domain, problem: Problem) -> list[Diagnostic]:
     prep = state.prep
     fresh = Shop(prep)
     out: list[Diagnostic] = []
-    for x, task in ([(p, "SetupAndDrill") for p in prep.pth_order]
-                    + [(f, "MakeFeature") for f in prep.feature_order]):
+    for x, task in [(p, "SetupAndDrill") for p in prep.pth_order] + [
+        (f, "MakeFeature") for f in prep.feature_order
+    ]:
         sub = Problem(f"{problem.name}:{x}", fresh, (make_task(domain, task, x),))
-        result = plan(domain, sub, SearchOptions(mode="first", abort_on_dead_end=True,
-                                                 partial_plan_prune=False))
+        result = plan(
+            domain,
+            sub,
+            SearchOptions(mode="first", abort_on_dead_end=True, partial_plan_prune=False),
+        )
         if result.found:
             continue
         item = prep.items[x]
@@ -100,5 +138,3 @@ def critique(domain: Domain, problem: Problem) -> list[Diagnostic]:
 def error_text(diagnostics: list[Diagnostic]) -> str:
     """The dissertation's error message, once per unmanufacturable feature."""
     return "\n".join(f"ERROR: {d.message}" for d in diagnostics)
-
-

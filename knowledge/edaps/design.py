@@ -12,12 +12,25 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
-    "COMPONENT_TYPES", "HARDWARE_TYPES", "Component", "Counterbore", "Design", "Hole",
-    "MillingFeature", "Pin", "PlatedThroughHole",
+    "COMPONENT_TYPES",
+    "HARDWARE_TYPES",
+    "Component",
+    "Counterbore",
+    "Design",
+    "Hole",
+    "MillingFeature",
+    "Pin",
+    "PlatedThroughHole",
 ]
 
-COMPONENT_TYPES = {1: "resistor", 2: "capacitor", 3: "transistor", 4: "inductor", 5: "FET",
-                   6: "diode"}
+COMPONENT_TYPES = {
+    1: "resistor",
+    2: "capacitor",
+    3: "transistor",
+    4: "inductor",
+    5: "FET",
+    6: "diode",
+}
 HARDWARE_TYPES = {1: "none", 2: "screwed"}
 
 

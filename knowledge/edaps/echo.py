@@ -54,55 +54,66 @@ def _at(x: float, y: float) -> str:
 
 
 def _pth(p: PlatedThroughHole) -> list[str]:
-    return [f"There is a plated through-hole at {_at(p.x, p.y)} of diameter {f2(p.diameter)} "
-            f"inches.",
-            f"It is {f2(p.depth)} inches deep; it has dimensional tolerance "
-            f"{f2(p.tolerance)} mils."]
+    return [
+        f"There is a plated through-hole at {_at(p.x, p.y)} of diameter {f2(p.diameter)} inches.",
+        f"It is {f2(p.depth)} inches deep; it has dimensional tolerance {f2(p.tolerance)} mils.",
+    ]
 
 
 def _hole(h: Hole) -> list[str]:
-    lines = [f"There is a hole at {_at(h.x, h.y)} of diameter {f2(h.diameter)} inches.",
-             f"It is {f2(h.depth)} inches deep; it has dimensional tolerance "
-             f"{f2(h.tolerance)} mils."]
+    lines = [
+        f"There is a hole at {_at(h.x, h.y)} of diameter {f2(h.diameter)} inches.",
+        f"It is {f2(h.depth)} inches deep; it has dimensional tolerance {f2(h.tolerance)} mils.",
+    ]
     if h.threads_per_inch is not None:
         lines.append(f"It is tapped with {f2(h.threads_per_inch)} threads per inch.")
     if h.counterbore is not None:
         cb = h.counterbore
-        lines.append(f"It has a {cb.kind} counterbore {f2(cb.depth)} inches deep and "
-                     f"{f2(cb.diameter)} inches in diameter.")
+        lines.append(
+            f"It has a {cb.kind} counterbore {f2(cb.depth)} inches deep and "
+            f"{f2(cb.diameter)} inches in diameter."
+        )
     return lines
 
 
 def _milling(m: MillingFeature) -> list[str]:
-    return [f"There is a milling feature at {_at(m.x, m.y)}; it is {f2(m.depth)} inches deep.",
-            f"It is rotated {f2(m.rotation)} degrees;",
-            f"it is {f2(m.length)} inches long and {f2(m.width)} inches wide.",
-            f"Its corner radius is {f2(m.corner_radius)}; it has dimensional tolerance "
-            f"{f2(m.tolerance)} mils."]
+    return [
+        f"There is a milling feature at {_at(m.x, m.y)}; it is {f2(m.depth)} inches deep.",
+        f"It is rotated {f2(m.rotation)} degrees;",
+        f"it is {f2(m.length)} inches long and {f2(m.width)} inches wide.",
+        f"Its corner radius is {f2(m.corner_radius)}; it has dimensional tolerance "
+        f"{f2(m.tolerance)} mils.",
+    ]
 
 
 def _component(c: Component) -> list[str]:
     preformed = "It is preformed" if c.preformed else "It is not preformed"
-    auto = "it can be automatically inserted" if c.auto_insert else \
-        "it cannot be automatically inserted"
+    auto = (
+        "it can be automatically inserted"
+        if c.auto_insert
+        else "it cannot be automatically inserted"
+    )
     adhered = "It needs to be adhered" if c.adhesion else "It need not be adhered"
     hand = "it needs to be hand-soldered" if c.hand_solder else "it need not be hand-soldered"
-    return [f"There is a {c.part} component at {_at(c.x, c.y)}.",
-            f"It is rotated {f2(c.rotation)} degrees;",
-            f"it is {f2(c.dimx)} inches long and {f2(c.dimy)} inches wide.",
-            f"It is {f2(c.dimz)} inches high, of type {c.type}, of mounting type "
-            f"{c.hardware}.",
-            f"{preformed}; {auto}.",
-            f"{adhered}; {hand}.",
-            *(f"It has a pin at {_at(pin.x, pin.y)}." for pin in c.pins)]
+    return [
+        f"There is a {c.part} component at {_at(c.x, c.y)}.",
+        f"It is rotated {f2(c.rotation)} degrees;",
+        f"it is {f2(c.dimx)} inches long and {f2(c.dimy)} inches wide.",
+        f"It is {f2(c.dimz)} inches high, of type {c.type}, of mounting type {c.hardware}.",
+        f"{preformed}; {auto}.",
+        f"{adhered}; {hand}.",
+        *(f"It has a pin at {_at(pin.x, pin.y)}." for pin in c.pins),
+    ]
 
 
 def _scalar(d: Design, letter: str) -> list[str]:
     # file_order only yields letters whose fields are set; the asserts tell the type checker.
     if letter == "D":
         assert d.length is not None and d.width is not None and d.thickness is not None
-        return [f"Board is {f2(d.length)} inches long, {f2(d.width)} inches wide, and "
-                f"{f2(d.thickness)} inches thick."]
+        return [
+            f"Board is {f2(d.length)} inches long, {f2(d.width)} inches wide, and "
+            f"{f2(d.thickness)} inches thick."
+        ]
     if letter == "I":
         return [f"Dielectric material is {d.dielectric}."]
     if letter == "O":

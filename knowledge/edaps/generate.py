@@ -21,8 +21,7 @@ def stuck_together(design: Design, copies: int, name: str | None = None) -> Desi
     length = design.length or 0.0
 
     def shifted(items: tuple, k: int) -> list:
-        return [item.model_copy(update={"x": item.x + k * length, "line": None})
-                for item in items]
+        return [item.model_copy(update={"x": item.x + k * length, "line": None}) for item in items]
 
     pths: list[PlatedThroughHole] = []
     holes: list[Hole] = []
@@ -33,19 +32,35 @@ def stuck_together(design: Design, copies: int, name: str | None = None) -> Desi
         holes += shifted(design.holes, k)
         milling += shifted(design.milling, k)
         components += shifted(design.components, k)
-    order = [("D", 0)] + [(c, i) for c in "IOWBFGR" for i in [0]] + [
-        ("P", i) for i in range(len(pths))] + [("H", i) for i in range(len(holes))] + [
-        ("M", i) for i in range(len(milling))] + [("Z", i) for i in range(len(components))]
-    return design.model_copy(update={
-        "name": name or f"{design.name}x{copies}", "length": length * copies,
-        "pths": tuple(pths), "holes": tuple(holes), "milling": tuple(milling),
-        "components": tuple(components), "order": tuple(order),
-    })
+    order = (
+        [("D", 0)]
+        + [(c, i) for c in "IOWBFGR" for i in [0]]
+        + [("P", i) for i in range(len(pths))]
+        + [("H", i) for i in range(len(holes))]
+        + [("M", i) for i in range(len(milling))]
+        + [("Z", i) for i in range(len(components))]
+    )
+    return design.model_copy(
+        update={
+            "name": name or f"{design.name}x{copies}",
+            "length": length * copies,
+            "pths": tuple(pths),
+            "holes": tuple(holes),
+            "milling": tuple(milling),
+            "components": tuple(components),
+            "order": tuple(order),
+        }
+    )
 
 
-def pocket_field(base: Design, pockets: int, *, tolerance: float = 5.0,
-                 radii: tuple[float, ...] = (0.075, 0.1, 0.125), name: str | None = None
-                 ) -> Design:
+def pocket_field(
+    base: Design,
+    pockets: int,
+    *,
+    tolerance: float = 5.0,
+    radii: tuple[float, ...] = (0.075, 0.1, 0.125),
+    name: str | None = None,
+) -> Design:
     """``base`` with ``pockets`` extra 5-mil pockets: alternating along the left edge (end,
     slot and side milling all apply: 3 ways) and inside the board (end or slot: 2 ways),
     cycling through ``radii`` so that tool changes matter."""
@@ -56,11 +71,23 @@ def pocket_field(base: Design, pockets: int, *, tolerance: float = 5.0,
         on_edge = n % 2 == 0
         x = 0.0 if on_edge else 0.5 + (n // 2) % max(1, int(length - 1)) * 0.8
         y = 0.3 + (n * 0.37) % (width - 0.8)
-        extra.append(MillingFeature(
-            x=x, y=y, rotation=0.0, depth=0.05, length=0.4, width=0.3,
-            corner_radius=radii[n % len(radii)], tolerance=tolerance))
+        extra.append(
+            MillingFeature(
+                x=x,
+                y=y,
+                rotation=0.0,
+                depth=0.05,
+                length=0.4,
+                width=0.3,
+                corner_radius=radii[n % len(radii)],
+                tolerance=tolerance,
+            )
+        )
     milling = base.milling + tuple(extra)
-    return base.model_copy(update={
-        "name": name or f"{base.name}+{pockets}pockets", "milling": milling,
-        "order": base.order + tuple(("M", len(base.milling) + i) for i in range(pockets)),
-    })
+    return base.model_copy(
+        update={
+            "name": name or f"{base.name}+{pockets}pockets",
+            "milling": milling,
+            "order": base.order + tuple(("M", len(base.milling) + i) for i in range(pockets)),
+        }
+    )

@@ -19,19 +19,41 @@ from engine.tofs import RunResult
 
 __all__ = ["Operation", "SubOperation", "group_plan", "render_plan"]
 
-JOINS = frozenset({
-    "ClampFor", "EstablishDatumPointFor",
-    "RoughDrill", "FinishDrill", "Tap",
-    "RoughEndMill", "FinishEndMill", "RoughSlotMill", "FinishSlotMill", "RoughSideMill",
-    "FinishSideMill",
-    "PlateResist", "DryBoard",
-    "SpreadPhotoresist", "SpindlePhotoresist", "SprayPhotoresist", "PaintPhotoresist",
-    "ArtworkLithography", "Etching",
-    "PrecleanForSoldering", "ScreenprintSolderResist",
-    "PutSolderPasteAtLocation", "ScreenprintSolderPaste", "ManualSolderPasteAtLocation",
-    "SetupForAutomaticSolderPaste", "AutomaticSolderPasteAtLocation", "RunAutomaticSolderPaste",
-    "AdherePart", "ManualPickAndPlacePart", "AutomaticPickAndPlacePart", "ReflowSoldering",
-})
+JOINS = frozenset(
+    {
+        "ClampFor",
+        "EstablishDatumPointFor",
+        "RoughDrill",
+        "FinishDrill",
+        "Tap",
+        "RoughEndMill",
+        "FinishEndMill",
+        "RoughSlotMill",
+        "FinishSlotMill",
+        "RoughSideMill",
+        "FinishSideMill",
+        "PlateResist",
+        "DryBoard",
+        "SpreadPhotoresist",
+        "SpindlePhotoresist",
+        "SprayPhotoresist",
+        "PaintPhotoresist",
+        "ArtworkLithography",
+        "Etching",
+        "PrecleanForSoldering",
+        "ScreenprintSolderResist",
+        "PutSolderPasteAtLocation",
+        "ScreenprintSolderPaste",
+        "ManualSolderPasteAtLocation",
+        "SetupForAutomaticSolderPaste",
+        "AutomaticSolderPasteAtLocation",
+        "RunAutomaticSolderPaste",
+        "AdherePart",
+        "ManualPickAndPlacePart",
+        "AutomaticPickAndPlacePart",
+        "ReflowSoldering",
+    }
+)
 JOINS_SAME = frozenset({"HandSolderPart"})
 
 HEADER = (
@@ -89,8 +111,16 @@ def steps_of(result: RunResult) -> list[Step]:
     for s in reversed(result.plan):
         wc = s.group or following
         following = wc
-        out.append(Step(s.operator, s.args, s.costs.get("setup", 0.0), s.costs.get("run", 0.0),
-                        s.description, wc))
+        out.append(
+            Step(
+                s.operator,
+                s.args,
+                s.costs.get("setup", 0.0),
+                s.costs.get("run", 0.0),
+                s.description,
+                wc,
+            )
+        )
     out.reverse()
     return out
 
@@ -103,8 +133,9 @@ def group_plan(result: RunResult) -> list[Operation]:
             ops.append(Operation(len(ops) + 1, step.work_center))
             previous = ""
         op = ops[-1]
-        joins = step.operator in JOINS or (step.operator in JOINS_SAME
-                                           and previous == step.operator)
+        joins = step.operator in JOINS or (
+            step.operator in JOINS_SAME and previous == step.operator
+        )
         if not op.subs or not joins:
             op.subs.append(SubOperation(chr(ord("A") + len(op.subs))))
         op.subs[-1].steps.append(step)
@@ -124,11 +155,13 @@ def render_plan(result: RunResult, nodes: int, seconds: float) -> str:
         opn = f"{op.number:03d}"
         for sub in op.subs:
             first, *rest = sub.steps
-            lines.append(_line(opn, sub.letter, op.work_center, sub.setup, sub.run, 1,
-                               first.description))
+            lines.append(
+                _line(opn, sub.letter, op.work_center, sub.setup, sub.run, 1, first.description)
+            )
             lines.extend(f"{INDENT}{n:02d}  {s.description}" for n, s in enumerate(rest, 2))
-        lines.append(_line(opn, "T", op.work_center, op.setup, op.run, 1,
-                           f"Total time on {op.work_center}"))
+        lines.append(
+            _line(opn, "T", op.work_center, op.setup, op.run, 1, f"Total time on {op.work_center}")
+        )
         setup_total += op.setup
         run_total += op.run
     lines.append(_line("999", "T", "", setup_total, run_total, 1, "Total time to manufacture"))

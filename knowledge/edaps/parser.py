@@ -65,12 +65,24 @@ from pathlib import Path
 from typing import Literal
 
 from .design import (
-    COMPONENT_TYPES, HARDWARE_TYPES, Component, Counterbore, Design, Hole, MillingFeature, Pin,
+    COMPONENT_TYPES,
+    HARDWARE_TYPES,
+    Component,
+    Counterbore,
+    Design,
+    Hole,
+    MillingFeature,
+    Pin,
     PlatedThroughHole,
 )
 
 __all__ = [
-    "COMMANDS", "DesignError", "InputProblem", "file_order", "format_design", "load_design",
+    "COMMANDS",
+    "DesignError",
+    "InputProblem",
+    "file_order",
+    "format_design",
+    "load_design",
     "parse_design",
 ]
 
@@ -85,11 +97,23 @@ _NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 
 DESCRIPTIONS = {
-    "D": "board dimensions", "I": "dielectric material", "O": "conductor resistivity",
-    "W": "through-hole plating width", "Z": "component", "Y": "pin", "B": "bullseye",
-    "F": "artwork file", "G": "minimum gap", "R": "trace thickness", "H": "hole",
-    "T": "tapping", "C": "counterbore", "M": "milling feature", "P": "plated through-hole",
-    "E": "echo off", "N": "partial plan pruner off",
+    "D": "board dimensions",
+    "I": "dielectric material",
+    "O": "conductor resistivity",
+    "W": "through-hole plating width",
+    "Z": "component",
+    "Y": "pin",
+    "B": "bullseye",
+    "F": "artwork file",
+    "G": "minimum gap",
+    "R": "trace thickness",
+    "H": "hole",
+    "T": "tapping",
+    "C": "counterbore",
+    "M": "milling feature",
+    "P": "plated through-hole",
+    "E": "echo off",
+    "N": "partial plan pruner off",
 }
 
 # ------------------------------------------------------------------------------------
@@ -149,12 +173,20 @@ SIGNATURES: dict[str, tuple[_Arg, ...]] = {
     "I": (_Arg("<dielectric material>", "word"),),
     "O": (_a("<conductor resistivity>", "nonneg"),),
     "W": (_a("<through-hole plating width>", "pos"),),
-    "Z": (*_LOC, _a("<degrees of rotation>"), _a("<dimx>", "pos"), _a("<dimy>", "pos"),
-          _a("<dimz>", "pos"), _Arg("<type number>", "int", choices=COMPONENT_TYPES),
-          _Arg("<mounting hardware type number>", "int", choices=HARDWARE_TYPES),
-          _Arg("<part number>", "word"), _Arg("<preforming>", "flag"),
-          _Arg("<automatic insertion>", "flag"), _Arg("<adhesion>", "flag"),
-          _Arg("<hand-soldering>", "flag")),
+    "Z": (
+        *_LOC,
+        _a("<degrees of rotation>"),
+        _a("<dimx>", "pos"),
+        _a("<dimy>", "pos"),
+        _a("<dimz>", "pos"),
+        _Arg("<type number>", "int", choices=COMPONENT_TYPES),
+        _Arg("<mounting hardware type number>", "int", choices=HARDWARE_TYPES),
+        _Arg("<part number>", "word"),
+        _Arg("<preforming>", "flag"),
+        _Arg("<automatic insertion>", "flag"),
+        _Arg("<adhesion>", "flag"),
+        _Arg("<hand-soldering>", "flag"),
+    ),
     "Y": _LOC,
     "B": _LOC,
     "F": (_Arg("<filename>", "word"),),
@@ -163,8 +195,15 @@ SIGNATURES: dict[str, tuple[_Arg, ...]] = {
     "H": _HOLE,
     "T": (_a("<threads-per-inch>", "pos"),),
     "C": (_Arg("<counterbore kind>", "cbkind"), _a("<depth>", "pos"), _a("<diameter>", "pos")),
-    "M": (*_LOC, _a("<degrees of rotation>"), _a("<depth>", "pos"), _a("<length>", "pos"),
-          _a("<width>", "pos"), _a("<corner radius>", "nonneg"), _a("<tolerance>", "nonneg")),
+    "M": (
+        *_LOC,
+        _a("<degrees of rotation>"),
+        _a("<depth>", "pos"),
+        _a("<length>", "pos"),
+        _a("<width>", "pos"),
+        _a("<corner radius>", "nonneg"),
+        _a("<tolerance>", "nonneg"),
+    ),
     "P": _HOLE,
     "E": (),
     "N": (),
@@ -248,8 +287,9 @@ class _Reader:
     def problem(self, line: int, column: int, message: str) -> None:
         self.problems.append(InputProblem(self.path, line, column, message))
 
-    def arguments(self, letter: str, tokens: list[tuple[int, str]], line: int,
-                  end: int) -> list[_Value] | None:
+    def arguments(
+        self, letter: str, tokens: list[tuple[int, str]], line: int, end: int
+    ) -> list[_Value] | None:
         """Check the arguments against the signature; None if any was bad."""
         signature = SIGNATURES[letter]
         values: list[_Value] = []
@@ -265,16 +305,18 @@ class _Reader:
         usage = " ".join(a.name for a in signature)
         if len(tokens) < len(signature):
             missing = signature[len(tokens)]
-            self.problem(line, end, f"expected {missing.name}, found end of line "
-                                    f"({letter} takes {usage})")
+            self.problem(
+                line, end, f"expected {missing.name}, found end of line ({letter} takes {usage})"
+            )
             ok = False
         elif len(tokens) > len(signature):
             column, token = tokens[len(signature)]
             after = f"after {signature[-1].name}" if signature else f"({letter} takes no arguments)"
             hint = "; names cannot contain spaces" if letter in "IF" else ""
             takes = f" ({letter} takes {usage}{hint})" if signature else ""
-            self.problem(line, column, f"expected end of line {after}, "
-                                       f"found {_shown(token)}{takes}")
+            self.problem(
+                line, column, f"expected end of line {after}, found {_shown(token)}{takes}"
+            )
             ok = False
         return values if ok else None
 
@@ -314,14 +356,19 @@ class _Reader:
             hint = f" (did you mean {word.upper()!r}? command letters are capitals)"
         elif len(word) > 1 and word[0] in SIGNATURES:
             hint = " (put a space after the command letter)"
-        self.problem(line, column,
-                     f"expected a command letter ({letters}), found {_shown(word)}{hint}")
+        self.problem(
+            line, column, f"expected a command letter ({letters}), found {_shown(word)}{hint}"
+        )
 
     def scalar(self, letter: str, line: int, values: list[_Value] | None) -> None:
         if letter in self.scalar_lines:
             first = self.scalar_lines[letter]
-            self.problem(line, self.column, f"duplicate {letter} command "
-                         f"({DESCRIPTIONS[letter]}); the first is on line {first}")
+            self.problem(
+                line,
+                self.column,
+                f"duplicate {letter} command "
+                f"({DESCRIPTIONS[letter]}); the first is on line {first}",
+            )
             return
         self.scalar_lines[letter] = line
         if values is not None:
@@ -345,10 +392,13 @@ class _Reader:
         kids = "Y" if parent == "Z" else "T/C"
         assert self.previous is not None
         prev_letter, prev_line = self.previous
-        self.problem(line, column,
-                     f"expected {child} directly after its {owner} line or that "
-                     f"{DESCRIPTIONS[parent]}'s {kids} lines, found it after "
-                     f"{prev_letter} ({DESCRIPTIONS[prev_letter]}) on line {prev_line}")
+        self.problem(
+            line,
+            column,
+            f"expected {child} directly after its {owner} line or that "
+            f"{DESCRIPTIONS[parent]}'s {kids} lines, found it after "
+            f"{prev_letter} ({DESCRIPTIONS[prev_letter]}) on line {prev_line}",
+        )
 
     def pin(self, line: int, values: list[_Value] | None) -> None:
         if self.open is None or self.open.letter != "Z":
@@ -364,9 +414,12 @@ class _Reader:
             return
         first = hole.tap_line if letter == "T" else hole.bore_line
         if first is not None:
-            self.problem(line, self.column,
-                         f"second {letter} ({DESCRIPTIONS[letter]}) for the hole on line "
-                         f"{hole.line}; the first is on line {first}")
+            self.problem(
+                line,
+                self.column,
+                f"second {letter} ({DESCRIPTIONS[letter]}) for the hole on line "
+                f"{hole.line}; the first is on line {first}",
+            )
             return
         if letter == "T":
             hole.tap_line = line
@@ -404,30 +457,81 @@ class _Reader:
         def one(letter: str) -> _Value | None:
             return s[letter][0] if letter in s else None
 
-        pths = [PlatedThroughHole(x=v[0], y=v[1], depth=v[2], diameter=v[3], tolerance=v[4],
-                                  line=p.line)
-                for p in self.items["P"] if (v := p.values) is not None]
-        holes = [Hole(x=v[0], y=v[1], depth=v[2], diameter=v[3], tolerance=v[4],
-                      threads_per_inch=p.threads, counterbore=p.bore, line=p.line)
-                 for p in self.items["H"] if (v := p.values) is not None]
-        milling = [MillingFeature(x=v[0], y=v[1], rotation=v[2], depth=v[3], length=v[4],
-                                  width=v[5], corner_radius=v[6], tolerance=v[7], line=p.line)
-                   for p in self.items["M"] if (v := p.values) is not None]
-        components = [Component(x=v[0], y=v[1], rotation=v[2], dimx=v[3], dimy=v[4], dimz=v[5],
-                                type=v[6], hardware=v[7], part=v[8], preformed=v[9],
-                                auto_insert=v[10], adhesion=v[11], hand_solder=v[12],
-                                pins=tuple(p.pins), line=p.line)
-                      for p in self.items["Z"] if (v := p.values) is not None]
+        pths = [
+            PlatedThroughHole(
+                x=v[0], y=v[1], depth=v[2], diameter=v[3], tolerance=v[4], line=p.line
+            )
+            for p in self.items["P"]
+            if (v := p.values) is not None
+        ]
+        holes = [
+            Hole(
+                x=v[0],
+                y=v[1],
+                depth=v[2],
+                diameter=v[3],
+                tolerance=v[4],
+                threads_per_inch=p.threads,
+                counterbore=p.bore,
+                line=p.line,
+            )
+            for p in self.items["H"]
+            if (v := p.values) is not None
+        ]
+        milling = [
+            MillingFeature(
+                x=v[0],
+                y=v[1],
+                rotation=v[2],
+                depth=v[3],
+                length=v[4],
+                width=v[5],
+                corner_radius=v[6],
+                tolerance=v[7],
+                line=p.line,
+            )
+            for p in self.items["M"]
+            if (v := p.values) is not None
+        ]
+        components = [
+            Component(
+                x=v[0],
+                y=v[1],
+                rotation=v[2],
+                dimx=v[3],
+                dimy=v[4],
+                dimz=v[5],
+                type=v[6],
+                hardware=v[7],
+                part=v[8],
+                preformed=v[9],
+                auto_insert=v[10],
+                adhesion=v[11],
+                hand_solder=v[12],
+                pins=tuple(p.pins),
+                line=p.line,
+            )
+            for p in self.items["Z"]
+            if (v := p.values) is not None
+        ]
         return Design(
             name=name,
             length=s["D"][0] if "D" in s else None,
             width=s["D"][1] if "D" in s else None,
             thickness=s["D"][2] if "D" in s else None,
-            dielectric=one("I"), resistivity=one("O"), plating_width=one("W"),
+            dielectric=one("I"),
+            resistivity=one("O"),
+            plating_width=one("W"),
             bullseye=(s["B"][0], s["B"][1]) if "B" in s else None,
-            artwork_file=one("F"), min_gap=one("G"), trace_thickness=one("R"),
-            pths=tuple(pths), holes=tuple(holes), milling=tuple(milling),
-            components=tuple(components), echo=self.echo, prune=self.prune,
+            artwork_file=one("F"),
+            min_gap=one("G"),
+            trace_thickness=one("R"),
+            pths=tuple(pths),
+            holes=tuple(holes),
+            milling=tuple(milling),
+            components=tuple(components),
+            echo=self.echo,
+            prune=self.prune,
             order=tuple(self.order),
         )
 
@@ -457,18 +561,26 @@ def load_design(path: str | Path) -> Design:
     try:
         data = p.read_bytes()
     except OSError as exc:
-        raise DesignError([InputProblem(shown, 0, 0, f"cannot open: {exc.strerror or exc}")]) \
-            from None
+        raise DesignError(
+            [InputProblem(shown, 0, 0, f"cannot open: {exc.strerror or exc}")]
+        ) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        before = data[:exc.start]
+        before = data[: exc.start]
         line = before.count(b"\n") + 1
         start = before.rfind(b"\n") + 1
         column = len(before[start:].decode("utf-8", errors="replace")) + 1
-        raise DesignError([InputProblem(
-            shown, line, column,
-            f"expected UTF-8 text, found byte 0x{data[exc.start]:02x} (not UTF-8)")]) from None
+        raise DesignError(
+            [
+                InputProblem(
+                    shown,
+                    line,
+                    column,
+                    f"expected UTF-8 text, found byte 0x{data[exc.start]:02x} (not UTF-8)",
+                )
+            ]
+        ) from None
     return parse_design(text, path=shown, name=_default_name(shown))
 
 
@@ -477,8 +589,16 @@ def load_design(path: str | Path) -> Design:
 # ------------------------------------------------------------------------------------
 
 _LISTS = {"P": "pths", "H": "holes", "M": "milling", "Z": "components"}
-_SCALAR_FIELD = {"D": "length", "I": "dielectric", "O": "resistivity", "W": "plating_width",
-                 "B": "bullseye", "F": "artwork_file", "G": "min_gap", "R": "trace_thickness"}
+_SCALAR_FIELD = {
+    "D": "length",
+    "I": "dielectric",
+    "O": "resistivity",
+    "W": "plating_width",
+    "B": "bullseye",
+    "F": "artwork_file",
+    "G": "min_gap",
+    "R": "trace_thickness",
+}
 
 
 def _present(design: Design, letter: str, index: int) -> bool:
@@ -502,7 +622,8 @@ def file_order(design: Design) -> Iterator[tuple[str, int]]:
             done.add((letter, index))
             yield letter, index
     rest = [(s, 0) for s in _SCALARS] + [
-        (k, i) for k in _ITEMS for i in range(len(getattr(design, _LISTS[k])))]
+        (k, i) for k in _ITEMS for i in range(len(getattr(design, _LISTS[k])))
+    ]
     for key in rest:
         if key not in done and _present(design, *key):
             yield key
@@ -562,12 +683,10 @@ def format_design(design: Design) -> str:
             out.append(f"R {_num(d.trace_thickness)}")
         elif letter == "P":
             p = d.pths[i]
-            out.append(" ".join(["P", *map(_num, (p.x, p.y, p.depth, p.diameter,
-                                                   p.tolerance))]))
+            out.append(" ".join(["P", *map(_num, (p.x, p.y, p.depth, p.diameter, p.tolerance))]))
         elif letter == "H":
             h = d.holes[i]
-            out.append(" ".join(["H", *map(_num, (h.x, h.y, h.depth, h.diameter,
-                                                   h.tolerance))]))
+            out.append(" ".join(["H", *map(_num, (h.x, h.y, h.depth, h.diameter, h.tolerance))]))
             if h.threads_per_inch is not None:
                 out.append(f"T {_num(h.threads_per_inch)}")
             if h.counterbore is not None:
@@ -576,14 +695,40 @@ def format_design(design: Design) -> str:
                 out.append(f"C {kind} {_num(cb.depth)} {_num(cb.diameter)}")
         elif letter == "M":
             m = d.milling[i]
-            out.append(" ".join(["M", *map(_num, (m.x, m.y, m.rotation, m.depth, m.length,
-                                                   m.width, m.corner_radius, m.tolerance))]))
+            out.append(
+                " ".join(
+                    [
+                        "M",
+                        *map(
+                            _num,
+                            (
+                                m.x,
+                                m.y,
+                                m.rotation,
+                                m.depth,
+                                m.length,
+                                m.width,
+                                m.corner_radius,
+                                m.tolerance,
+                            ),
+                        ),
+                    ]
+                )
+            )
         elif letter == "Z":
             c = d.components[i]
-            out.append(" ".join([
-                "Z", *map(_num, (c.x, c.y, c.rotation, c.dimx, c.dimy, c.dimz)),
-                str(c.type), str(c.hardware), _word(c.part, "part number"),
-                *map(_flag, (c.preformed, c.auto_insert, c.adhesion, c.hand_solder))]))
+            out.append(
+                " ".join(
+                    [
+                        "Z",
+                        *map(_num, (c.x, c.y, c.rotation, c.dimx, c.dimy, c.dimz)),
+                        str(c.type),
+                        str(c.hardware),
+                        _word(c.part, "part number"),
+                        *map(_flag, (c.preformed, c.auto_insert, c.adhesion, c.hand_solder)),
+                    ]
+                )
+            )
             out.extend(f"Y {_num(pin.x)} {_num(pin.y)}" for pin in c.pins)
     if not design.echo:
         out.append("E")

@@ -17,8 +17,9 @@ def standing(run: RunResult) -> str:
     if run.value is None:
         why = f": {run.failure.message}" if run.failure is not None else ""
         return f"This design cannot be made as it stands{why}."
-    return (f"This design needs about {run.value / 60:.1f} hours of shop time "
-            f"({minutes(run.value)}).")
+    return (
+        f"This design needs about {run.value / 60:.1f} hours of shop time ({minutes(run.value)})."
+    )
 
 
 def phrasing(domain: Domain) -> Phrasing:

@@ -19,8 +19,15 @@ from engine.tofs import Domain, Problem, RunResult, SearchOptions, plan
 from engine.tofs.explanation import Explanation
 from engine.tofs.render import explanation_dict, explanation_text
 from knowledge import (
-    EXIT_BAD_INPUT, EXIT_NO_PLAN, EXIT_PLAN, KnowledgePackage, PlanReport, PlanRequest,
-    explain_run, result_facts, why_not,
+    EXIT_BAD_INPUT,
+    EXIT_NO_PLAN,
+    EXIT_PLAN,
+    KnowledgePackage,
+    PlanReport,
+    PlanRequest,
+    explain_run,
+    result_facts,
+    why_not,
 )
 
 from .critique import Diagnostic, critique, error_text
@@ -112,8 +119,14 @@ class EdapsRun:
             "setup_time": round(self.setup_time, 6) if self.manufacturable else None,
             "run_time": round(self.run_time, 6) if self.manufacturable else None,
             "operations": [
-                {"operator": s.operator, "args": list(s.args), "setup": s.setup, "run": s.run,
-                 "work_center": s.work_center, "description": s.description}
+                {
+                    "operator": s.operator,
+                    "args": list(s.args),
+                    "setup": s.setup,
+                    "run": s.run,
+                    "work_center": s.work_center,
+                    "description": s.description,
+                }
                 for s in steps_of(self.result)
             ],
             "diagnostics": [d.to_dict() for d in self.diagnostics],
@@ -124,29 +137,52 @@ class EdapsRun:
         if explain and self.explanation is not None:
             data["explanation"] = explanation_dict(self.explanation)
         full = self.result.to_dict()["choice_points"]
-        data["choice_points"] = full if explain else [
-            {"task": c["task"], "alternatives": [
-                {k: a[k] for k in ("label", "value", "reason", "chosen")}
-                for a in c["alternatives"]]} for c in full]
+        data["choice_points"] = (
+            full
+            if explain
+            else [
+                {
+                    "task": c["task"],
+                    "alternatives": [
+                        {k: a[k] for k in ("label", "value", "reason", "chosen")}
+                        for a in c["alternatives"]
+                    ],
+                }
+                for c in full
+            ]
+        )
         return data
 
 
-def plan_design(domain: Domain, design: Design, *, full_tree: bool = False,
-                prune: bool = True, transpositions: bool = True,
-                node_budget: int | None = None, time_budget: float | None = None,
-                force: dict[str, str] | None = None, explain: bool = False) -> EdapsRun:
+def plan_design(
+    domain: Domain,
+    design: Design,
+    *,
+    full_tree: bool = False,
+    prune: bool = True,
+    transpositions: bool = True,
+    node_budget: int | None = None,
+    time_budget: float | None = None,
+    force: dict[str, str] | None = None,
+    explain: bool = False,
+) -> EdapsRun:
     """Plan one design.  ``prune`` and the design's own ``N`` command must both allow the
     partial plan pruner.  ``force`` ({task: alternative}) re-plans with the alternative
     taken at the first such choice point of the plan (why not?) and says how the forced
     plan compares; ``explain`` explains every choice point (re-planning lower-valued
     alternatives to find where their cost goes)."""
     problem = edaps_problem(domain, design)
-    options = SearchOptions(**{
-        **problem.options, "mode": "optimise", "full_tree": full_tree,
-        "partial_plan_prune": prune and problem.options["partial_plan_prune"],
-        "transpositions": transpositions, "node_budget": node_budget,
-        "time_budget": time_budget,
-    })
+    options = SearchOptions(
+        **{
+            **problem.options,
+            "mode": "optimise",
+            "full_tree": full_tree,
+            "partial_plan_prune": prune and problem.options["partial_plan_prune"],
+            "transpositions": transpositions,
+            "node_budget": node_budget,
+            "time_budget": time_budget,
+        }
+    )
     t0 = time.perf_counter()
     said = None
     if force:
@@ -163,29 +199,39 @@ def plan_design(domain: Domain, design: Design, *, full_tree: bool = False,
 
 def _run_request(pkg: KnowledgePackage, request: PlanRequest) -> EdapsRun:
     if request.problem_text is not None:
-        design = parse_design(request.problem_text, path=request.problem,
-                              name=Path(request.problem).stem)
+        design = parse_design(
+            request.problem_text, path=request.problem, name=Path(request.problem).stem
+        )
     else:
         design = resolve_design(request.problem)
     domain = pkg.domain("edaps", request.spec)
-    return plan_design(domain, design, full_tree=request.full_tree, prune=request.prune,
-                       node_budget=request.node_budget, time_budget=request.time_budget,
-                       force=request.force, explain=request.explain)
+    return plan_design(
+        domain,
+        design,
+        full_tree=request.full_tree,
+        prune=request.prune,
+        node_budget=request.node_budget,
+        time_budget=request.time_budget,
+        force=request.force,
+        explain=request.explain,
+    )
 
 
 def design_facts(pkg: KnowledgePackage, request: PlanRequest) -> dict[str, Any]:
     """What a knowledge test can check about a design's plan."""
     run = _run_request(pkg, request)
     facts = result_facts(run.result)
-    facts.update({
-        "manufacturable": run.manufacturable,
-        "lead_time": run.setup_time + run.run_time if run.manufacturable else None,
-        "setup_time": run.setup_time if run.manufacturable else None,
-        "run_time": run.run_time if run.manufacturable else None,
-        "nodes": run.nodes,
-        "unmanufacturable_at": [f"({d.x:.2f}, {d.y:.2f})" for d in run.diagnostics],
-        "unmanufacturable_count": len(run.diagnostics),
-    })
+    facts.update(
+        {
+            "manufacturable": run.manufacturable,
+            "lead_time": run.setup_time + run.run_time if run.manufacturable else None,
+            "setup_time": run.setup_time if run.manufacturable else None,
+            "run_time": run.run_time if run.manufacturable else None,
+            "nodes": run.nodes,
+            "unmanufacturable_at": [f"({d.x:.2f}, {d.y:.2f})" for d in run.diagnostics],
+            "unmanufacturable_count": len(run.diagnostics),
+        }
+    )
     return facts
 
 

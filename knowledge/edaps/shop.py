@@ -104,12 +104,18 @@ def prepare(design: Design, constants: dict[str, Any]) -> Prepared:
     bx32, by32 = np.float32(bx), np.float32(by)
     items: dict[str, Item] = {}
     printed: dict[str, tuple[float, float]] = {}
-    for prefix, group in (("P", design.pths), ("H", design.holes), ("M", design.milling),
-                          ("Z", design.components)):
+    for prefix, group in (
+        ("P", design.pths),
+        ("H", design.holes),
+        ("M", design.milling),
+        ("Z", design.components),
+    ):
         for n, item in enumerate(group, 1):
             items[f"{prefix}{n}"] = item
-            printed[f"{prefix}{n}"] = (float(np.float32(item.x) - bx32),
-                                       float(np.float32(item.y) - by32))
+            printed[f"{prefix}{n}"] = (
+                float(np.float32(item.x) - bx32),
+                float(np.float32(item.y) - by32),
+            )
     pins: dict[str, Pin] = {}
     for n, comp in enumerate(design.components, 1):
         for k, pin in enumerate(comp.pins, 1):
@@ -130,11 +136,14 @@ def prepare(design: Design, constants: dict[str, Any]) -> Prepared:
     radius = {i: items[i].corner_radius for i in mill_ids}  # type: ignore[union-attr]
     comps = [(f"Z{n}", c) for n, c in enumerate(design.components, 1)]
     machine = [cid for cid, c in comps if not c.hand_solder]
-    paste = tuple(f"{cid}.{k}" for cid in reversed(machine)
-                  for k in range(len(items[cid].pins), 0, -1))  # type: ignore[union-attr]
+    paste = tuple(
+        f"{cid}.{k}" for cid in reversed(machine) for k in range(len(items[cid].pins), 0, -1)
+    )  # type: ignore[union-attr]
     length, width = design.length or 0.0, design.width or 0.0
     return Prepared(
-        design=design, items=items, pins=pins,
+        design=design,
+        items=items,
+        pins=pins,
         pth_order=_stable_desc(pth_ids, diam),
         feature_order=_stable_desc(mill_ids, radius) + _stable_desc(hole_ids, diam),
         paste_order=paste,
@@ -444,23 +453,25 @@ def _make_registry() -> Registry:
 
     @reg.effect
     def install_drill_bit(s: Shop, h: str) -> Shop:
-        return Shop(s.prep, s.vmc_setup, item(s, h).diameter, s.end_tool, s.slot_tool,
-                    s.side_tool)
+        return Shop(s.prep, s.vmc_setup, item(s, h).diameter, s.end_tool, s.slot_tool, s.side_tool)
 
     @reg.effect
     def install_end_tool(s: Shop, f: str) -> Shop:
-        return Shop(s.prep, s.vmc_setup, s.drill_bit, item(s, f).corner_radius, s.slot_tool,
-                    s.side_tool)
+        return Shop(
+            s.prep, s.vmc_setup, s.drill_bit, item(s, f).corner_radius, s.slot_tool, s.side_tool
+        )
 
     @reg.effect
     def install_slot_tool(s: Shop, f: str) -> Shop:
-        return Shop(s.prep, s.vmc_setup, s.drill_bit, s.end_tool, item(s, f).corner_radius,
-                    s.side_tool)
+        return Shop(
+            s.prep, s.vmc_setup, s.drill_bit, s.end_tool, item(s, f).corner_radius, s.side_tool
+        )
 
     @reg.effect
     def install_side_tool(s: Shop, f: str) -> Shop:
-        return Shop(s.prep, s.vmc_setup, s.drill_bit, s.end_tool, s.slot_tool,
-                    item(s, f).corner_radius)
+        return Shop(
+            s.prep, s.vmc_setup, s.drill_bit, s.end_tool, s.slot_tool, item(s, f).corner_radius
+        )
 
     reg.hook("state_key")(Shop.key)
     reg.hook("format_value")(_format_value)
@@ -497,6 +508,11 @@ def edaps_problem(domain: Domain, design: Design) -> Problem:
     prep = prepare(design, dict(domain.constants))
     # The dissertation stops at the first task no method can do (an unmanufacturable
     # feature), and the design's own N command switches the partial plan pruner off.
-    return Problem(design.name, Shop(prep), (make_task(domain, "MakeBoard"),),
-                   mode="optimise", description=f"Process plan for {design.name}",
-                   options={"abort_on_dead_end": True, "partial_plan_prune": design.prune})
+    return Problem(
+        design.name,
+        Shop(prep),
+        (make_task(domain, "MakeBoard"),),
+        mode="optimise",
+        description=f"Process plan for {design.name}",
+        options={"abort_on_dead_end": True, "partial_plan_prune": design.prune},
+    )

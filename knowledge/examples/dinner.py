@@ -90,7 +90,9 @@ def dine(state: Evening, restaurant: str) -> Evening:
 
 def dinner_problem(domain: Domain) -> Problem:
     return Problem(
-        "dinner", Evening(clock=int(domain.constant("start_time", 1080))),
-        (make_task(domain, "GoToDinnerAndMovie"),), mode="first",
+        "dinner",
+        Evening(clock=int(domain.constant("start_time", 1080))),
+        (make_task(domain, "GoToDinnerAndMovie"),),
+        mode="first",
         description="Dinner at the Mongolian Barbecue and the 22:20 Grosse Pointe Blank.",
     )

@@ -60,5 +60,10 @@ registry = make_registry()
 
 def finesse_problem(domain: Domain) -> Problem:
     table = Table(float(domain.constant("score_made")), float(domain.constant("score_down")))
-    return Problem("finesse", table, (make_task(domain, "Play", "South"),), mode="game",
-                   description="Two tricks needed from A-Q opposite small, missing the king.")
+    return Problem(
+        "finesse",
+        table,
+        (make_task(domain, "Play", "South"),),
+        mode="game",
+        description="Two tricks needed from A-Q opposite small, missing the king.",
+    )

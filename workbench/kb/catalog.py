@@ -9,7 +9,7 @@ where the default database lives, and how to seed it from the bundled knowledge.
 from __future__ import annotations
 
 import os
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import platformdirs
@@ -22,7 +22,7 @@ from .store import KnowledgeStore
 __all__ = ["default_db_path", "domain_owner", "open_store", "seed", "validate"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _owners() -> dict[str, tuple[str, Registry]]:
     out: dict[str, tuple[str, Registry]] = {}
     for name in package_names():
@@ -67,9 +67,13 @@ def seed(store: KnowledgeStore, packages: list[str] | None = None) -> list[str]:
         for domain, source in pkg.sources.items():
             if store.has_domain(domain):
                 continue
-            store.import_text(source.read_text(encoding="utf-8"), package=name,
-                              path=str(source.name), author="seed",
-                              message="bundled knowledge")
+            store.import_text(
+                source.read_text(encoding="utf-8"),
+                package=name,
+                path=str(source.name),
+                author="seed",
+                message="bundled knowledge",
+            )
             _seed_problems(store, pkg, domain)
             added.append(domain)
     return added
@@ -77,18 +81,25 @@ def seed(store: KnowledgeStore, packages: list[str] | None = None) -> list[str]:
 
 def _seed_problems(store: KnowledgeStore, pkg: KnowledgePackage, domain: str) -> None:
     registry = pkg.registries[domain]
-    store.set_primitives(domain, [(p.name, p.signature, p.doc, p.uses_state)
-                                  for p in registry.primitive_docs()])
+    store.set_primitives(
+        domain, [(p.name, p.signature, p.doc, p.uses_state) for p in registry.primitive_docs()]
+    )
     for problem, owner in sorted(pkg.problem_domain.items()):
         if owner != domain:
             continue
         files = pkg.problem_files.get(problem)
         if files is not None:
-            store.set_problem(domain, problem, pkg.problem_kind, files.read_text("utf-8"),
-                              pkg.problem_descriptions.get(problem, ""))
+            store.set_problem(
+                domain,
+                problem,
+                pkg.problem_kind,
+                files.read_text("utf-8"),
+                pkg.problem_descriptions.get(problem, ""),
+            )
         else:
-            store.set_problem(domain, problem, "builtin", "",
-                              pkg.problem_descriptions.get(problem, ""))
+            store.set_problem(
+                domain, problem, "builtin", "", pkg.problem_descriptions.get(problem, "")
+            )
 
 
 def open_store(path: str | Path | None = None, *, seed_bundled: bool = True) -> KnowledgeStore:

@@ -137,8 +137,10 @@ def cmd_history(store: KnowledgeStore, args: argparse.Namespace) -> int:
 def cmd_undo_redo(store: KnowledgeStore, args: argparse.Namespace) -> int:
     step = store.undo if args.kb_command == "undo" else store.redo
     rev = step(args.domain, base=args.base)
-    print(f"{args.kb_command}: {rev.kind} {rev.target} (revision {rev.reverts}); domain "
-          f"'{rev.domain}' is now at revision {rev.id}")
+    print(
+        f"{args.kb_command}: {rev.kind} {rev.target} (revision {rev.reverts}); domain "
+        f"'{rev.domain}' is now at revision {rev.id}"
+    )
     return 0
 
 
@@ -159,10 +161,10 @@ def cmd_set(store: KnowledgeStore, args: argparse.Namespace) -> int:
         if not sep or not key:
             return _err(f"expected FIELD=VALUE, got '{field}'")
         data[key] = _value(raw)
-    rev = store.edit(args.domain, args.kind, args.name, data, base=args.base,
-                     message=args.message)
-    print(f"{rev.action} {args.kind} {args.name}: domain '{args.domain}' is now at revision "
-          f"{rev.id}")
+    rev = store.edit(args.domain, args.kind, args.name, data, base=args.base, message=args.message)
+    print(
+        f"{rev.action} {args.kind} {args.name}: domain '{args.domain}' is now at revision {rev.id}"
+    )
     return 0
 
 
@@ -172,9 +174,18 @@ def cmd_delete(store: KnowledgeStore, args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"list": cmd_list, "import": cmd_import, "export": cmd_export, "lint": cmd_lint,
-            "test": cmd_test, "history": cmd_history, "undo": cmd_undo_redo,
-            "redo": cmd_undo_redo, "set": cmd_set, "delete": cmd_delete}
+COMMANDS = {
+    "list": cmd_list,
+    "import": cmd_import,
+    "export": cmd_export,
+    "lint": cmd_lint,
+    "test": cmd_test,
+    "history": cmd_history,
+    "undo": cmd_undo_redo,
+    "redo": cmd_undo_redo,
+    "set": cmd_set,
+    "delete": cmd_delete,
+}
 
 
 def run_kb(args: argparse.Namespace) -> int:
@@ -188,10 +199,9 @@ def run_kb(args: argparse.Namespace) -> int:
         return _err(str(exc))
     except OSError as exc:
         return _err(f"{exc.filename or ''}: {exc.strerror or exc}")
-    except Exception as exc:  # noqa: BLE001 - a message, not a traceback (WORKBENCH_DEBUG=1)
+    except Exception as exc:
         if os.environ.get("WORKBENCH_DEBUG"):
             raise
-        return _err(f"unexpected {type(exc).__name__}: {exc} (set WORKBENCH_DEBUG=1 for "
-                    "details)")
+        return _err(f"unexpected {type(exc).__name__}: {exc} (set WORKBENCH_DEBUG=1 for details)")
     finally:
         store.close()

@@ -35,8 +35,13 @@ import networkx as nx
 
 from engine.tofs.domain import IMPLICIT_METHOD_NAMES, DomainError, compile_domain
 from engine.tofs.expressions import (
-    STANDARD_PRIMITIVES, CompiledExpression, ExpressionError, Primitive, compile_expression,
-    parse_binding, parse_call,
+    STANDARD_PRIMITIVES,
+    CompiledExpression,
+    ExpressionError,
+    Primitive,
+    compile_expression,
+    parse_binding,
+    parse_call,
 )
 from engine.tofs.model import DomainSpec, MethodDef
 from engine.tofs.registry import Registry
@@ -78,8 +83,14 @@ class Finding:
 
     def sort_key(self) -> tuple[int, str, str, str, str, str]:
         """Errors first, then by rule and name: the same domain always lists the same way."""
-        return (_SEVERITY_ORDER[self.severity], self.rule, self.name, self.kind, self.field,
-                self.message)
+        return (
+            _SEVERITY_ORDER[self.severity],
+            self.rule,
+            self.name,
+            self.kind,
+            self.field,
+            self.message,
+        )
 
 
 @dataclass(frozen=True)
@@ -117,8 +128,11 @@ class _Context:
         """
         out: list[tuple[MethodDef, str, str, str | None]] = []
         for m in self.spec.methods:
-            sources = ([(f"subtasks[{i}]", s) for i, s in enumerate(m.subtasks)]
-                       if m.subtasks is not None else [("operator", m.operator or "")])
+            sources = (
+                [(f"subtasks[{i}]", s) for i, s in enumerate(m.subtasks)]
+                if m.subtasks is not None
+                else [("operator", m.operator or "")]
+            )
             for fld, src in sources:
                 try:
                     name: str | None = parse_call(src)[0]
@@ -181,6 +195,7 @@ def _method_name(m: MethodDef) -> str:
 
 
 # ---------------------------------------------------------------------------- compile
+
 
 def _unchecked(*args: Any) -> Any:  # pragma: no cover - never evaluated by the linter
     raise RuntimeError("a primitive assumed by the linter without a registry was called")
@@ -247,6 +262,7 @@ def _compile(ctx: _Context) -> Iterator[_Hit]:
 
 # ---------------------------------------------------------------------- undefined-task
 
+
 def _did_you_mean(name: str, candidates: Iterable[str]) -> str:
     close = difflib.get_close_matches(name, sorted(candidates), n=1)
     return f"; did you mean '{close[0]}'?" if close else ""
@@ -258,20 +274,32 @@ def _undefined_task(ctx: _Context) -> Iterator[_Hit]:
     for i, root in enumerate(ctx.spec.roots):
         if root in ctx.tasks:
             continue
-        what = ("it is an operator; problems start from tasks" if root in ctx.operators
-                else "no task has that name" + _did_you_mean(root, ctx.tasks))
+        what = (
+            "it is an operator; problems start from tasks"
+            if root in ctx.operators
+            else "no task has that name" + _did_you_mean(root, ctx.tasks)
+        )
         yield _Hit("domain", ctx.spec.name, f"roots[{i}]", f"root '{root}' is not a task: {what}")
     for m in ctx.spec.methods:
         if m.task not in ctx.tasks:
-            yield _Hit("method", _method_name(m), "task",
-                       f"no task named '{m.task}'{_did_you_mean(m.task, ctx.tasks)}")
+            yield _Hit(
+                "method",
+                _method_name(m),
+                "task",
+                f"no task named '{m.task}'{_did_you_mean(m.task, ctx.tasks)}",
+            )
     for m, fld, _, name in ctx.calls:
         if name is not None and name not in known:
-            yield _Hit("method", _method_name(m), fld,
-                       f"'{name}' is neither a task nor an operator{_did_you_mean(name, known)}")
+            yield _Hit(
+                "method",
+                _method_name(m),
+                fld,
+                f"'{name}' is neither a task nor an operator{_did_you_mean(name, known)}",
+            )
 
 
 # -------------------------------------------------------------------- reachability
+
 
 def _call_graph(ctx: _Context) -> nx.DiGraph:
     """Task -> callee for every call of every method of an existing task."""
@@ -287,8 +315,12 @@ def _call_graph(ctx: _Context) -> nx.DiGraph:
 def _no_roots(ctx: _Context) -> Iterator[_Hit]:
     """Without roots nothing can be said about reachability; say so once."""
     if not ctx.spec.roots:
-        yield _Hit("domain", ctx.spec.name, "roots",
-                   "no roots are declared, so unreachable tasks cannot be found")
+        yield _Hit(
+            "domain",
+            ctx.spec.name,
+            "roots",
+            "no roots are declared, so unreachable tasks cannot be found",
+        )
 
 
 def _unreachable_task(ctx: _Context) -> Iterator[_Hit]:
@@ -309,8 +341,12 @@ def _unreachable_task(ctx: _Context) -> Iterator[_Hit]:
             yield _Hit("task", t.name, "", f"not reachable from the roots ({roots})")
     for o in ctx.spec.operators:
         if o.name not in reached and o.name in ctx.called:
-            yield _Hit("operator", o.name, "",
-                       f"called only from tasks not reachable from the roots ({roots})")
+            yield _Hit(
+                "operator",
+                o.name,
+                "",
+                f"called only from tasks not reachable from the roots ({roots})",
+            )
 
 
 def _task_without_methods(ctx: _Context) -> Iterator[_Hit]:
@@ -330,6 +366,7 @@ def _unused_operator(ctx: _Context) -> Iterator[_Hit]:
 
 # ------------------------------------------------------------------ never-applicable
 
+
 def _conjuncts(node: ast.expr) -> list[ast.expr]:
     if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
         return [c for v in node.values for c in _conjuncts(v)]
@@ -343,9 +380,9 @@ def _fold(ctx: _Context, source: str, scope: list[str]) -> tuple[bool, Any]:
     state (standard ones such as ``max``, or pure registered ones).
     """
     try:
-        ce: CompiledExpression = compile_expression(source, variables=scope,
-                                                    constants=ctx.constants,
-                                                    primitives=ctx.primitives)
+        ce: CompiledExpression = compile_expression(
+            source, variables=scope, constants=ctx.constants, primitives=ctx.primitives
+        )
     except ExpressionError:
         return False, None
     if ce.variables:
@@ -355,7 +392,7 @@ def _fold(ctx: _Context, source: str, scope: list[str]) -> tuple[bool, Any]:
         return False, None
     try:
         return True, ce.evaluate(None, {})
-    except Exception:  # noqa: BLE001 - a failing constant is the compile/run's business
+    except Exception:
         return False, None
 
 
@@ -381,16 +418,22 @@ def _never_applicable(ctx: _Context) -> Iterator[_Hit]:
             constant, value = _fold(ctx, text, scope)
             if not constant or bool(value):
                 continue
-            used = sorted({n.id for n in ast.walk(node)
-                           if isinstance(n, ast.Name) and n.id in ctx.constants})
+            used = sorted(
+                {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in ctx.constants}
+            )
             values = ", ".join(f"{n} = {ctx.constants[n]!r}" for n in used)
             part = "" if text == src else f": '{text}' is always false"
-            yield _Hit("method", _method_name(m), "precondition",
-                       f"'{src}' can never hold{part}" + (f" ({values})" if values else ""))
+            yield _Hit(
+                "method",
+                _method_name(m),
+                "precondition",
+                f"'{src}' can never hold{part}" + (f" ({values})" if values else ""),
+            )
             break
 
 
 # ------------------------------------------------------------ cycle-without-operator
+
 
 def _nullable_tasks(ctx: _Context) -> set[str]:
     """Tasks that can complete without applying an operator (least fixpoint).
@@ -442,13 +485,19 @@ def _cycle_without_operator(ctx: _Context) -> Iterator[_Hit]:
     cycles = sorted({_canonical(c) for c in nx.simple_cycles(g)})
     for cycle in cycles:
         path = " -> ".join([*cycle, cycle[0]])
-        via = sorted({m for a, b in zip(cycle, cycle[1:] + cycle[:1])
-                      for m in g.edges[a, b]["methods"]})
-        yield _Hit("task", cycle[0], "",
-                   f"{path} can repeat without applying an operator (via {', '.join(via)})")
+        via = sorted(
+            {m for a, b in zip(cycle, cycle[1:] + cycle[:1]) for m in g.edges[a, b]["methods"]}
+        )
+        yield _Hit(
+            "task",
+            cycle[0],
+            "",
+            f"{path} can repeat without applying an operator (via {', '.join(via)})",
+        )
 
 
 # ---------------------------------------------------------- uncontrolled-incomplete
+
 
 def _uncontrolled_incomplete(ctx: _Context) -> Iterator[_Hit]:
     """An uncontrolled agent's move needs its probability and its critic, consistently.
@@ -462,26 +511,39 @@ def _uncontrolled_incomplete(ctx: _Context) -> Iterator[_Hit]:
     for m in ctx.spec.methods:
         by_task.setdefault(m.task, []).append(m)
     for task, methods in by_task.items():
-        uncontrolled = [m for m in methods
-                        if any(getattr(m, f) is not None for f in UNCONTROLLED_FIELDS)]
+        uncontrolled = [
+            m for m in methods if any(getattr(m, f) is not None for f in UNCONTROLLED_FIELDS)
+        ]
         if not uncontrolled:
             continue
         for m in uncontrolled:
             has = ", ".join(f for f in UNCONTROLLED_FIELDS if getattr(m, f) is not None)
             for f in ("weight", "critic"):
                 if getattr(m, f) is None:
-                    yield _Hit("method", _method_name(m), f,
-                               f"an uncontrolled-agent method (it has {has}) needs a {f}")
+                    yield _Hit(
+                        "method",
+                        _method_name(m),
+                        f,
+                        f"an uncontrolled-agent method (it has {has}) needs a {f}",
+                    )
         names = ", ".join(m.name for m in uncontrolled)
         for m in methods:
             if m not in uncontrolled:
-                yield _Hit("method", _method_name(m), "",
-                           f"task {task} has uncontrolled-agent methods ({names}) but this "
-                           f"one has none of {', '.join(UNCONTROLLED_FIELDS)}")
+                yield _Hit(
+                    "method",
+                    _method_name(m),
+                    "",
+                    f"task {task} has uncontrolled-agent methods ({names}) but this "
+                    f"one has none of {', '.join(UNCONTROLLED_FIELDS)}",
+                )
         t = ctx.tasks.get(task)
         if t is not None and t.agent is None:
-            yield _Hit("task", task, "agent",
-                       f"has uncontrolled-agent methods ({names}) but names no agent parameter")
+            yield _Hit(
+                "task",
+                task,
+                "agent",
+                f"has uncontrolled-agent methods ({names}) but names no agent parameter",
+            )
 
 
 # ------------------------------------------------------------------- missing-label
@@ -497,7 +559,11 @@ _EXCLUDES: dict[type[ast.cmpop], tuple[type[ast.cmpop], ...]] = {
     ast.NotIn: (ast.In,),
 }
 _MIRROR: dict[type[ast.cmpop], type[ast.cmpop]] = {
-    ast.Lt: ast.Gt, ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.GtE: ast.LtE, ast.Eq: ast.Eq,
+    ast.Lt: ast.Gt,
+    ast.Gt: ast.Lt,
+    ast.LtE: ast.GtE,
+    ast.GtE: ast.LtE,
+    ast.Eq: ast.Eq,
     ast.NotEq: ast.NotEq,
 }
 
@@ -518,8 +584,9 @@ def _atoms(source: str) -> list[ast.expr]:
             atoms += [ast.Compare(sides[i], [op], [sides[i + 1]]) for i, op in enumerate(c.ops)]
         else:
             atoms.append(c)
-    return [a for a in atoms
-            if not any(isinstance(n, ast.Name) and n.id == "view" for n in ast.walk(a))]
+    return [
+        a for a in atoms if not any(isinstance(n, ast.Name) and n.id == "view" for n in ast.walk(a))
+    ]
 
 
 def _exclusive(a: ast.expr, b: ast.expr) -> bool:
@@ -528,8 +595,12 @@ def _exclusive(a: ast.expr, b: ast.expr) -> bool:
         return ast.dump(a.operand) == ast.dump(b)
     if isinstance(b, ast.UnaryOp) and isinstance(b.op, ast.Not):
         return ast.dump(b.operand) == ast.dump(a)
-    if not (isinstance(a, ast.Compare) and isinstance(b, ast.Compare)
-            and len(a.ops) == 1 and len(b.ops) == 1):
+    if not (
+        isinstance(a, ast.Compare)
+        and isinstance(b, ast.Compare)
+        and len(a.ops) == 1
+        and len(b.ops) == 1
+    ):
         return False
     oa, ob = type(a.ops[0]), type(b.ops[0])
     la, ra = ast.dump(a.left), ast.dump(a.comparators[0])
@@ -565,12 +636,17 @@ def _missing_label(ctx: _Context) -> Iterator[_Hit]:
             why = f"{len(methods)} methods that can apply together"
         else:
             continue
-        yield _Hit("task", t.name, "label",
-                   f"a choice point ({why}) has no label, so explanations show it as "
-                   f"{t.name}({', '.join(t.params)})")
+        yield _Hit(
+            "task",
+            t.name,
+            "label",
+            f"a choice point ({why}) has no label, so explanations show it as "
+            f"{t.name}({', '.join(t.params)})",
+        )
 
 
 # ------------------------------------------------------------------------- the table
+
 
 @dataclass(frozen=True)
 class Rule:
@@ -582,38 +658,67 @@ class Rule:
     check: Callable[[_Context], Iterable[_Hit]]
 
     def run(self, ctx: _Context) -> list[Finding]:
-        return [Finding(self.name, self.severity, h.kind, h.name, h.field, h.message)
-                for h in self.check(ctx)]
+        return [
+            Finding(self.name, self.severity, h.kind, h.name, h.field, h.message)
+            for h in self.check(ctx)
+        ]
 
 
 RULES: tuple[Rule, ...] = (
-    Rule("compile", "error",
-         "the domain compiles: expression syntax and names, arities, effects, templates "
-         "(primitives and effects only with a registry)", _compile),
-    Rule("undefined-task", "error",
-         "every call, method task and root names a task or an operator", _undefined_task),
-    Rule("no-roots", "warning",
-         "the domain declares roots, so reachability can be checked", _no_roots),
-    Rule("unreachable-task", "warning",
-         "every task (and called operator) is reachable from a root", _unreachable_task),
-    Rule("task-without-methods", "error", "every task has at least one method",
-         _task_without_methods),
-    Rule("unused-operator", "warning", "every operator is called by some method",
-         _unused_operator),
-    Rule("never-applicable", "warning",
-         "no precondition is false by its constants alone", _never_applicable),
-    Rule("cycle-without-operator", "error",
-         "no recursion can repeat without applying an operator", _cycle_without_operator),
-    Rule("uncontrolled-incomplete", "warning",
-         "uncontrolled-agent methods have weight and critic, fill their task, which has an "
-         "agent", _uncontrolled_incomplete),
-    Rule("missing-label", "warning", "every possible choice point has a label",
-         _missing_label),
+    Rule(
+        "compile",
+        "error",
+        "the domain compiles: expression syntax and names, arities, effects, templates "
+        "(primitives and effects only with a registry)",
+        _compile,
+    ),
+    Rule(
+        "undefined-task",
+        "error",
+        "every call, method task and root names a task or an operator",
+        _undefined_task,
+    ),
+    Rule(
+        "no-roots",
+        "warning",
+        "the domain declares roots, so reachability can be checked",
+        _no_roots,
+    ),
+    Rule(
+        "unreachable-task",
+        "warning",
+        "every task (and called operator) is reachable from a root",
+        _unreachable_task,
+    ),
+    Rule(
+        "task-without-methods", "error", "every task has at least one method", _task_without_methods
+    ),
+    Rule("unused-operator", "warning", "every operator is called by some method", _unused_operator),
+    Rule(
+        "never-applicable",
+        "warning",
+        "no precondition is false by its constants alone",
+        _never_applicable,
+    ),
+    Rule(
+        "cycle-without-operator",
+        "error",
+        "no recursion can repeat without applying an operator",
+        _cycle_without_operator,
+    ),
+    Rule(
+        "uncontrolled-incomplete",
+        "warning",
+        "uncontrolled-agent methods have weight and critic, fill their task, which has an agent",
+        _uncontrolled_incomplete,
+    ),
+    Rule("missing-label", "warning", "every possible choice point has a label", _missing_label),
 )
 
 
-def lint_domain(spec: DomainSpec, registry: Registry | None = None, *,
-                rules: Collection[str] | None = None) -> list[Finding]:
+def lint_domain(
+    spec: DomainSpec, registry: Registry | None = None, *, rules: Collection[str] | None = None
+) -> list[Finding]:
     """Every finding of the chosen rules (default: all), errors first, deterministically.
 
     ``registry`` lets the ``compile`` rule check primitives and effects and lets
@@ -622,8 +727,9 @@ def lint_domain(spec: DomainSpec, registry: Registry | None = None, *,
     if rules is not None:
         unknown = set(rules) - {r.name for r in RULES}
         if unknown:
-            raise ValueError(f"unknown lint rule(s) {sorted(unknown)}; rules are "
-                             f"{[r.name for r in RULES]}")
+            raise ValueError(
+                f"unknown lint rule(s) {sorted(unknown)}; rules are {[r.name for r in RULES]}"
+            )
     ctx = _Context(spec, registry)
     findings = [f for r in RULES if rules is None or r.name in rules for f in r.run(ctx)]
     return sorted(findings, key=Finding.sort_key)

@@ -22,7 +22,7 @@ from typing import Any
 
 from engine.tofs.model import DomainSpec
 
-__all__ = ["RenameError", "rename_item", "rewrite_names", "rewrite_callee"]
+__all__ = ["RenameError", "rename_item", "rewrite_callee", "rewrite_names"]
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _FIELD = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
@@ -47,8 +47,11 @@ def rewrite_names(text: str, old: str, new: str) -> str:
     spans = []
     previous: tokenize.TokenInfo | None = None
     for tok in tokens:
-        if tok.type == tokenize.NAME and tok.string == old and not (
-                previous is not None and previous.string == "."):
+        if (
+            tok.type == tokenize.NAME
+            and tok.string == old
+            and not (previous is not None and previous.string == ".")
+        ):
             (row, col), (erow, ecol) = tok.start, tok.end
             spans.append((offsets[row - 1] + col, offsets[erow - 1] + ecol))
         if tok.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT):
@@ -61,11 +64,11 @@ def rewrite_names(text: str, old: str, new: str) -> str:
 def rewrite_callee(call: str, old: str, new: str) -> str:
     """A call ``Old(args)`` (or bare ``Old``) with its callee renamed; arguments untouched."""
     stripped = call.lstrip()
-    lead = call[:len(call) - len(stripped)]
+    lead = call[: len(call) - len(stripped)]
     m = re.match(r"([A-Za-z_][A-Za-z0-9_]*)", stripped)
     if m is None or m.group(1) != old:
         return call
-    return lead + new + stripped[m.end():]
+    return lead + new + stripped[m.end() :]
 
 
 def _rewrite_template(text: str, old: str, new: str) -> str:
@@ -78,8 +81,9 @@ def _rewrite_template(text: str, old: str, new: str) -> str:
     return _FIELD.sub(field, text)
 
 
-def _map_expressions(data: dict[str, Any], fix: Callable[[str], str],
-                     fix_template: Callable[[str], str]) -> None:
+def _map_expressions(
+    data: dict[str, Any], fix: Callable[[str], str], fix_template: Callable[[str], str]
+) -> None:
     """Apply ``fix`` to every expression field of a dumped domain, in place."""
     for m in data["methods"]:
         m["bindings"] = [fix(b) for b in m["bindings"]]
@@ -116,16 +120,20 @@ def rename_item(spec: DomainSpec, kind: str, old: str, new: str) -> DomainSpec:
         if not new_name.strip():
             raise RenameError("a knowledge test needs a name")
     elif not _IDENTIFIER.match(new_name) or keyword.iskeyword(new_name):
-        raise RenameError(f"'{new_name}' is not a name: use letters, digits and _ , "
-                          "not starting with a digit")
+        raise RenameError(
+            f"'{new_name}' is not a name: use letters, digits and _ , not starting with a digit"
+        )
     if new_name == old_name:
         raise RenameError(f"the {kind} is already called '{old_name}'")
     data = spec.model_dump(mode="json")
     if kind == "constant":
         items = data["constants"]
         _rename_in(items, kind, old_name, new_name)
-        _map_expressions(data, lambda s: rewrite_names(s, old_name, new_name),
-                         lambda s: _rewrite_template(s, old_name, new_name))
+        _map_expressions(
+            data,
+            lambda s: rewrite_names(s, old_name, new_name),
+            lambda s: _rewrite_template(s, old_name, new_name),
+        )
     elif kind in ("task", "operator"):
         items = data["tasks" if kind == "task" else "operators"]
         taken = {t["name"] for t in data["tasks"]} | {o["name"] for o in data["operators"]}

@@ -19,24 +19,63 @@ __all__ = ["MIGRATIONS", "SCHEMA_VERSION"]
 def _v1(db: Database) -> None:
     """Domains and their knowledge, problems, primitives, and revisions."""
     db["domains"].create(
-        {"name": str, "package": str, "description": str, "header": str, "roots": str,
-         "extra": str, "revision": int, "created": str, "updated": str},
-        pk="name", not_null={"package", "revision"}, strict=True)
+        {
+            "name": str,
+            "package": str,
+            "description": str,
+            "header": str,
+            "roots": str,
+            "extra": str,
+            "revision": int,
+            "created": str,
+            "updated": str,
+        },
+        pk="name",
+        not_null={"package", "revision"},
+        strict=True,
+    )
     db["constants"].create(
-        {"domain": str, "name": str, "pos": int, "value": str, "description": str,
-         "unit": str},
-        pk=("domain", "name"), foreign_keys=[("domain", "domains", "name")], strict=True)
+        {"domain": str, "name": str, "pos": int, "value": str, "description": str, "unit": str},
+        pk=("domain", "name"),
+        foreign_keys=[("domain", "domains", "name")],
+        strict=True,
+    )
     db["tasks"].create(
-        {"domain": str, "name": str, "pos": int, "params": str, "agent": str, "label": str,
-         "description": str, "partial_plan_prune": int},
-        pk=("domain", "name"), foreign_keys=[("domain", "domains", "name")], strict=True)
+        {
+            "domain": str,
+            "name": str,
+            "pos": int,
+            "params": str,
+            "agent": str,
+            "label": str,
+            "description": str,
+            "partial_plan_prune": int,
+        },
+        pk=("domain", "name"),
+        foreign_keys=[("domain", "domains", "name")],
+        strict=True,
+    )
     db["methods"].create(
-        {"domain": str, "task": str, "name": str, "pos": int, "label": str,
-         "description": str, "bindings": str, "precondition": str, "operator": str,
-         "weight": str, "assumption": str, "critic": str, "belief_view": str,
-         "decomposes": int},
-        pk=("domain", "task", "name"), strict=True,
-        foreign_keys=[("domain", "domains", "name")])
+        {
+            "domain": str,
+            "task": str,
+            "name": str,
+            "pos": int,
+            "label": str,
+            "description": str,
+            "bindings": str,
+            "precondition": str,
+            "operator": str,
+            "weight": str,
+            "assumption": str,
+            "critic": str,
+            "belief_view": str,
+            "decomposes": int,
+        },
+        pk=("domain", "task", "name"),
+        strict=True,
+        foreign_keys=[("domain", "domains", "name")],
+    )
     db.execute("""CREATE TABLE method_subtasks (
         domain TEXT NOT NULL, task TEXT NOT NULL, method TEXT NOT NULL, pos INTEGER NOT NULL,
         call TEXT NOT NULL,
@@ -45,34 +84,89 @@ def _v1(db: Database) -> None:
             ON DELETE CASCADE
     ) STRICT""")
     db["operators"].create(
-        {"domain": str, "name": str, "pos": int, "params": str, "precondition": str,
-         "effect": str, "costs": str, "grp": str, "description": str},
-        pk=("domain", "name"), foreign_keys=[("domain", "domains", "name")], strict=True)
+        {
+            "domain": str,
+            "name": str,
+            "pos": int,
+            "params": str,
+            "precondition": str,
+            "effect": str,
+            "costs": str,
+            "grp": str,
+            "description": str,
+        },
+        pk=("domain", "name"),
+        foreign_keys=[("domain", "domains", "name")],
+        strict=True,
+    )
     db["primitives"].create(
         {"domain": str, "name": str, "signature": str, "doc": str, "uses_state": int},
-        pk=("domain", "name"), foreign_keys=[("domain", "domains", "name")], strict=True)
+        pk=("domain", "name"),
+        foreign_keys=[("domain", "domains", "name")],
+        strict=True,
+    )
     db["problems"].create(
         {"domain": str, "name": str, "kind": str, "content": str, "description": str},
-        pk=("domain", "name"), foreign_keys=[("domain", "domains", "name")], strict=True)
+        pk=("domain", "name"),
+        foreign_keys=[("domain", "domains", "name")],
+        strict=True,
+    )
     db["revisions"].create(
-        {"id": int, "domain": str, "author": str, "created": str, "action": str,
-         "kind": str, "target": str, "before": str, "after": str, "snapshot": str,
-         "parent": int, "reverts": int, "message": str},
-        pk="id", not_null={"domain", "action", "snapshot"}, strict=True,
-        foreign_keys=[("domain", "domains", "name")])
+        {
+            "id": int,
+            "domain": str,
+            "author": str,
+            "created": str,
+            "action": str,
+            "kind": str,
+            "target": str,
+            "before": str,
+            "after": str,
+            "snapshot": str,
+            "parent": int,
+            "reverts": int,
+            "message": str,
+        },
+        pk="id",
+        not_null={"domain", "action", "snapshot"},
+        strict=True,
+        foreign_keys=[("domain", "domains", "name")],
+    )
     db["revisions"].create_index(["domain", "id"])
 
 
 def _v2(db: Database) -> None:
     """Knowledge tests live in the store, and runs are recorded."""
     db["knowledge_tests"].create(
-        {"domain": str, "name": str, "pos": int, "problem": str, "description": str,
-         "options": str, "expect": str, "tolerance": float},
-        pk=("domain", "name"), foreign_keys=[("domain", "domains", "name")], strict=True)
+        {
+            "domain": str,
+            "name": str,
+            "pos": int,
+            "problem": str,
+            "description": str,
+            "options": str,
+            "expect": str,
+            "tolerance": float,
+        },
+        pk=("domain", "name"),
+        foreign_keys=[("domain", "domains", "name")],
+        strict=True,
+    )
     db["runs"].create(
-        {"id": int, "domain": str, "problem": str, "started": str, "revision": int,
-         "parameters": str, "summary": str, "trace": str},
-        pk="id", foreign_keys=[("domain", "domains", "name")], strict=True)
+        {
+            "id": int,
+            "domain": str,
+            "problem": str,
+            "started": str,
+            "revision": int,
+            "parameters": str,
+            "summary": str,
+            "trace": str,
+        },
+        pk="id",
+        foreign_keys=[("domain", "domains", "name")],
+        strict=True,
+    )
     db["runs"].create_index(["domain", "id"])
 
 

@@ -27,7 +27,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -41,8 +41,15 @@ from engine.tofs.source import SourceError, dump_domain_source, parse_domain_fil
 from .schema import MIGRATIONS, SCHEMA_VERSION
 
 __all__ = [
-    "EditRejected", "KINDS", "find_item", "KnowledgeStore", "NotAStore", "Revision", "StaleRevision",
-    "StoreError", "UnknownItem",
+    "KINDS",
+    "EditRejected",
+    "KnowledgeStore",
+    "NotAStore",
+    "Revision",
+    "StaleRevision",
+    "StoreError",
+    "UnknownItem",
+    "find_item",
 ]
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -68,8 +75,7 @@ class EditRejected(StoreError):
     def __init__(self, domain: str, what: str, problems: list[str]) -> None:
         self.problems = problems
         body = "\n".join(f"  - {p}" for p in problems)
-        super().__init__(f"{what} in domain '{domain}' was rejected; nothing was changed:\n"
-                         f"{body}")
+        super().__init__(f"{what} in domain '{domain}' was rejected; nothing was changed:\n{body}")
 
 
 class UnknownItem(StoreError):
@@ -108,13 +114,13 @@ class DomainInfo:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def _author() -> str:
     try:
         return os.environ.get("WORKBENCH_AUTHOR") or getpass.getuser()
-    except Exception:  # noqa: BLE001 - no login name in some containers
+    except Exception:
         return "unknown"
 
 
@@ -125,14 +131,20 @@ def _j(value: Any) -> str:
 
 # ----------------------------------------------------------------- items <-> spec
 
+
 def item_key(kind: str, item: Any) -> str:
     """The name an item is edited by: methods are ``Task.Method``."""
     return f"{item.task}.{item.name}" if kind == "method" else item.name
 
 
 def _items(spec: DomainSpec, kind: str) -> list[Any]:
-    return {"constant": spec.constants, "task": spec.tasks, "method": spec.methods,
-            "operator": spec.operators, "test": spec.tests}[kind]
+    return {
+        "constant": spec.constants,
+        "task": spec.tasks,
+        "method": spec.methods,
+        "operator": spec.operators,
+        "test": spec.tests,
+    }[kind]
 
 
 def find_item(spec: DomainSpec, kind: str, name: str) -> Any | None:
@@ -140,14 +152,25 @@ def find_item(spec: DomainSpec, kind: str, name: str) -> Any | None:
     return next((it for it in _items(spec, kind) if item_key(kind, it) == name), None)
 
 
-_MODELS: dict[str, type] = {"constant": ConstantDef, "task": TaskDef, "method": MethodDef,
-                            "operator": OperatorDef, "test": KnowledgeTest}
-_FIELDS = {"constant": "constants", "task": "tasks", "method": "methods",
-           "operator": "operators", "test": "tests"}
+_MODELS: dict[str, type] = {
+    "constant": ConstantDef,
+    "task": TaskDef,
+    "method": MethodDef,
+    "operator": OperatorDef,
+    "test": KnowledgeTest,
+}
+_FIELDS = {
+    "constant": "constants",
+    "task": "tasks",
+    "method": "methods",
+    "operator": "operators",
+    "test": "tests",
+}
 
 
-def apply_change(spec: DomainSpec, kind: str, name: str, value: Mapping[str, Any] | None
-                 ) -> tuple[DomainSpec, Any, Any]:
+def apply_change(
+    spec: DomainSpec, kind: str, name: str, value: Mapping[str, Any] | None
+) -> tuple[DomainSpec, Any, Any]:
     """The domain with one item created, replaced (same position) or deleted (``None``).
 
     Returns the new domain, the item before and the item after (as dicts, or None).
@@ -166,13 +189,16 @@ def apply_change(spec: DomainSpec, kind: str, name: str, value: Mapping[str, Any
     else:
         item = _MODELS[kind].model_validate(dict(value))
         if item_key(kind, item) != name:
-            raise ValueError(f"the {kind} is called '{item_key(kind, item)}', not '{name}' "
-                             "(to rename, delete and create)")
+            raise ValueError(
+                f"the {kind} is called '{item_key(kind, item)}', not '{name}' "
+                "(to rename, delete and create)"
+            )
         after = item.model_dump(mode="json")
         if index is None:
             if kind == "method":  # a new method goes after its task's last method
-                last = max((i for i, m in enumerate(items) if m.task == item.task),
-                           default=len(items) - 1)
+                last = max(
+                    (i for i, m in enumerate(items) if m.task == item.task), default=len(items) - 1
+                )
                 items.insert(last + 1, item)
             else:
                 items.append(item)
@@ -183,6 +209,7 @@ def apply_change(spec: DomainSpec, kind: str, name: str, value: Mapping[str, Any
 
 
 # ----------------------------------------------------------------- the store
+
 
 class KnowledgeStore:
     """One SQLite file of knowledge.  Safe to share between threads."""
@@ -206,8 +233,10 @@ class KnowledgeStore:
             except OSError as exc:
                 raise NotAStore(f"{p}: cannot read: {exc.strerror}") from None
             if head != SQLITE_MAGIC:
-                raise NotAStore(f"{p} is not a workbench database (it is not an SQLite file); "
-                                "it was left untouched")
+                raise NotAStore(
+                    f"{p} is not a workbench database (it is not an SQLite file); "
+                    "it was left untouched"
+                )
         elif not p.parent.exists():
             raise NotAStore(f"{p}: the folder {p.parent} does not exist")
 
@@ -248,19 +277,27 @@ class KnowledgeStore:
         try:
             try:
                 version = conn.execute("PRAGMA user_version").fetchone()[0]
-                tables = [r[0] for r in conn.execute(
-                    "SELECT name FROM sqlite_master WHERE type = 'table'")]
+                tables = [
+                    r[0]
+                    for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+                ]
             except sqlite3.DatabaseError as exc:
-                raise NotAStore(f"{self.path} is damaged or not a database (SQLite says: "
-                                f"{exc}); it was left untouched") from None
+                raise NotAStore(
+                    f"{self.path} is damaged or not a database (SQLite says: "
+                    f"{exc}); it was left untouched"
+                ) from None
             if version == 0 and tables:
-                raise NotAStore(f"{self.path} is an SQLite file but not a workbench database "
-                                f"(it has tables {', '.join(sorted(tables)[:5])}); it was left "
-                                "untouched")
+                raise NotAStore(
+                    f"{self.path} is an SQLite file but not a workbench database "
+                    f"(it has tables {', '.join(sorted(tables)[:5])}); it was left "
+                    "untouched"
+                )
             if version > SCHEMA_VERSION:
-                raise NotAStore(f"{self.path} was written by a newer workbench (schema "
-                                f"{version}; this one knows {SCHEMA_VERSION}); it was left "
-                                "untouched")
+                raise NotAStore(
+                    f"{self.path} was written by a newer workbench (schema "
+                    f"{version}; this one knows {SCHEMA_VERSION}); it was left "
+                    "untouched"
+                )
             if version == SCHEMA_VERSION:
                 conn.execute("PRAGMA journal_mode = WAL")
                 return
@@ -289,18 +326,28 @@ class KnowledgeStore:
     def domains(self) -> list[DomainInfo]:
         out = []
         for row in self.db.execute(
-                "SELECT name, package, description, revision FROM domains ORDER BY name"):
-            counts = {kind: self.db.execute(
-                f"SELECT count(*) FROM {table} WHERE domain = ?", [row[0]]).fetchone()[0]
-                for kind, table in (("constants", "constants"), ("tasks", "tasks"),
-                                    ("methods", "methods"), ("operators", "operators"),
-                                    ("tests", "knowledge_tests"), ("problems", "problems"))}
+            "SELECT name, package, description, revision FROM domains ORDER BY name"
+        ):
+            counts = {
+                kind: self.db.execute(
+                    f"SELECT count(*) FROM {table} WHERE domain = ?", [row[0]]
+                ).fetchone()[0]
+                for kind, table in (
+                    ("constants", "constants"),
+                    ("tasks", "tasks"),
+                    ("methods", "methods"),
+                    ("operators", "operators"),
+                    ("tests", "knowledge_tests"),
+                    ("problems", "problems"),
+                )
+            }
             out.append(DomainInfo(row[0], row[1], row[2] or "", row[3], counts))
         return out
 
     def has_domain(self, domain: str) -> bool:
-        return self.db.execute("SELECT 1 FROM domains WHERE name = ?", [domain]).fetchone() \
-            is not None
+        return (
+            self.db.execute("SELECT 1 FROM domains WHERE name = ?", [domain]).fetchone() is not None
+        )
 
     def _domain_row(self, domain: str) -> dict[str, Any]:
         rows = list(self.db.query("SELECT * FROM domains WHERE name = ?", [domain]))
@@ -319,43 +366,89 @@ class KnowledgeStore:
         """The domain as it is now, built from its item rows."""
         row = self._domain_row(domain)
         q = self.db.query
-        constants = [ConstantDef(name=r["name"], value=json.loads(r["value"]),
-                                 description=r["description"], unit=r["unit"])
-                     for r in q("SELECT * FROM constants WHERE domain = ? ORDER BY pos",
-                                [domain])]
-        tasks = [TaskDef(name=r["name"], params=json.loads(r["params"]), agent=r["agent"],
-                         label=r["label"], description=r["description"],
-                         partial_plan_prune=bool(r["partial_plan_prune"]))
-                 for r in q("SELECT * FROM tasks WHERE domain = ? ORDER BY pos", [domain])]
+        constants = [
+            ConstantDef(
+                name=r["name"],
+                value=json.loads(r["value"]),
+                description=r["description"],
+                unit=r["unit"],
+            )
+            for r in q("SELECT * FROM constants WHERE domain = ? ORDER BY pos", [domain])
+        ]
+        tasks = [
+            TaskDef(
+                name=r["name"],
+                params=json.loads(r["params"]),
+                agent=r["agent"],
+                label=r["label"],
+                description=r["description"],
+                partial_plan_prune=bool(r["partial_plan_prune"]),
+            )
+            for r in q("SELECT * FROM tasks WHERE domain = ? ORDER BY pos", [domain])
+        ]
         subtasks: dict[tuple[str, str], list[str]] = {}
-        for r in q("SELECT * FROM method_subtasks WHERE domain = ? ORDER BY task, method, pos",
-                   [domain]):
+        for r in q(
+            "SELECT * FROM method_subtasks WHERE domain = ? ORDER BY task, method, pos", [domain]
+        ):
             subtasks.setdefault((r["task"], r["method"]), []).append(r["call"])
         methods = []
         for r in q("SELECT * FROM methods WHERE domain = ? ORDER BY pos", [domain]):
-            body = {k: r[k] for k in ("label", "description", "precondition", "weight",
-                                      "assumption", "critic", "belief_view") if r[k] is not None}
+            body = {
+                k: r[k]
+                for k in (
+                    "label",
+                    "description",
+                    "precondition",
+                    "weight",
+                    "assumption",
+                    "critic",
+                    "belief_view",
+                )
+                if r[k] is not None
+            }
             if r["decomposes"]:
                 body["subtasks"] = subtasks.get((r["task"], r["name"]), [])
             else:
                 body["operator"] = r["operator"]
-            methods.append(MethodDef(name=r["name"], task=r["task"],
-                                     bindings=json.loads(r["bindings"]), **body))
-        operators = [OperatorDef(name=r["name"], params=json.loads(r["params"]),
-                                 precondition=r["precondition"], effect=r["effect"],
-                                 costs=json.loads(r["costs"]), group=r["grp"],
-                                 description=r["description"])
-                     for r in q("SELECT * FROM operators WHERE domain = ? ORDER BY pos",
-                                [domain])]
-        tests = [KnowledgeTest(name=r["name"], problem=r["problem"],
-                               description=r["description"], options=json.loads(r["options"]),
-                               expect=json.loads(r["expect"]), tolerance=r["tolerance"])
-                 for r in q("SELECT * FROM knowledge_tests WHERE domain = ? ORDER BY pos",
-                            [domain])]
-        return DomainSpec(name=domain, description=row["description"],
-                          roots=json.loads(row["roots"]), constants=constants, tasks=tasks,
-                          methods=methods, operators=operators, tests=tests,
-                          extra=json.loads(row["extra"]))
+            methods.append(
+                MethodDef(
+                    name=r["name"], task=r["task"], bindings=json.loads(r["bindings"]), **body
+                )
+            )
+        operators = [
+            OperatorDef(
+                name=r["name"],
+                params=json.loads(r["params"]),
+                precondition=r["precondition"],
+                effect=r["effect"],
+                costs=json.loads(r["costs"]),
+                group=r["grp"],
+                description=r["description"],
+            )
+            for r in q("SELECT * FROM operators WHERE domain = ? ORDER BY pos", [domain])
+        ]
+        tests = [
+            KnowledgeTest(
+                name=r["name"],
+                problem=r["problem"],
+                description=r["description"],
+                options=json.loads(r["options"]),
+                expect=json.loads(r["expect"]),
+                tolerance=r["tolerance"],
+            )
+            for r in q("SELECT * FROM knowledge_tests WHERE domain = ? ORDER BY pos", [domain])
+        ]
+        return DomainSpec(
+            name=domain,
+            description=row["description"],
+            roots=json.loads(row["roots"]),
+            constants=constants,
+            tasks=tasks,
+            methods=methods,
+            operators=operators,
+            tests=tests,
+            extra=json.loads(row["extra"]),
+        )
 
     def header(self, domain: str) -> str:
         return str(self._domain_row(domain)["header"] or "")
@@ -373,54 +466,142 @@ class KnowledgeStore:
 
     def _write_rows(self, db: Database, spec: DomainSpec) -> None:
         d = spec.name
-        for table in ("method_subtasks", "methods", "constants", "tasks", "operators",
-                      "knowledge_tests"):
+        for table in (
+            "method_subtasks",
+            "methods",
+            "constants",
+            "tasks",
+            "operators",
+            "knowledge_tests",
+        ):
             db.execute(f"DELETE FROM {table} WHERE domain = ?", [d])
         db["constants"].insert_all(
-            {"domain": d, "name": c.name, "pos": i, "value": _j(c.value),
-             "description": c.description, "unit": c.unit}
-            for i, c in enumerate(spec.constants))
+            {
+                "domain": d,
+                "name": c.name,
+                "pos": i,
+                "value": _j(c.value),
+                "description": c.description,
+                "unit": c.unit,
+            }
+            for i, c in enumerate(spec.constants)
+        )
         db["tasks"].insert_all(
-            {"domain": d, "name": t.name, "pos": i, "params": _j(t.params), "agent": t.agent,
-             "label": t.label, "description": t.description,
-             "partial_plan_prune": int(t.partial_plan_prune)}
-            for i, t in enumerate(spec.tasks))
+            {
+                "domain": d,
+                "name": t.name,
+                "pos": i,
+                "params": _j(t.params),
+                "agent": t.agent,
+                "label": t.label,
+                "description": t.description,
+                "partial_plan_prune": int(t.partial_plan_prune),
+            }
+            for i, t in enumerate(spec.tasks)
+        )
         db["methods"].insert_all(
-            {"domain": d, "task": m.task, "name": m.name, "pos": i, "label": m.label,
-             "description": m.description, "bindings": _j(m.bindings),
-             "precondition": m.precondition, "operator": m.operator, "weight": m.weight,
-             "assumption": m.assumption, "critic": m.critic, "belief_view": m.belief_view,
-             "decomposes": int(m.subtasks is not None)}
-            for i, m in enumerate(spec.methods))
+            {
+                "domain": d,
+                "task": m.task,
+                "name": m.name,
+                "pos": i,
+                "label": m.label,
+                "description": m.description,
+                "bindings": _j(m.bindings),
+                "precondition": m.precondition,
+                "operator": m.operator,
+                "weight": m.weight,
+                "assumption": m.assumption,
+                "critic": m.critic,
+                "belief_view": m.belief_view,
+                "decomposes": int(m.subtasks is not None),
+            }
+            for i, m in enumerate(spec.methods)
+        )
         db["method_subtasks"].insert_all(
             {"domain": d, "task": m.task, "method": m.name, "pos": k, "call": call}
-            for m in spec.methods for k, call in enumerate(m.subtasks or []))
+            for m in spec.methods
+            for k, call in enumerate(m.subtasks or [])
+        )
         db["operators"].insert_all(
-            {"domain": d, "name": o.name, "pos": i, "params": _j(o.params),
-             "precondition": o.precondition, "effect": o.effect, "costs": _j(o.costs),
-             "grp": o.group, "description": o.description}
-            for i, o in enumerate(spec.operators))
+            {
+                "domain": d,
+                "name": o.name,
+                "pos": i,
+                "params": _j(o.params),
+                "precondition": o.precondition,
+                "effect": o.effect,
+                "costs": _j(o.costs),
+                "grp": o.group,
+                "description": o.description,
+            }
+            for i, o in enumerate(spec.operators)
+        )
         db["knowledge_tests"].insert_all(
-            {"domain": d, "name": t.name, "pos": i, "problem": t.problem,
-             "description": t.description, "options": _j(t.options), "expect": _j(t.expect),
-             "tolerance": t.tolerance}
-            for i, t in enumerate(spec.tests))
-        db.execute("UPDATE domains SET description = ?, roots = ?, extra = ?, updated = ? "
-                   "WHERE name = ?", [spec.description, _j(spec.roots), _j(spec.extra),
-                                      _now(), d])
+            {
+                "domain": d,
+                "name": t.name,
+                "pos": i,
+                "problem": t.problem,
+                "description": t.description,
+                "options": _j(t.options),
+                "expect": _j(t.expect),
+                "tolerance": t.tolerance,
+            }
+            for i, t in enumerate(spec.tests)
+        )
+        db.execute(
+            "UPDATE domains SET description = ?, roots = ?, extra = ?, updated = ? WHERE name = ?",
+            [spec.description, _j(spec.roots), _j(spec.extra), _now(), d],
+        )
 
-    def _commit_revision(self, db: Database, spec: DomainSpec, header: str, *, action: str,
-                         kind: str, target: str, before: Any, after: Any, parent: int | None,
-                         reverts: int | None, author: str | None, message: str) -> Revision:
+    def _commit_revision(
+        self,
+        db: Database,
+        spec: DomainSpec,
+        header: str,
+        *,
+        action: str,
+        kind: str,
+        target: str,
+        before: Any,
+        after: Any,
+        parent: int | None,
+        reverts: int | None,
+        author: str | None,
+        message: str,
+    ) -> Revision:
         snapshot = dump_domain_source(spec, header)
-        row = {"domain": spec.name, "author": author or _author(), "created": _now(),
-               "action": action, "kind": kind, "target": target, "before": _j(before),
-               "after": _j(after), "snapshot": snapshot, "parent": parent,
-               "reverts": reverts, "message": message}
+        row = {
+            "domain": spec.name,
+            "author": author or _author(),
+            "created": _now(),
+            "action": action,
+            "kind": kind,
+            "target": target,
+            "before": _j(before),
+            "after": _j(after),
+            "snapshot": snapshot,
+            "parent": parent,
+            "reverts": reverts,
+            "message": message,
+        }
         rid = db["revisions"].insert(row).last_pk
         db.execute("UPDATE domains SET revision = ? WHERE name = ?", [rid, spec.name])
-        return Revision(int(rid), spec.name, row["author"], row["created"], action, kind,
-                        target, before, after, parent, reverts, message)
+        return Revision(
+            int(rid),
+            spec.name,
+            row["author"],
+            row["created"],
+            action,
+            kind,
+            target,
+            before,
+            after,
+            parent,
+            reverts,
+            message,
+        )
 
     def _check_base(self, db: Database, domain: str, base: int | None) -> int:
         row = db.execute("SELECT revision FROM domains WHERE name = ?", [domain]).fetchone()
@@ -432,12 +613,20 @@ class KnowledgeStore:
             raise StaleRevision(
                 f"domain '{domain}' changed after revision {base}: it is now at revision "
                 f"{current} ({last.action} {last.kind} {last.target} by {last.author} at "
-                f"{last.created}). Reload it and make the edit again.")
+                f"{last.created}). Reload it and make the edit again."
+            )
         return current
 
-    def import_text(self, text: str, *, package: str, path: str = "<text>",
-                    author: str | None = None, base: int | None = None,
-                    message: str = "") -> Revision:
+    def import_text(
+        self,
+        text: str,
+        *,
+        package: str,
+        path: str = "<text>",
+        author: str | None = None,
+        base: int | None = None,
+        message: str = "",
+    ) -> Revision:
         """Load a KB source file as the new state of its domain (creating the domain)."""
         try:
             spec, header = parse_domain_file_text(text, path)
@@ -445,26 +634,57 @@ class KnowledgeStore:
             raise EditRejected("?", f"import of {path}", exc.messages) from None
         self._validate(spec.name, spec, f"import of {path}")
         with self._write() as db:
-            exists = db.execute("SELECT revision FROM domains WHERE name = ?",
-                                [spec.name]).fetchone()
+            exists = db.execute(
+                "SELECT revision FROM domains WHERE name = ?", [spec.name]
+            ).fetchone()
             parent = None
             if exists:
                 parent = self._check_base(db, spec.name, base)
-                db.execute("UPDATE domains SET package = ?, header = ? WHERE name = ?",
-                           [package, header, spec.name])
+                db.execute(
+                    "UPDATE domains SET package = ?, header = ? WHERE name = ?",
+                    [package, header, spec.name],
+                )
             else:
-                db["domains"].insert({"name": spec.name, "package": package,
-                                      "description": spec.description, "header": header,
-                                      "roots": "[]", "extra": "{}", "revision": 0,
-                                      "created": _now(), "updated": _now()})
+                db["domains"].insert(
+                    {
+                        "name": spec.name,
+                        "package": package,
+                        "description": spec.description,
+                        "header": header,
+                        "roots": "[]",
+                        "extra": "{}",
+                        "revision": 0,
+                        "created": _now(),
+                        "updated": _now(),
+                    }
+                )
             self._write_rows(db, spec)
-            return self._commit_revision(db, spec, header, action="import", kind="domain",
-                                         target=path, before=None, after=None,
-                                         parent=parent, reverts=None, author=author,
-                                         message=message)
+            return self._commit_revision(
+                db,
+                spec,
+                header,
+                action="import",
+                kind="domain",
+                target=path,
+                before=None,
+                after=None,
+                parent=parent,
+                reverts=None,
+                author=author,
+                message=message,
+            )
 
-    def edit(self, domain: str, kind: str, name: str, value: Mapping[str, Any] | None, *,
-             base: int | None, author: str | None = None, message: str = "") -> Revision:
+    def edit(
+        self,
+        domain: str,
+        kind: str,
+        name: str,
+        value: Mapping[str, Any] | None,
+        *,
+        base: int | None,
+        author: str | None = None,
+        message: str = "",
+    ) -> Revision:
         """Create, replace or (``value=None``) delete one item, as one revision.
 
         ``base`` is the revision the edit was made against; ``None`` skips the check (for
@@ -475,9 +695,14 @@ class KnowledgeStore:
         try:
             new, before, after = apply_change(spec, kind, name, value)
         except ValidationError as exc:
-            raise EditRejected(domain, what, [
-                f"field {'.'.join(str(x) for x in e['loc']) or '(item)'}: {e['msg']}"
-                for e in exc.errors()]) from None
+            raise EditRejected(
+                domain,
+                what,
+                [
+                    f"field {'.'.join(str(x) for x in e['loc']) or '(item)'}: {e['msg']}"
+                    for e in exc.errors()
+                ],
+            ) from None
         except ValueError as exc:
             raise EditRejected(domain, what, [str(exc)]) from None
         self._validate(domain, new, what)
@@ -485,20 +710,42 @@ class KnowledgeStore:
         with self._write() as db:
             parent = self._check_base(db, domain, base)
             self._write_rows(db, new)
-            return self._commit_revision(db, new, self.header(domain), action=action,
-                                         kind=kind, target=name, before=before, after=after,
-                                         parent=parent, reverts=None, author=author,
-                                         message=message)
+            return self._commit_revision(
+                db,
+                new,
+                self.header(domain),
+                action=action,
+                kind=kind,
+                target=name,
+                before=before,
+                after=after,
+                parent=parent,
+                reverts=None,
+                author=author,
+                message=message,
+            )
 
-    def reorder_methods(self, domain: str, task: str, order: list[str], *, base: int | None,
-                        author: str | None = None) -> Revision:
+    def reorder_methods(
+        self,
+        domain: str,
+        task: str,
+        order: list[str],
+        *,
+        base: int | None,
+        author: str | None = None,
+    ) -> Revision:
         """Change the priority order of a task's methods."""
         spec = self.load(domain)
         mine = [m for m in spec.methods if m.task == task]
         if sorted(order) != sorted(m.name for m in mine):
-            raise EditRejected(domain, f"reordering the methods of '{task}'", [
-                f"the new order must name each method of '{task}' once: "
-                f"{', '.join(m.name for m in mine)}"])
+            raise EditRejected(
+                domain,
+                f"reordering the methods of '{task}'",
+                [
+                    f"the new order must name each method of '{task}' once: "
+                    f"{', '.join(m.name for m in mine)}"
+                ],
+            )
         by_name = {m.name: m for m in mine}
         ordered = iter([by_name[n] for n in order])
         methods = [next(ordered) if m.task == task else m for m in spec.methods]
@@ -508,12 +755,30 @@ class KnowledgeStore:
             parent = self._check_base(db, domain, base)
             self._write_rows(db, new)
             return self._commit_revision(
-                db, new, self.header(domain), action="reorder", kind="task", target=task,
-                before=[m.name for m in mine], after=order, parent=parent, reverts=None,
-                author=author, message="")
+                db,
+                new,
+                self.header(domain),
+                action="reorder",
+                kind="task",
+                target=task,
+                before=[m.name for m in mine],
+                after=order,
+                parent=parent,
+                reverts=None,
+                author=author,
+                message="",
+            )
 
-    def rename(self, domain: str, kind: str, name: str, new_name: str, *, base: int | None,
-               author: str | None = None) -> Revision:
+    def rename(
+        self,
+        domain: str,
+        kind: str,
+        name: str,
+        new_name: str,
+        *,
+        base: int | None,
+        author: str | None = None,
+    ) -> Revision:
         """Rename an item and every reference to it, as one revision
         (:func:`workbench.kb.rename.rename_item`)."""
         from workbench.kb.rename import RenameError, rename_item
@@ -527,21 +792,45 @@ class KnowledgeStore:
         except ValidationError as exc:
             raise EditRejected(domain, what, [e["msg"] for e in exc.errors()]) from None
         self._validate(domain, new, what)
-        target = f"{name.partition('.')[0]}.{new_name}" if kind == "method" and \
-            "." not in new_name else new_name
+        target = (
+            f"{name.partition('.')[0]}.{new_name}"
+            if kind == "method" and "." not in new_name
+            else new_name
+        )
         with self._write() as db:
             parent = self._check_base(db, domain, base)
             self._write_rows(db, new)
             return self._commit_revision(
-                db, new, self.header(domain), action="rename", kind=kind, target=target,
-                before=name, after=target, parent=parent, reverts=None, author=author,
-                message="")
+                db,
+                new,
+                self.header(domain),
+                action="rename",
+                kind=kind,
+                target=target,
+                before=name,
+                after=target,
+                parent=parent,
+                reverts=None,
+                author=author,
+                message="",
+            )
 
     # .................................................................. history
     def _row_to_revision(self, r: Mapping[str, Any]) -> Revision:
-        return Revision(r["id"], r["domain"], r["author"], r["created"], r["action"],
-                        r["kind"], r["target"], json.loads(r["before"]),
-                        json.loads(r["after"]), r["parent"], r["reverts"], r["message"] or "")
+        return Revision(
+            r["id"],
+            r["domain"],
+            r["author"],
+            r["created"],
+            r["action"],
+            r["kind"],
+            r["target"],
+            json.loads(r["before"]),
+            json.loads(r["after"]),
+            r["parent"],
+            r["reverts"],
+            r["message"] or "",
+        )
 
     def get_revision(self, rid: int) -> Revision:
         rows = list(self.db.query("SELECT * FROM revisions WHERE id = ?", [rid]))
@@ -551,8 +840,10 @@ class KnowledgeStore:
 
     def history(self, domain: str) -> list[Revision]:
         self._domain_row(domain)
-        return [self._row_to_revision(r) for r in self.db.query(
-            "SELECT * FROM revisions WHERE domain = ? ORDER BY id", [domain])]
+        return [
+            self._row_to_revision(r)
+            for r in self.db.query("SELECT * FROM revisions WHERE domain = ? ORDER BY id", [domain])
+        ]
 
     def snapshot(self, rid: int) -> str:
         row = self.db.execute("SELECT snapshot FROM revisions WHERE id = ?", [rid]).fetchone()
@@ -566,9 +857,14 @@ class KnowledgeStore:
             if self.get_revision(rid).domain != domain:
                 raise UnknownItem(f"revision {rid} is not a revision of '{domain}'")
         old, new = self.snapshot(a), self.snapshot(b)
-        return "".join(difflib.unified_diff(old.splitlines(keepends=True),
-                                            new.splitlines(keepends=True),
-                                            fromfile=f"{domain}@r{a}", tofile=f"{domain}@r{b}"))
+        return "".join(
+            difflib.unified_diff(
+                old.splitlines(keepends=True),
+                new.splitlines(keepends=True),
+                fromfile=f"{domain}@r{a}",
+                tofile=f"{domain}@r{b}",
+            )
+        )
 
     def _stacks(self, domain: str) -> tuple[list[Revision], list[Revision]]:
         """(undoable, redoable) revisions, most recent last, from the history."""
@@ -593,8 +889,15 @@ class KnowledgeStore:
                 redo = []
         return undo, redo
 
-    def _restore(self, domain: str, target: Revision, state_rev: int, action: str,
-                 base: int | None, author: str | None) -> Revision:
+    def _restore(
+        self,
+        domain: str,
+        target: Revision,
+        state_rev: int,
+        action: str,
+        base: int | None,
+        author: str | None,
+    ) -> Revision:
         text = self.snapshot(state_rev)
         spec, header = parse_domain_file_text(text, f"{domain}@r{state_rev}")
         self._validate(domain, spec, f"{action} of revision {target.id}")
@@ -602,15 +905,25 @@ class KnowledgeStore:
             parent = self._check_base(db, domain, base)
             db.execute("UPDATE domains SET header = ? WHERE name = ?", [header, domain])
             self._write_rows(db, spec)
-            before, after = ((target.after, target.before) if action == "undo"
-                             else (target.before, target.after))
-            return self._commit_revision(db, spec, header, action=action, kind=target.kind,
-                                         target=target.target, before=before, after=after,
-                                         parent=parent, reverts=target.id, author=author,
-                                         message="")
+            before, after = (
+                (target.after, target.before) if action == "undo" else (target.before, target.after)
+            )
+            return self._commit_revision(
+                db,
+                spec,
+                header,
+                action=action,
+                kind=target.kind,
+                target=target.target,
+                before=before,
+                after=after,
+                parent=parent,
+                reverts=target.id,
+                author=author,
+                message="",
+            )
 
-    def undo(self, domain: str, *, base: int | None = None, author: str | None = None
-             ) -> Revision:
+    def undo(self, domain: str, *, base: int | None = None, author: str | None = None) -> Revision:
         """Undo the latest change not yet undone (the domain's creation cannot be undone)."""
         undo, _ = self._stacks(domain)
         if not undo:
@@ -619,8 +932,7 @@ class KnowledgeStore:
         assert target.parent is not None
         return self._restore(domain, target, target.parent, "undo", base, author)
 
-    def redo(self, domain: str, *, base: int | None = None, author: str | None = None
-             ) -> Revision:
+    def redo(self, domain: str, *, base: int | None = None, author: str | None = None) -> Revision:
         """Redo the change undone last, if nothing was changed since."""
         _, redo = self._stacks(domain)
         if not redo:
@@ -629,22 +941,35 @@ class KnowledgeStore:
         return self._restore(domain, target, target.id, "redo", base, author)
 
     # .................................................................. problems etc.
-    def set_problem(self, domain: str, name: str, kind: str, content: str,
-                    description: str = "") -> None:
+    def set_problem(
+        self, domain: str, name: str, kind: str, content: str, description: str = ""
+    ) -> None:
         with self._write() as db:
             self._check_base(db, domain, None)
-            db["problems"].upsert({"domain": domain, "name": name, "kind": kind,
-                                   "content": content, "description": description},
-                                  pk=("domain", "name"))
+            db["problems"].upsert(
+                {
+                    "domain": domain,
+                    "name": name,
+                    "kind": kind,
+                    "content": content,
+                    "description": description,
+                },
+                pk=("domain", "name"),
+            )
 
     def problems(self, domain: str) -> list[dict[str, Any]]:
-        return list(self.db.query(
-            "SELECT name, kind, description FROM problems WHERE domain = ? ORDER BY name",
-            [domain]))
+        return list(
+            self.db.query(
+                "SELECT name, kind, description FROM problems WHERE domain = ? ORDER BY name",
+                [domain],
+            )
+        )
 
     def problem_text(self, domain: str, name: str) -> str | None:
-        row = self.db.execute("SELECT content FROM problems WHERE domain = ? AND name = ? "
-                              "COLLATE NOCASE", [domain, name]).fetchone()
+        row = self.db.execute(
+            "SELECT content FROM problems WHERE domain = ? AND name = ? COLLATE NOCASE",
+            [domain, name],
+        ).fetchone()
         return None if row is None else str(row[0])
 
     def set_primitives(self, domain: str, primitives: list[tuple[str, str, str, bool]]) -> None:
@@ -652,23 +977,50 @@ class KnowledgeStore:
         with self._write() as db:
             db.execute("DELETE FROM primitives WHERE domain = ?", [domain])
             db["primitives"].insert_all(
-                {"domain": domain, "name": n, "signature": sig, "doc": doc,
-                 "uses_state": int(st)} for n, sig, doc, st in primitives)
+                {"domain": domain, "name": n, "signature": sig, "doc": doc, "uses_state": int(st)}
+                for n, sig, doc, st in primitives
+            )
 
     def primitives(self, domain: str) -> list[dict[str, Any]]:
-        return list(self.db.query(
-            "SELECT name, signature, doc, uses_state FROM primitives WHERE domain = ? "
-            "ORDER BY name", [domain]))
+        return list(
+            self.db.query(
+                "SELECT name, signature, doc, uses_state FROM primitives WHERE domain = ? "
+                "ORDER BY name",
+                [domain],
+            )
+        )
 
-    def record_run(self, domain: str, problem: str, parameters: Mapping[str, Any],
-                   summary: Mapping[str, Any], trace: Any = None) -> int:
+    def record_run(
+        self,
+        domain: str,
+        problem: str,
+        parameters: Mapping[str, Any],
+        summary: Mapping[str, Any],
+        trace: Any = None,
+    ) -> int:
         with self._write() as db:
             rev = self._check_base(db, domain, None)
-            return int(db["runs"].insert({
-                "domain": domain, "problem": problem, "started": _now(), "revision": rev,
-                "parameters": _j(dict(parameters)), "summary": _j(dict(summary)),
-                "trace": None if trace is None else _j(trace)}).last_pk)
+            return int(
+                db["runs"]
+                .insert(
+                    {
+                        "domain": domain,
+                        "problem": problem,
+                        "started": _now(),
+                        "revision": rev,
+                        "parameters": _j(dict(parameters)),
+                        "summary": _j(dict(summary)),
+                        "trace": None if trace is None else _j(trace),
+                    }
+                )
+                .last_pk
+            )
 
     def runs(self, domain: str) -> list[dict[str, Any]]:
-        return list(self.db.query("SELECT id, problem, started, revision, parameters, summary "
-                                  "FROM runs WHERE domain = ? ORDER BY id", [domain]))
+        return list(
+            self.db.query(
+                "SELECT id, problem, started, revision, parameters, summary "
+                "FROM runs WHERE domain = ? ORDER BY id",
+                [domain],
+            )
+        )

@@ -38,7 +38,8 @@ def _same(expected: Any, actual: Any, tolerance: float) -> bool:
         return math.isclose(expected, actual, rel_tol=0.0, abs_tol=tolerance)
     if isinstance(expected, list) and isinstance(actual, list):
         return len(expected) == len(actual) and all(
-            _same(e, a, tolerance) for e, a in zip(expected, actual))
+            _same(e, a, tolerance) for e, a in zip(expected, actual)
+        )
     return bool(expected == actual)
 
 
@@ -55,16 +56,20 @@ def check(test: KnowledgeTest, facts: dict[str, Any]) -> list[str]:
     failures = []
     for key, expected in test.expect.items():
         if key not in facts:
-            failures.append(f"'{key}' is not something this domain reports "
-                            f"(it reports: {', '.join(sorted(facts))})")
+            failures.append(
+                f"'{key}' is not something this domain reports "
+                f"(it reports: {', '.join(sorted(facts))})"
+            )
             continue
         actual = facts[key]
         if key == "chosen" and isinstance(expected, dict):
             for task, label in expected.items():
                 got = actual.get(task)
                 if got is None:
-                    failures.append(f"no choice point '{task}' on the plan (choice points: "
-                                    f"{', '.join(sorted(actual)) or 'none'})")
+                    failures.append(
+                        f"no choice point '{task}' on the plan (choice points: "
+                        f"{', '.join(sorted(actual)) or 'none'})"
+                    )
                 elif got != label:
                     failures.append(f"at '{task}' expected {label}, the plan chose {got}")
             continue
@@ -73,8 +78,12 @@ def check(test: KnowledgeTest, facts: dict[str, Any]) -> list[str]:
     return failures
 
 
-def run_tests(domain: str, spec: DomainSpec, store: KnowledgeStore | None = None,
-              names: list[str] | None = None) -> list[TestOutcome]:
+def run_tests(
+    domain: str,
+    spec: DomainSpec,
+    store: KnowledgeStore | None = None,
+    names: list[str] | None = None,
+) -> list[TestOutcome]:
     """Run a domain's knowledge tests (all, or those named) against ``spec``."""
     owner = domain_owner(domain)
     outcomes = []
@@ -89,20 +98,24 @@ def run_tests(domain: str, spec: DomainSpec, store: KnowledgeStore | None = None
         text = store.problem_text(domain, test.problem) if store is not None else None
         options = dict(test.options)
         try:
-            request = PlanRequest(problem=test.problem, spec=spec, problem_text=text,
-                                  full_tree=bool(options.get("full_tree", False)),
-                                  prune=bool(options.get("prune", True)),
-                                  mode=options.get("mode"),
-                                  node_budget=options.get("node_budget"),
-                                  time_budget=options.get("time_budget"))
+            request = PlanRequest(
+                problem=test.problem,
+                spec=spec,
+                problem_text=text,
+                full_tree=bool(options.get("full_tree", False)),
+                prune=bool(options.get("prune", True)),
+                mode=options.get("mode"),
+                node_budget=options.get("node_budget"),
+                time_budget=options.get("time_budget"),
+            )
             facts = pkg.run_facts(request)
         except (PackageError, ValueError, OSError) as exc:
-            outcomes.append(TestOutcome(test, False, seconds=time.perf_counter() - t0,
-                                        error=str(exc)))
+            outcomes.append(
+                TestOutcome(test, False, seconds=time.perf_counter() - t0, error=str(exc))
+            )
             continue
         failures = check(test, facts)
-        outcomes.append(TestOutcome(test, not failures, failures,
-                                    time.perf_counter() - t0))
+        outcomes.append(TestOutcome(test, not failures, failures, time.perf_counter() - t0))
     return outcomes
 
 

@@ -43,10 +43,20 @@ class BridgeScreen(Screen[None]):
     """A board at the table; ``p`` plays it out with the TOFS declarer."""
 
     BINDINGS = [
-        Binding("p", "play", "Play it out", id="bridge.play",
-                tooltip="Play the board to the end: TOFS declarer against the defence"),
-        Binding("t", "toggle_defence", "Defence", id="bridge.defence",
-                tooltip="Switch the defence between heuristic and double-dummy"),
+        Binding(
+            "p",
+            "play",
+            "Play it out",
+            id="bridge.play",
+            tooltip="Play the board to the end: TOFS declarer against the defence",
+        ),
+        Binding(
+            "t",
+            "toggle_defence",
+            "Defence",
+            id="bridge.defence",
+            tooltip="Switch the defence between heuristic and double-dummy",
+        ),
         Binding("escape", "close", "Back", id="bridge.close"),
     ]
     DEFAULT_CSS = """
@@ -91,12 +101,15 @@ class BridgeScreen(Screen[None]):
         self.query_one(StatusLine).set_status(
             f"Board {self.record.board}: {self.record.contract} by "
             f"{self.record.declarer.title if self.record.declarer else '?'}. "
-            "p plays it out.", "ok")
+            "p plays it out.",
+            "ok",
+        )
 
     def _show(self, state: PlayState, notes: list[str | None]) -> None:
         r = self.record
-        self.query_one(BridgeTable).show_state(state, vulnerability=r.vulnerability,
-                                               dealer=r.dealer, board=r.board)
+        self.query_one(BridgeTable).show_state(
+            state, vulnerability=r.vulnerability, dealer=r.dealer, board=r.board
+        )
         self.query_one(PlayLog).show_state(state, card_notes=notes)
 
     def action_toggle_defence(self) -> None:
@@ -105,7 +118,8 @@ class BridgeScreen(Screen[None]):
 
     def action_play(self) -> None:
         self.query_one(StatusLine).set_status(
-            f"Playing the board out against the {self.defence} defence…", "running")
+            f"Playing the board out against the {self.defence} defence…", "running"
+        )
         self._play(self.defence)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="bridge-play")
@@ -119,9 +133,10 @@ class BridgeScreen(Screen[None]):
         try:
             assert r.declarer is not None and r.contract is not None
             declarer = TofsDeclarer(vulnerable=r.vulnerability.is_vulnerable(r.declarer))
-            rec = play_board(r.deal, r.contract, r.declarer, declarer, make_defender(defence),
-                             start=self.start)
-        except Exception as exc:  # noqa: BLE001 - knowledge code is user code; never crash
+            rec = play_board(
+                r.deal, r.contract, r.declarer, declarer, make_defender(defence), start=self.start
+            )
+        except Exception as exc:
             self.post_message(BoardPlayed(None, [], 0, f"{type(exc).__name__}: {exc}"))
             return
         state = self.start.copy()
@@ -129,7 +144,8 @@ class BridgeScreen(Screen[None]):
             state.play(c)
         side = r.declarer & 1  # the log shows the declarer's scheme notes only
         notes = [None] * self.start.cards_played + [
-            n if (seat & 1) == side else None for n, seat in zip(rec.notes, rec.seats)]
+            n if (seat & 1) == side else None for n, seat in zip(rec.notes, rec.seats)
+        ]
         self.post_message(BoardPlayed(state, notes, state.declarer_tricks))
 
     @on(BoardPlayed)
@@ -142,16 +158,21 @@ class BridgeScreen(Screen[None]):
         self._show(message.state, message.notes)
         need = self.record.contract.tricks_needed if self.record.contract else 7
         verdict = "made" if message.tricks >= need else f"down {need - message.tricks}"
-        status.set_status(f"Declarer took {message.tricks} tricks: {verdict}.",
-                          "ok" if message.tricks >= need else "warning")
+        status.set_status(
+            f"Declarer took {message.tricks} tricks: {verdict}.",
+            "ok" if message.tricks >= need else "warning",
+        )
 
     @on(PlayLog.TrickSelected)
     def _trick(self, message: PlayLog.TrickSelected) -> None:
         state = self.played or self.start
         r = self.record
         self.query_one(BridgeTable).show_state(
-            position_after(state, message.cards_played), vulnerability=r.vulnerability,
-            dealer=r.dealer, board=r.board)
+            position_after(state, message.cards_played),
+            vulnerability=r.vulnerability,
+            dealer=r.dealer,
+            board=r.board,
+        )
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -42,7 +42,12 @@ from textual.widgets import Footer, Header, Input, Label, Select, Static
 
 from knowledge.bridge.cards import CardError, Seat, hand_to_pbn, parse_hand
 from knowledge.bridge.deal import (
-    Contract, Deal, DealError, Vul, check_hands, dealer_for_board,
+    Contract,
+    Deal,
+    DealError,
+    Vul,
+    check_hands,
+    dealer_for_board,
 )
 from knowledge.bridge.pbn import BoardRecord, PbnError, deal_to_pbn, parse_pbn
 from workbench.screens.save_as import SaveAsScreen
@@ -50,14 +55,31 @@ from workbench.widgets.bridge_table import BridgeTable
 from workbench.widgets.status_line import StatusLine
 
 __all__ = [
-    "DealCheck", "DealEditorScreen", "DealForm", "DealSaved", "SaveDealAsScreen", "SavedDeal",
-    "board_pbn", "check_deal_form", "form_of_record", "join_hands", "split_deal_text",
+    "DealCheck",
+    "DealEditorScreen",
+    "DealForm",
+    "DealSaved",
+    "SaveDealAsScreen",
+    "SavedDeal",
+    "board_pbn",
+    "check_deal_form",
+    "form_of_record",
+    "join_hands",
+    "split_deal_text",
 ]
 
 SEATS = (Seat.N, Seat.E, Seat.S, Seat.W)
-FIELD_LABELS = {"deal-text": "PBN deal", "N": "North", "E": "East", "S": "South", "W": "West",
-                "deal": "Deal", "board": "Board", "contract": "Contract",
-                "declarer": "Declarer"}
+FIELD_LABELS = {
+    "deal-text": "PBN deal",
+    "N": "North",
+    "E": "East",
+    "S": "South",
+    "W": "West",
+    "deal": "Deal",
+    "board": "Board",
+    "contract": "Contract",
+    "declarer": "Declarer",
+}
 """Every key of :attr:`DealCheck.errors`, in the order problems are listed."""
 PASS_WORDS = ("PASS", "P", "AP")
 """Contract spellings of a passed-out board (as the PBN reader accepts them)."""
@@ -67,6 +89,7 @@ HAND_EXAMPLE = "AKQ2.J54.T9.8765"
 
 
 # ---------------------------------------------------------------------- checking (no UI)
+
 
 @dataclass(frozen=True)
 class DealForm:
@@ -184,14 +207,20 @@ def check_deal_form(form: DealForm) -> DealCheck:
             try:
                 completion = Deal.from_pbn(join_hands(form.hands))
             except DealError as e:
-                errors["deal"] = (f"{seat.title}'s hand is not given yet, and the other three "
-                                  f"do not leave it 13 cards: {e}")
+                errors["deal"] = (
+                    f"{seat.title}'s hand is not given yet, and the other three "
+                    f"do not leave it 13 cards: {e}"
+                )
             else:
-                errors["deal"] = (f"{seat.title}'s hand is not given yet: ctrl+f fills it with "
-                                  "the 13 cards the others do not hold")
+                errors["deal"] = (
+                    f"{seat.title}'s hand is not given yet: ctrl+f fills it with "
+                    "the 13 cards the others do not hold"
+                )
         else:
-            errors["deal"] = (f"{_seat_list(empty)} not given yet: type each hand as "
-                              f"spades.hearts.diamonds.clubs, e.g. {HAND_EXAMPLE}")
+            errors["deal"] = (
+                f"{_seat_list(empty)} not given yet: type each hand as "
+                f"spades.hearts.diamonds.clubs, e.g. {HAND_EXAMPLE}"
+            )
     deal_text = form.deal_text.strip()
     if deal_text and split_deal_text(deal_text) is None:
         try:
@@ -208,11 +237,16 @@ def check_deal_form(form: DealForm) -> DealCheck:
         except ValueError as e:
             errors["contract"] = str(e)
     if contract is not None and form.declarer is None:
-        errors["declarer"] = (f"who declares {contract.display()}? Choose North, East, South "
-                              "or West")
-    return DealCheck(masks=(masks[0], masks[1], masks[2], masks[3]), errors=errors,
-                     deal=deal, contract=contract, passed_out=passed_out,
-                     completion=completion, empty=tuple(empty))
+        errors["declarer"] = f"who declares {contract.display()}? Choose North, East, South or West"
+    return DealCheck(
+        masks=(masks[0], masks[1], masks[2], masks[3]),
+        errors=errors,
+        deal=deal,
+        contract=contract,
+        passed_out=passed_out,
+        completion=completion,
+        empty=tuple(empty),
+    )
 
 
 def form_of_record(record: BoardRecord | Deal | None) -> DealForm:
@@ -221,14 +255,18 @@ def form_of_record(record: BoardRecord | Deal | None) -> DealForm:
         return DealForm()
     if isinstance(record, Deal):
         hands = tuple(hand_to_pbn(h) for h in record.hands)
-        return DealForm(hands=(hands[0], hands[1], hands[2], hands[3]),
-                        deal_text=record.to_pbn())
+        return DealForm(hands=(hands[0], hands[1], hands[2], hands[3]), deal_text=record.to_pbn())
     hands = tuple(hand_to_pbn(h) for h in record.deal.hands)
     contract = str(record.contract) if record.contract else "Pass" if record.passed_out else ""
-    return DealForm(hands=(hands[0], hands[1], hands[2], hands[3]),
-                    deal_text=record.deal.to_pbn(), board=record.board or "",
-                    dealer=record.dealer, vulnerability=record.vulnerability,
-                    contract=contract, declarer=record.declarer)
+    return DealForm(
+        hands=(hands[0], hands[1], hands[2], hands[3]),
+        deal_text=record.deal.to_pbn(),
+        board=record.board or "",
+        dealer=record.dealer,
+        vulnerability=record.vulnerability,
+        contract=contract,
+        declarer=record.declarer,
+    )
 
 
 def board_pbn(form: DealForm, check: DealCheck, original: BoardRecord | None = None) -> str:
@@ -243,24 +281,37 @@ def board_pbn(form: DealForm, check: DealCheck, original: BoardRecord | None = N
         raise ValueError("the deal is not valid; check the form first")
     board = form.board.strip() or None
     same = original is not None and (
-        original.deal == check.deal and original.contract == check.contract
-        and original.declarer == form.declarer and original.passed_out == check.passed_out
-        and original.vulnerability == (form.vulnerability if form.vulnerability is not None
-                                       else original.vulnerability))
+        original.deal == check.deal
+        and original.contract == check.contract
+        and original.declarer == form.declarer
+        and original.passed_out == check.passed_out
+        and original.vulnerability
+        == (form.vulnerability if form.vulnerability is not None else original.vulnerability)
+    )
     tags: dict[str, str] = {}
     if original is not None:
-        tags = dict(original.tags) if same else {k: v for k, v in original.tags.items()
-                                                  if k in DESCRIPTIVE_TAGS}
+        tags = (
+            dict(original.tags)
+            if same
+            else {k: v for k, v in original.tags.items() if k in DESCRIPTIVE_TAGS}
+        )
     return deal_to_pbn(
-        check.deal, board=board, dealer=form.dealer, vulnerability=form.vulnerability,
-        contract=check.contract, declarer=form.declarer if check.contract else None,
+        check.deal,
+        board=board,
+        dealer=form.dealer,
+        vulnerability=form.vulnerability,
+        contract=check.contract,
+        declarer=form.declarer if check.contract else None,
         play=original.play if same and original is not None else (),
         result=original.result if same and original is not None else None,
-        passed_out=check.passed_out, tags=tags,
-        sections=original.sections if same and original is not None else None)
+        passed_out=check.passed_out,
+        tags=tags,
+        sections=original.sections if same and original is not None else None,
+    )
 
 
 # ---------------------------------------------------------------------- results
+
 
 @dataclass(frozen=True)
 class SavedDeal:
@@ -286,6 +337,7 @@ class SaveDealAsScreen(SaveAsScreen):
 
 
 # ---------------------------------------------------------------------- the screen
+
 
 class DealEditorScreen(Screen[SavedDeal | None]):
     """Hands, deal string and board fields on the left; the live diagram and every
@@ -338,16 +390,37 @@ class DealEditorScreen(Screen[SavedDeal | None]):
     """
 
     BINDINGS = [
-        Binding("ctrl+s", "save", "Save", id="deal.save",
-                tooltip="Hand the board over as PBN (only when the deal is valid)"),
-        Binding("f2", "save_as", "Save as", id="deal.save_as",
-                tooltip="Save the board under a new name"),
-        Binding("ctrl+f", "fill", "Fill 4th hand", id="deal.fill",
-                tooltip="Give the empty hand the 13 cards the other three do not hold"),
-        Binding("f3", "toggle_view", "Declarer's view", id="deal.view",
-                tooltip="Hide or show the defenders' hands in the diagram"),
-        Binding("escape", "close", "Back", id="deal.close",
-                tooltip="Leave the editor (twice to discard unsaved changes)"),
+        Binding(
+            "ctrl+s",
+            "save",
+            "Save",
+            id="deal.save",
+            tooltip="Hand the board over as PBN (only when the deal is valid)",
+        ),
+        Binding(
+            "f2", "save_as", "Save as", id="deal.save_as", tooltip="Save the board under a new name"
+        ),
+        Binding(
+            "ctrl+f",
+            "fill",
+            "Fill 4th hand",
+            id="deal.fill",
+            tooltip="Give the empty hand the 13 cards the other three do not hold",
+        ),
+        Binding(
+            "f3",
+            "toggle_view",
+            "Declarer's view",
+            id="deal.view",
+            tooltip="Hide or show the defenders' hands in the diagram",
+        ),
+        Binding(
+            "escape",
+            "close",
+            "Back",
+            id="deal.close",
+            tooltip="Leave the editor (twice to discard unsaved changes)",
+        ),
     ]
 
     DEBOUNCE = 0.2
@@ -360,9 +433,14 @@ class DealEditorScreen(Screen[SavedDeal | None]):
     dirty: var[bool] = var(False)
     """The fields differ from what was loaded or last saved."""
 
-    def __init__(self, record: BoardRecord | Deal | None = None, *, name: str | None = None,
-                 existing: Iterable[str] = (),
-                 on_save: Callable[[SavedDeal], bool | None] | None = None) -> None:
+    def __init__(
+        self,
+        record: BoardRecord | Deal | None = None,
+        *,
+        name: str | None = None,
+        existing: Iterable[str] = (),
+        on_save: Callable[[SavedDeal], bool | None] | None = None,
+    ) -> None:
         """``record``: the board to edit (None: a blank deal).  ``name``: what ctrl+s
         saves under (None: it asks, like f2).  ``existing``: names the save-as dialog
         refuses.  ``on_save``: called with each save (return False to refuse it); without
@@ -396,46 +474,75 @@ class DealEditorScreen(Screen[SavedDeal | None]):
         with Horizontal(id="deal-body"):
             with VerticalScroll(id="deal-form") as column:
                 column.border_title = "Deal"
-                yield Label("Whole deal as PBN (N:… E… S… W…)",
-                            classes="field-label")
-                yield Input(form.deal_text, placeholder=f"N:{HAND_EXAMPLE} … … …",
-                            id="deal-text", compact=True, select_on_focus=False)
+                yield Label("Whole deal as PBN (N:… E… S… W…)", classes="field-label")
+                yield Input(
+                    form.deal_text,
+                    placeholder=f"N:{HAND_EXAMPLE} … … …",
+                    id="deal-text",
+                    compact=True,
+                    select_on_focus=False,
+                )
                 yield Static("", id="deal-text-error", classes="field-error")
                 for seat in SEATS:
                     with Horizontal(classes="field-row"):
                         yield Label(seat.title, classes="field-name")
-                        yield Input(form.hands[seat], placeholder=f"S.H.D.C: {HAND_EXAMPLE}",
-                                    id=f"deal-hand-{seat.letter}", classes="hand-input",
-                                    compact=True, select_on_focus=False)
+                        yield Input(
+                            form.hands[seat],
+                            placeholder=f"S.H.D.C: {HAND_EXAMPLE}",
+                            id=f"deal-hand-{seat.letter}",
+                            classes="hand-input",
+                            compact=True,
+                            select_on_focus=False,
+                        )
                         yield Static("", id=f"deal-count-{seat.letter}", classes="hand-count")
                     yield Static("", id=f"deal-hand-{seat.letter}-error", classes="field-error")
                 with Horizontal(classes="field-row"):
                     yield Label("Board", classes="field-name")
-                    yield Input(form.board, placeholder="name or number, e.g. 12",
-                                id="deal-board", compact=True)
+                    yield Input(
+                        form.board,
+                        placeholder="name or number, e.g. 12",
+                        id="deal-board",
+                        compact=True,
+                    )
                 yield Static("", id="deal-board-error", classes="field-error")
                 with Horizontal(classes="field-row"):
                     yield Label("Dealer", classes="field-name")
-                    yield Select([(s.title, s) for s in SEATS], prompt="from the board number",
-                                 value=form.dealer if form.dealer is not None else Select.NULL,
-                                 id="deal-dealer", compact=True)
+                    yield Select(
+                        [(s.title, s) for s in SEATS],
+                        prompt="from the board number",
+                        value=form.dealer if form.dealer is not None else Select.NULL,
+                        id="deal-dealer",
+                        compact=True,
+                    )
                 with Horizontal(classes="field-row"):
                     yield Label("Vul", classes="field-name")
-                    yield Select([("None", Vul.NONE), ("N-S", Vul.NS), ("E-W", Vul.EW),
-                                  ("Both", Vul.BOTH)], prompt="from the board number",
-                                 value=(form.vulnerability if form.vulnerability is not None
-                                        else Select.NULL),
-                                 id="deal-vul", compact=True)
+                    yield Select(
+                        [("None", Vul.NONE), ("N-S", Vul.NS), ("E-W", Vul.EW), ("Both", Vul.BOTH)],
+                        prompt="from the board number",
+                        value=(
+                            form.vulnerability if form.vulnerability is not None else Select.NULL
+                        ),
+                        id="deal-vul",
+                        compact=True,
+                    )
                 with Horizontal(classes="field-row"):
                     yield Label("Contract", classes="field-name")
-                    yield Input(form.contract, placeholder="4H, 3NT, 6SX, Pass",
-                                id="deal-contract", compact=True)
+                    yield Input(
+                        form.contract,
+                        placeholder="4H, 3NT, 6SX, Pass",
+                        id="deal-contract",
+                        compact=True,
+                    )
                 yield Static("", id="deal-contract-error", classes="field-error")
                 with Horizontal(classes="field-row"):
                     yield Label("Declarer", classes="field-name")
-                    yield Select([(s.title, s) for s in SEATS], prompt="none",
-                                 value=form.declarer if form.declarer is not None else Select.NULL,
-                                 id="deal-declarer", compact=True)
+                    yield Select(
+                        [(s.title, s) for s in SEATS],
+                        prompt="none",
+                        value=form.declarer if form.declarer is not None else Select.NULL,
+                        id="deal-declarer",
+                        compact=True,
+                    )
                 yield Static("", id="deal-declarer-error", classes="field-error")
             with Vertical(id="deal-preview"):
                 yield BridgeTable(id="deal-table")
@@ -468,15 +575,20 @@ class DealEditorScreen(Screen[SavedDeal | None]):
         def choice(selector: str) -> Any:
             return self.query_one(selector, Select).selection
 
-        dealer, vul, declarer = choice("#deal-dealer"), choice("#deal-vul"), \
-            choice("#deal-declarer")
+        dealer, vul, declarer = (
+            choice("#deal-dealer"),
+            choice("#deal-vul"),
+            choice("#deal-declarer"),
+        )
         return DealForm(
-            hands=(hands[0], hands[1], hands[2], hands[3]), deal_text=self.deal_input.value,
+            hands=(hands[0], hands[1], hands[2], hands[3]),
+            deal_text=self.deal_input.value,
             board=self.query_one("#deal-board", Input).value,
             dealer=Seat(dealer) if dealer is not None else None,
             vulnerability=Vul(vul) if vul is not None else None,
             contract=self.query_one("#deal-contract", Input).value,
-            declarer=Seat(declarer) if declarer is not None else None)
+            declarer=Seat(declarer) if declarer is not None else None,
+        )
 
     def _set_quietly(self, widget: Input, value: str) -> None:
         """Set a field the other field follows, remembering the value so its ``Changed``
@@ -515,8 +627,9 @@ class DealEditorScreen(Screen[SavedDeal | None]):
         """Rewrite the deal string from the hands, unless it already says the same."""
         hands = [self.hand_input(s).value for s in SEATS]
         parts = split_deal_text(self.deal_input.value)
-        if parts is None or any((parts[s] if parts[s] != "-" else "") != hands[s].strip()
-                                for s in SEATS):
+        if parts is None or any(
+            (parts[s] if parts[s] != "-" else "") != hands[s].strip() for s in SEATS
+        ):
             self._set_quietly(self.deal_input, join_hands(hands))
 
     @on(Input.Changed, "#deal-board, #deal-contract")
@@ -585,8 +698,10 @@ class DealEditorScreen(Screen[SavedDeal | None]):
         self.valid = check.ok
         self.can_fill = check.fill_seat is not None
         if check.ok:
-            self._status("A valid deal: ctrl+s saves it." if self.dirty or self.saved is None
-                         else "Saved.", "ok")
+            self._status(
+                "A valid deal: ctrl+s saves it." if self.dirty or self.saved is None else "Saved.",
+                "ok",
+            )
         else:
             key, message = listed[0]
             self._status(f"Cannot save yet: {FIELD_LABELS[key]}: {message}", "warning")
@@ -606,13 +721,29 @@ class DealEditorScreen(Screen[SavedDeal | None]):
         board = form.board.strip()
         number = int(board) if board.isdigit() and int(board) > 0 else None
         # What the saved board will say when these are left blank (deal_to_pbn's rule).
-        vul = form.vulnerability if form.vulnerability is not None else \
-            Vul.for_board(number) if number else Vul.NONE
-        dealer = form.dealer if form.dealer is not None else \
-            dealer_for_board(number) if number else Seat.N
-        table.show_deal(check.deal if check.deal is not None else check.masks,
-                        contract=check.contract, declarer=form.declarer, vulnerability=vul,
-                        dealer=dealer, board=board or None, passed_out=check.passed_out)
+        vul = (
+            form.vulnerability
+            if form.vulnerability is not None
+            else Vul.for_board(number)
+            if number
+            else Vul.NONE
+        )
+        dealer = (
+            form.dealer
+            if form.dealer is not None
+            else dealer_for_board(number)
+            if number
+            else Seat.N
+        )
+        table.show_deal(
+            check.deal if check.deal is not None else check.masks,
+            contract=check.contract,
+            declarer=form.declarer,
+            vulnerability=vul,
+            dealer=dealer,
+            board=board or None,
+            passed_out=check.passed_out,
+        )
         table.set_class(check.deal is None, "-invalid")
         table.border_title = "Diagram"
         table.border_subtitle = None if check.deal is not None else "not a valid deal yet"
@@ -633,8 +764,11 @@ class DealEditorScreen(Screen[SavedDeal | None]):
         if seat is None or check.completion is None:
             why = check.errors.get("deal") or "every hand is given"
             self._status(f"Cannot fill a hand: {why}", "warning")
-            self.notify(f"Fill needs three complete hands and one empty one ({why}).",
-                        title="Fill the fourth hand", severity="warning")
+            self.notify(
+                f"Fill needs three complete hands and one empty one ({why}).",
+                title="Fill the fourth hand",
+                severity="warning",
+            )
             return
         hand = self.hand_input(seat)
         hand.value = hand_to_pbn(check.completion[seat])
@@ -646,8 +780,11 @@ class DealEditorScreen(Screen[SavedDeal | None]):
         table = self.table
         table.declarer_view = not table.declarer_view
         if table.declarer_view and not table.hidden_seats():
-            self.notify("Declarer's view hides the defenders once a declarer is chosen.",
-                        title="Declarer's view", severity="warning")
+            self.notify(
+                "Declarer's view hides the defenders once a declarer is chosen.",
+                title="Declarer's view",
+                severity="warning",
+            )
 
     def action_save(self) -> None:
         if self.deal_name is None:
@@ -661,8 +798,9 @@ class DealEditorScreen(Screen[SavedDeal | None]):
             self._refuse(check, "Save as")
             return
         board = self.read_form().board.strip()
-        suggestion = (f"{self.deal_name}-edited" if self.deal_name
-                      else f"board-{board}" if board else "")
+        suggestion = (
+            f"{self.deal_name}-edited" if self.deal_name else f"board-{board}" if board else ""
+        )
         self.app.push_screen(SaveDealAsScreen(self.existing, suggestion), self._save_as_chosen)
 
     def _save_as_chosen(self, name: str | None) -> None:
@@ -714,8 +852,10 @@ class DealEditorScreen(Screen[SavedDeal | None]):
     def action_close(self) -> None:
         if self.dirty and not self._close_warned:
             self._close_warned = True
-            self.notify("Unsaved changes: ctrl+s saves them; escape again discards them.",
-                        severity="warning")
+            self.notify(
+                "Unsaved changes: ctrl+s saves them; escape again discards them.",
+                severity="warning",
+            )
             return
         if len(self.app.screen_stack) > 1:
             self.dismiss(None)
@@ -725,10 +865,12 @@ class DealEditorScreen(Screen[SavedDeal | None]):
         return [
             ("Deal: save", "Hand the board over as PBN", self.action_save),
             ("Deal: save as…", "Save the board under a new name", self.action_save_as),
-            ("Deal: fill the fourth hand", "Give the empty hand the cards nobody holds",
-             self.action_fill),
-            ("Deal: declarer's view", "Hide or show the defenders' hands",
-             self.action_toggle_view),
+            (
+                "Deal: fill the fourth hand",
+                "Give the empty hand the cards nobody holds",
+                self.action_fill,
+            ),
+            ("Deal: declarer's view", "Hide or show the defenders' hands", self.action_toggle_view),
             ("Deal: back", "Leave the deal editor", self.action_close),
         ]
 

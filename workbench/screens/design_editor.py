@@ -31,7 +31,14 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import (
-    DataTable, Footer, Header, OptionList, TabbedContent, TabPane, Tabs, TextArea,
+    DataTable,
+    Footer,
+    Header,
+    OptionList,
+    TabbedContent,
+    TabPane,
+    Tabs,
+    TextArea,
 )
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
@@ -41,8 +48,15 @@ from knowledge.edaps.echo import echo_text
 from knowledge.edaps.report import EdapsRun
 from workbench import runner
 from workbench.design_form import (
-    DESIGN_KIND, EDAPS, NEW_DESIGN, Checked, check_design_text, edaps_run_of,
-    plan_design_text, problem_label, summary_rows,
+    DESIGN_KIND,
+    EDAPS,
+    NEW_DESIGN,
+    Checked,
+    check_design_text,
+    edaps_run_of,
+    plan_design_text,
+    problem_label,
+    summary_rows,
 )
 from workbench.screens.save_as import SaveAsScreen
 from workbench.widgets.critique import CritiqueView
@@ -54,10 +68,13 @@ __all__ = ["DesignPlanFailed", "DesignPlanned", "DesignSaved", "DesignScreen"]
 DESIGN_GROUP = "edaps-design"
 """Worker group of the design screen's planner (one plan at a time)."""
 
-TABS = {"design": "tab-design", "echo": "tab-echo", "plan": "tab-plan",
-        "critique": "tab-critique"}
-PRIMARY = {"tab-design": "#design-text", "tab-echo": "#echo-text", "tab-plan": "#plan-table",
-           "tab-critique": "#critique-table"}
+TABS = {"design": "tab-design", "echo": "tab-echo", "plan": "tab-plan", "critique": "tab-critique"}
+PRIMARY = {
+    "tab-design": "#design-text",
+    "tab-echo": "#echo-text",
+    "tab-plan": "#plan-table",
+    "tab-critique": "#critique-table",
+}
 """The widget of each tab that takes focus when the tab is opened programmatically."""
 
 
@@ -121,14 +138,34 @@ class DesignScreen(Screen[None]):
     """
 
     BINDINGS = [
-        Binding("ctrl+s", "save", "Save", id="design.save",
-                tooltip="Write the design to the knowledge store (only if it parses)"),
-        Binding("f2", "save_as", "Save as", id="design.save_as",
-                tooltip="Write the design to the store under a new name"),
-        Binding("ctrl+r", "plan", "Plan it", id="design.plan",
-                tooltip="Plan the edited design with the store's knowledge"),
-        Binding("escape", "close", "Back", id="design.close",
-                tooltip="Leave the editor (twice to discard unsaved changes)"),
+        Binding(
+            "ctrl+s",
+            "save",
+            "Save",
+            id="design.save",
+            tooltip="Write the design to the knowledge store (only if it parses)",
+        ),
+        Binding(
+            "f2",
+            "save_as",
+            "Save as",
+            id="design.save_as",
+            tooltip="Write the design to the store under a new name",
+        ),
+        Binding(
+            "ctrl+r",
+            "plan",
+            "Plan it",
+            id="design.plan",
+            tooltip="Plan the edited design with the store's knowledge",
+        ),
+        Binding(
+            "escape",
+            "close",
+            "Back",
+            id="design.close",
+            tooltip="Leave the editor (twice to discard unsaved changes)",
+        ),
     ]
 
     DEBOUNCE = 0.3
@@ -140,8 +177,14 @@ class DesignScreen(Screen[None]):
     running: var[bool] = var(False)
     """A plan of this design is being computed."""
 
-    def __init__(self, db: Path | None = None, name: str | None = None, *,
-                 plan_on_open: bool = False, result: RunResult | None = None) -> None:
+    def __init__(
+        self,
+        db: Path | None = None,
+        name: str | None = None,
+        *,
+        plan_on_open: bool = False,
+        result: RunResult | None = None,
+    ) -> None:
         """``plan_on_open`` plans the design as soon as it is shown; ``result`` (a run the
         planning screen made of this stored design) is shown instead of planning again."""
         super().__init__()
@@ -169,18 +212,25 @@ class DesignScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with TabbedContent(id="design-tabs", initial=TABS["design"]):
-            with TabPane("Design", id=TABS["design"]):
-                with Horizontal(id="design-body"):
-                    with Vertical(id="design-edit"):
-                        editor = TextArea(id="design-text", show_line_numbers=True,
-                                          soft_wrap=False, tab_behavior="focus")
-                        editor.border_title = "Input"
-                        yield editor
-                        yield OptionList(id="design-problems")
-                    summary = DataTable(id="design-summary", show_header=False,
-                                        cursor_type="none", zebra_stripes=True)
-                    summary.border_title = "Summary"
-                    yield summary
+            with TabPane("Design", id=TABS["design"]), Horizontal(id="design-body"):
+                with Vertical(id="design-edit"):
+                    editor = TextArea(
+                        id="design-text",
+                        show_line_numbers=True,
+                        soft_wrap=False,
+                        tab_behavior="focus",
+                    )
+                    editor.border_title = "Input"
+                    yield editor
+                    yield OptionList(id="design-problems")
+                summary = DataTable(
+                    id="design-summary",
+                    show_header=False,
+                    cursor_type="none",
+                    zebra_stripes=True,
+                )
+                summary.border_title = "Summary"
+                yield summary
             with TabPane("Echo", id=TABS["echo"]):
                 yield TextArea(id="echo-text", read_only=True, soft_wrap=False)
             with TabPane("Process plan", id=TABS["plan"]):
@@ -230,8 +280,9 @@ class DesignScreen(Screen[None]):
             self.notify(str(exc), title="Knowledge store", severity="error")
             return NEW_DESIGN
         if row is None or text is None:
-            self._status(f"No design called {self.design_name} in the store: "
-                         "ctrl+s creates it.", "warning")
+            self._status(
+                f"No design called {self.design_name} in the store: ctrl+s creates it.", "warning"
+            )
             return NEW_DESIGN
         self.design_name = str(row["name"])
         self.description = str(row["description"] or "")
@@ -271,8 +322,10 @@ class DesignScreen(Screen[None]):
             problems.add_option(Option(Text("✓ The design parses."), disabled=True))
             problems.border_title = "No problems"
         else:
-            problems.add_options(Option(Text(problem_label(p)), id=f"problem-{i}")
-                                 for i, p in enumerate(checked.problems))
+            problems.add_options(
+                Option(Text(problem_label(p)), id=f"problem-{i}")
+                for i, p in enumerate(checked.problems)
+            )
             n = len(checked.problems)
             problems.border_title = f"{n} problem{'s' if n != 1 else ''} (enter: go to it)"
         for widget in (self.editor, problems):
@@ -284,10 +337,12 @@ class DesignScreen(Screen[None]):
             echo.load_text(echo_text(checked.design))
             echo.border_title = None
         else:
-            self.query_one("#design-summary", DataTable).border_title = \
-                "Summary (of the last text that parsed)"
-            self.query_one("#echo-text", TextArea).border_title = \
-                "Echo of the last text that parsed: fix the problems to update it"
+            self.query_one(
+                "#design-summary", DataTable
+            ).border_title = "Summary (of the last text that parsed)"
+            self.query_one(
+                "#echo-text", TextArea
+            ).border_title = "Echo of the last text that parsed: fix the problems to update it"
 
     def _show_summary(self, checked: Checked) -> None:
         assert checked.design is not None
@@ -370,8 +425,11 @@ class DesignScreen(Screen[None]):
             return False
         description = self.description
         if new or not description:
-            description = (f"edited from {self.design_name}" if self.design_name
-                           else "design written in the workbench")
+            description = (
+                f"edited from {self.design_name}"
+                if self.design_name
+                else "design written in the workbench"
+            )
         try:
             store = open_store(self.db)
             try:
@@ -408,12 +466,16 @@ class DesignScreen(Screen[None]):
         name = self.design_name or "design"
         self.run_id += 1
         self.running = True
-        self._status(f"Planning {name}…" if result is None else f"Critiquing {name}…",
-                     "running")
+        self._status(f"Planning {name}…" if result is None else f"Critiquing {name}…", "running")
         self._plan(self.editor.text, name, self.run_id, result)
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group=DESIGN_GROUP,
-          description="EDAPS planner")
+    @work(
+        thread=True,
+        exclusive=True,
+        exit_on_error=False,
+        group=DESIGN_GROUP,
+        description="EDAPS planner",
+    )
     def _plan(self, text: str, name: str, run_id: int, result: RunResult | None) -> None:
         """Thread body: plan (or wrap ``result``), post the outcome.  Touches no widget."""
         try:
@@ -421,7 +483,7 @@ class DesignScreen(Screen[None]):
                 run = plan_design_text(self.db, text, name)
             else:
                 run = edaps_run_of(self.db, text, name, result)
-        except Exception as exc:  # noqa: BLE001 - knowledge is user code; never crash
+        except Exception as exc:
             self.post_message(DesignPlanFailed(run_id, name, runner.error_message(exc)))
             return
         self.post_message(DesignPlanned(run_id, name, run, text))
@@ -438,14 +500,20 @@ class DesignScreen(Screen[None]):
         self.query_one(CritiqueView).show_run(run)
         if run.manufacturable:
             lead = run.setup_time + run.run_time
-            self._status(f"{message.name}: lead time {lead:.2f} min (setup "
-                         f"{run.setup_time:.2f} + run {run.run_time:.2f}) · "
-                         f"{run.nodes:,} nodes · {run.seconds:.3f} s", "ok")
+            self._status(
+                f"{message.name}: lead time {lead:.2f} min (setup "
+                f"{run.setup_time:.2f} + run {run.run_time:.2f}) · "
+                f"{run.nodes:,} nodes · {run.seconds:.3f} s",
+                "ok",
+            )
             self._show_tab("plan", "#plan-table")
         else:
             n = len(run.diagnostics)
-            self._status(f"{message.name} cannot be made: {n} unmanufacturable "
-                         f"feature{'s' if n != 1 else ''}.", "warning")
+            self._status(
+                f"{message.name} cannot be made: {n} unmanufacturable "
+                f"feature{'s' if n != 1 else ''}.",
+                "warning",
+            )
             self._show_tab("critique", "#critique-table")
 
     def _show_tab(self, tab: str, focus: str) -> None:
@@ -481,8 +549,9 @@ class DesignScreen(Screen[None]):
         # The worker reports its own errors; this catches a bug in that path.
         worker = event.worker
         if worker.group == DESIGN_GROUP and event.state is WorkerState.ERROR:
-            self._show_failure(self.design_name or "design",
-                               runner.error_message(worker.error or RuntimeError()))
+            self._show_failure(
+                self.design_name or "design", runner.error_message(worker.error or RuntimeError())
+            )
 
     def _show_failure(self, name: str, text: str) -> None:
         self.running = False
@@ -515,14 +584,26 @@ class DesignScreen(Screen[None]):
             ("Design: save", "Write the design to the knowledge store", self.action_save),
             ("Design: save as…", "Write the design under a new name", self.action_save_as),
             ("Design: plan it", "Plan the edited design", self.action_plan),
-            ("Design: show input", "The editor and its problems",
-             partial(self.action_show_tab, "design")),
-            ("Design: show echo", "The echo of translated input",
-             partial(self.action_show_tab, "echo")),
-            ("Design: show process plan", "The plan in work-center format",
-             partial(self.action_show_tab, "plan")),
-            ("Design: show critique", "What cannot be made, and why",
-             partial(self.action_show_tab, "critique")),
+            (
+                "Design: show input",
+                "The editor and its problems",
+                partial(self.action_show_tab, "design"),
+            ),
+            (
+                "Design: show echo",
+                "The echo of translated input",
+                partial(self.action_show_tab, "echo"),
+            ),
+            (
+                "Design: show process plan",
+                "The plan in work-center format",
+                partial(self.action_show_tab, "plan"),
+            ),
+            (
+                "Design: show critique",
+                "What cannot be made, and why",
+                partial(self.action_show_tab, "critique"),
+            ),
             ("Design: back", "Leave the design editor", self.action_close),
         ]
 
@@ -531,8 +612,10 @@ class DesignScreen(Screen[None]):
     def action_close(self) -> None:
         if self.dirty and not self._close_warned:
             self._close_warned = True
-            self.notify("Unsaved changes: ctrl+s saves them; escape again discards them.",
-                        severity="warning")
+            self.notify(
+                "Unsaved changes: ctrl+s saves them; escape again discards them.",
+                severity="warning",
+            )
             return
         if len(self.app.screen_stack) > 1:
             self.dismiss()

@@ -33,7 +33,14 @@ from textual.message import Message
 from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import (
-    Footer, Header, OptionList, Select, Static, TabbedContent, TabPane, Tree,
+    Footer,
+    Header,
+    OptionList,
+    Select,
+    Static,
+    TabbedContent,
+    TabPane,
+    Tree,
 )
 
 from engine.tofs.model import DomainSpec
@@ -41,14 +48,27 @@ from engine.tofs.registry import Registry
 from workbench.kb.catalog import domain_owner, open_store
 from workbench.kb.lint import Finding, lint_domain
 from workbench.kb.store import (
-    EditRejected, KnowledgeStore, Revision, StaleRevision, StoreError,
+    EditRejected,
+    KnowledgeStore,
+    Revision,
+    StaleRevision,
+    StoreError,
 )
 from workbench.screens.item_dialogs import (
-    ConfirmScreen, NewItem, NewItemScreen, RenameScreen, taken_names,
+    ConfirmScreen,
+    NewItem,
+    NewItemScreen,
+    RenameScreen,
+    taken_names,
 )
 from workbench.widgets.item_form import FieldInput, ItemForm
 from workbench.widgets.kb_fields import (
-    EditContext, FormError, FormValues, ItemRef, build_value, find_item,
+    EditContext,
+    FormError,
+    FormValues,
+    ItemRef,
+    build_value,
+    find_item,
 )
 from workbench.widgets.kb_history_view import HistoryPanel
 from workbench.widgets.kb_lint_view import LintList
@@ -105,34 +125,93 @@ class EditorScreen(Screen[None]):
     AUTO_FOCUS = "#kb-tree"
     COMMANDS = {EditorCommands}
     BINDINGS = [
-        Binding("ctrl+s", "save", "Save", id="editor.save",
-                tooltip="Save the open item as a new revision (the store checks it first)"),
-        Binding("escape", "revert", "Revert", id="editor.revert",
-                tooltip="Drop unsaved edits to the open item"),
-        Binding("ctrl+z", "undo", "Undo", id="editor.undo",
-                tooltip="Undo the domain's latest change (recorded as a new revision)"),
-        Binding("ctrl+y", "redo", "Redo", id="editor.redo",
-                tooltip="Redo the change undone last"),
-        Binding("ctrl+l", "lint", "Lint", id="editor.lint",
-                tooltip="Lint the saved domain; enter on a finding opens its item"),
-        Binding("ctrl+g", "history", "History", id="editor.history",
-                tooltip="Revisions newest first; highlight one for its diff to now, "
-                        "enter marks the 'from' side"),
-        Binding("ctrl+r", "reload", "Reload", id="editor.reload",
-                tooltip="Reload the domain from the store (unsaved edits stay in the form)"),
-        Binding("ctrl+n", "new_item", "New", id="editor.new",
-                tooltip="Create a constant, task, method, operator or knowledge test "
-                        "(a method goes to the highlighted task)"),
-        Binding("ctrl+e", "rename_item", "Rename", id="editor.rename",
-                tooltip="Rename the highlighted item and every reference to it"),
-        Binding("ctrl+d", "delete_item", "Delete", id="editor.delete",
-                tooltip="Delete the highlighted item (refused while something uses it)"),
-        Binding("alt+up", "move_method(-1)", "Method up", id="editor.method_up",
-                tooltip="Try the highlighted method earlier (methods are tried in order)"),
-        Binding("alt+down", "move_method(1)", "Method down", id="editor.method_down",
-                tooltip="Try the highlighted method later"),
-        Binding("f2", "close", "Close", id="editor.close",
-                tooltip="Leave the editor (refused while the form has unsaved edits)"),
+        Binding(
+            "ctrl+s",
+            "save",
+            "Save",
+            id="editor.save",
+            tooltip="Save the open item as a new revision (the store checks it first)",
+        ),
+        Binding(
+            "escape",
+            "revert",
+            "Revert",
+            id="editor.revert",
+            tooltip="Drop unsaved edits to the open item",
+        ),
+        Binding(
+            "ctrl+z",
+            "undo",
+            "Undo",
+            id="editor.undo",
+            tooltip="Undo the domain's latest change (recorded as a new revision)",
+        ),
+        Binding("ctrl+y", "redo", "Redo", id="editor.redo", tooltip="Redo the change undone last"),
+        Binding(
+            "ctrl+l",
+            "lint",
+            "Lint",
+            id="editor.lint",
+            tooltip="Lint the saved domain; enter on a finding opens its item",
+        ),
+        Binding(
+            "ctrl+g",
+            "history",
+            "History",
+            id="editor.history",
+            tooltip="Revisions newest first; highlight one for its diff to now, "
+            "enter marks the 'from' side",
+        ),
+        Binding(
+            "ctrl+r",
+            "reload",
+            "Reload",
+            id="editor.reload",
+            tooltip="Reload the domain from the store (unsaved edits stay in the form)",
+        ),
+        Binding(
+            "ctrl+n",
+            "new_item",
+            "New",
+            id="editor.new",
+            tooltip="Create a constant, task, method, operator or knowledge test "
+            "(a method goes to the highlighted task)",
+        ),
+        Binding(
+            "ctrl+e",
+            "rename_item",
+            "Rename",
+            id="editor.rename",
+            tooltip="Rename the highlighted item and every reference to it",
+        ),
+        Binding(
+            "ctrl+d",
+            "delete_item",
+            "Delete",
+            id="editor.delete",
+            tooltip="Delete the highlighted item (refused while something uses it)",
+        ),
+        Binding(
+            "alt+up",
+            "move_method(-1)",
+            "Method up",
+            id="editor.method_up",
+            tooltip="Try the highlighted method earlier (methods are tried in order)",
+        ),
+        Binding(
+            "alt+down",
+            "move_method(1)",
+            "Method down",
+            id="editor.method_down",
+            tooltip="Try the highlighted method later",
+        ),
+        Binding(
+            "f2",
+            "close",
+            "Close",
+            id="editor.close",
+            tooltip="Leave the editor (refused while the form has unsaved edits)",
+        ),
     ]
     HELP = """\
 **Knowledge editor.**  Left: the domain and its task network (tasks → methods in priority
@@ -180,8 +259,13 @@ the primitive at the cursor.  Empty list entries are dropped on save.
         with Horizontal(id="kb-panes"):
             with Vertical(id="kb-side") as side:
                 side.border_title = "Knowledge"
-                yield Select([(n, n) for n in names], value=self.domain or Select.BLANK,
-                             allow_blank=not names, compact=True, id="kb-domain")
+                yield Select(
+                    [(n, n) for n in names],
+                    value=self.domain or Select.BLANK,
+                    allow_blank=not names,
+                    compact=True,
+                    id="kb-domain",
+                )
                 yield KnowledgeTree(id="kb-tree")
             with Vertical(id="kb-main"):
                 form = ItemForm(id="kb-form")
@@ -191,8 +275,9 @@ the primitive at the cursor.  Empty list entries are dropped on save.
                 with TabbedContent(id="kb-panels", initial="tab-outcome"):
                     with TabPane("Save", id="tab-outcome"):
                         with VerticalScroll(id="kb-outcome-scroll"):
-                            yield Static(Text("Edits are saved with ctrl+s.", style="dim"),
-                                         id="kb-outcome")
+                            yield Static(
+                                Text("Edits are saved with ctrl+s.", style="dim"), id="kb-outcome"
+                            )
                     with TabPane("Lint", id="tab-lint"):
                         yield LintList(id="kb-lint")
                     with TabPane("History", id="tab-history"):
@@ -222,8 +307,9 @@ the primitive at the cursor.  Empty list entries are dropped on save.
 
     # ------------------------------------------------------------------ loading
 
-    async def load_domain(self, domain: str, keep: ItemRef | None = None,
-                          values: FormValues | None = None) -> None:
+    async def load_domain(
+        self, domain: str, keep: ItemRef | None = None, values: FormValues | None = None
+    ) -> None:
         """(Re)load ``domain`` from the store; reopen ``keep`` (with ``values``) if it exists."""
         store = self.store
         changed = domain != (self.spec.name if self.spec else None)
@@ -239,8 +325,9 @@ the primitive at the cursor.  Empty list entries are dropped on save.
         self.query_one(HistoryPanel).show_history(store.history(domain), self.base)
         if changed:
             self._lint_run += 1  # a lint of the previous domain still running is stale
-            self.query_one(LintList).show_message(f"Lint has not run on {domain} yet: "
-                                                  "press ctrl+l.")
+            self.query_one(LintList).show_message(
+                f"Lint has not run on {domain} yet: press ctrl+l."
+            )
         form = self.query_one(ItemForm)
         if keep is not None and find_item(self.spec, keep) is not None:
             await self.open_item(keep, values)
@@ -248,8 +335,9 @@ the primitive at the cursor.  Empty list entries are dropped on save.
         elif keep is not None:
             await form.show_nothing(f"{keep.title} is not in {domain} r{self.base} any more.")
         else:
-            await form.show_nothing("Pick an item in the tree: moving the cursor shows it, "
-                                    "enter moves into its form.")
+            await form.show_nothing(
+                "Pick an item in the tree: moving the cursor shows it, enter moves into its form."
+            )
         self._status(f"{domain} at r{self.base}.", "ok")
 
     async def open_item(self, ref: ItemRef, values: FormValues | None = None) -> bool:
@@ -283,8 +371,11 @@ the primitive at the cursor.  Empty list entries are dropped on save.
         if ref is None or ref == form.ref:
             return
         if form.dirty and form.ref is not None:
-            self._status(f"Unsaved edits to {form.ref.title}: ctrl+s saves them, escape drops "
-                         "them (enter opens the highlighted item anyway).", "warning")
+            self._status(
+                f"Unsaved edits to {form.ref.title}: ctrl+s saves them, escape drops "
+                "them (enter opens the highlighted item anyway).",
+                "warning",
+            )
             return
         await self.open_item(ref)
 
@@ -297,8 +388,7 @@ the primitive at the cursor.  Empty list entries are dropped on save.
         form = self.query_one(ItemForm)
         if ref != form.ref:
             if form.dirty and form.ref is not None:
-                self.notify(f"Unsaved edits to {form.ref.title} were dropped.",
-                            severity="warning")
+                self.notify(f"Unsaved edits to {form.ref.title} were dropped.", severity="warning")
             await self.open_item(ref)
         fields = form.query("FieldInput")
         if fields:
@@ -311,11 +401,15 @@ the primitive at the cursor.  Empty list entries are dropped on save.
         if event.ref is None:
             return
         if event.problems:
-            self._status(f"{event.ref.title}: {event.problems} field(s) with problems "
-                         "(shown under each field).", "warning")
+            self._status(
+                f"{event.ref.title}: {event.problems} field(s) with problems "
+                "(shown under each field).",
+                "warning",
+            )
         elif event.dirty:
-            self._status(f"{event.ref.title}: unsaved edits. ctrl+s saves, escape drops them.",
-                         "running")
+            self._status(
+                f"{event.ref.title}: unsaved edits. ctrl+s saves, escape drops them.", "running"
+            )
         else:
             self._status(f"{event.ref.title} as of r{self.base}.", "ok")
 
@@ -325,9 +419,13 @@ the primitive at the cursor.  Empty list entries are dropped on save.
         if event.name is None:
             hint.update("")
             return
-        hint.update(Text.assemble((event.signature, "bold"), "  ",
-                                  event.doc.strip().splitlines()[0] if event.doc.strip()
-                                  else "(no description)"))
+        hint.update(
+            Text.assemble(
+                (event.signature, "bold"),
+                "  ",
+                event.doc.strip().splitlines()[0] if event.doc.strip() else "(no description)",
+            )
+        )
         hint.tooltip = event.doc or None
 
     # ------------------------------------------------------------------ saving
@@ -349,15 +447,28 @@ the primitive at the cursor.  Empty list entries are dropped on save.
             self._outcome(f"Not saved: {ref.title} could not be read.", exc.problems, "error")
             return
         except StaleRevision as exc:
-            self._outcome("Not saved: someone else changed the domain.", [
-                str(exc), "Press ctrl+r to reload it. Your edits stay in the form; save "
-                "again to apply them on top of the current state."], "error")
-            self.notify("The domain changed since you loaded it: ctrl+r reloads, keeping your "
-                        "edits.", title="Not saved", severity="error", timeout=8)
+            self._outcome(
+                "Not saved: someone else changed the domain.",
+                [
+                    str(exc),
+                    "Press ctrl+r to reload it. Your edits stay in the form; save "
+                    "again to apply them on top of the current state.",
+                ],
+                "error",
+            )
+            self.notify(
+                "The domain changed since you loaded it: ctrl+r reloads, keeping your edits.",
+                title="Not saved",
+                severity="error",
+                timeout=8,
+            )
             return
         except EditRejected as exc:
-            self._outcome(f"Not saved: the store refused the edit of {ref.title}; nothing "
-                          "was changed.", exc.problems, "error")
+            self._outcome(
+                f"Not saved: the store refused the edit of {ref.title}; nothing was changed.",
+                exc.problems,
+                "error",
+            )
             return
         except StoreError as exc:
             self._outcome(f"Not saved: {ref.title}.", [str(exc)], "error")
@@ -390,26 +501,37 @@ the primitive at the cursor.  Empty list entries are dropped on save.
         if self.domain is None:
             return
         if form.dirty and form.ref is not None:
-            self._status(f"Save (ctrl+s) or drop (escape) the edits to {form.ref.title} "
-                         f"before {which}.", "warning")
+            self._status(
+                f"Save (ctrl+s) or drop (escape) the edits to {form.ref.title} before {which}.",
+                "warning",
+            )
             return
         try:
             fn = self.store.undo if which == "undo" else self.store.redo
             rev = fn(self.domain, base=self.base)
         except StaleRevision as exc:
-            self._outcome(f"Not done: the domain changed since r{self.base}.",
-                          [str(exc), "Press ctrl+r to reload it."], "error")
+            self._outcome(
+                f"Not done: the domain changed since r{self.base}.",
+                [str(exc), "Press ctrl+r to reload it."],
+                "error",
+            )
             return
         except StoreError as exc:  # nothing to undo/redo, or the result does not compile
             problems = exc.problems if isinstance(exc, EditRejected) else [str(exc)]
-            title = (f"Nothing to {which}." if "nothing" in str(exc) else
-                     f"The {which} was refused; nothing was changed.")
+            title = (
+                f"Nothing to {which}."
+                if "nothing" in str(exc)
+                else f"The {which} was refused; nothing was changed."
+            )
             self._outcome(title, problems, "warning")
             return
         await self.load_domain(self.domain, keep=form.ref)
         verb = "Undid" if which == "undo" else "Redid"
-        self._outcome(f"{verb} r{rev.reverts} ({rev.kind} {rev.target}); the domain is now at "
-                      f"r{rev.id}.", [], "ok")
+        self._outcome(
+            f"{verb} r{rev.reverts} ({rev.kind} {rev.target}); the domain is now at r{rev.id}.",
+            [],
+            "ok",
+        )
 
     async def action_undo(self) -> None:
         await self._undo_redo("undo")
@@ -434,8 +556,10 @@ the primitive at the cursor.  Empty list entries are dropped on save.
     def _busy_form(self, doing: str) -> bool:
         form = self.query_one(ItemForm)
         if form.dirty and form.ref is not None:
-            self._status(f"Save (ctrl+s) or drop (escape) the edits to {form.ref.title} "
-                         f"before {doing}.", "warning")
+            self._status(
+                f"Save (ctrl+s) or drop (escape) the edits to {form.ref.title} before {doing}.",
+                "warning",
+            )
             return True
         return False
 
@@ -443,25 +567,34 @@ the primitive at the cursor.  Empty list entries are dropped on save.
         spec = self.spec
         if spec is None:
             return {}
-        return {"constant": [c.name for c in spec.constants], "task": [t.name for t in spec.tasks],
-                "method": [f"{m.task}.{m.name}" for m in spec.methods],
-                "operator": [o.name for o in spec.operators], "test": [t.name for t in spec.tests]}
+        return {
+            "constant": [c.name for c in spec.constants],
+            "task": [t.name for t in spec.tasks],
+            "method": [f"{m.task}.{m.name}" for m in spec.methods],
+            "operator": [o.name for o in spec.operators],
+            "test": [t.name for t in spec.tests],
+        }
 
-    async def _store_change(self, what: str, change: Callable[[], Revision],
-                            keep: ItemRef | None) -> bool:
+    async def _store_change(
+        self, what: str, change: Callable[[], Revision], keep: ItemRef | None
+    ) -> bool:
         """Run one store change; say what became of it.  True if it was made."""
         if self.domain is None:
             return False
         try:
             rev = change()
         except StaleRevision as exc:
-            self._outcome(f"Not done: the domain changed since r{self.base}.",
-                          [str(exc), "Press ctrl+r to reload it."], "error")
+            self._outcome(
+                f"Not done: the domain changed since r{self.base}.",
+                [str(exc), "Press ctrl+r to reload it."],
+                "error",
+            )
             return False
         except StoreError as exc:
             problems = exc.problems if isinstance(exc, EditRejected) else [str(exc)]
-            self._outcome(f"Not done: the store refused {what}; nothing was changed.",
-                          problems, "error")
+            self._outcome(
+                f"Not done: the store refused {what}; nothing was changed.", problems, "error"
+            )
             return False
         await self.load_domain(self.domain, keep=keep)
         self._outcome(f"Done: {what} (r{rev.id}).", [], "ok")
@@ -483,8 +616,9 @@ the primitive at the cursor.  Empty list entries are dropped on save.
             elif data.kind == "method":
                 task = data.name.partition(".")[0]
         tasks = [t.name for t in self.spec.tasks]
-        self.app.push_screen(NewItemScreen(taken_names(self._names()), tasks, kind, task),
-                             self._create)
+        self.app.push_screen(
+            NewItemScreen(taken_names(self._names()), tasks, kind, task), self._create
+        )
 
     async def _create(self, item: NewItem | None) -> None:
         if item is None or self.domain is None:
@@ -498,13 +632,14 @@ the primitive at the cursor.  Empty list entries are dropped on save.
             value |= {"task": item.task, "subtasks": []}
             key = f"{item.task}.{item.name}"
         elif item.kind == "test":
-            value |= {"problem": problems[0] if problems else item.name,
-                      "expect": {"found": True}}
+            value |= {"problem": problems[0] if problems else item.name, "expect": {"found": True}}
         ref = ItemRef(item.kind, key)  # type: ignore[arg-type]
         domain, base = self.domain, self.base
         if await self._store_change(
-                f"creating {item.kind} {key}",
-                lambda: self.store.edit(domain, item.kind, key, value, base=base), ref):
+            f"creating {item.kind} {key}",
+            lambda: self.store.edit(domain, item.kind, key, value, base=base),
+            ref,
+        ):
             self.query_one(KnowledgeTree).select_item(ref)
             fields = self.query_one(ItemForm).query("FieldInput")
             if fields:
@@ -520,28 +655,33 @@ the primitive at the cursor.  Empty list entries are dropped on save.
             taken = taken_names(names)("method", task)
         else:
             own, taken = ref.name, taken_names(names)(ref.kind, None)
-        self.app.push_screen(RenameScreen(ref.kind, own, taken - {own}),
-                             partial(self._rename, ref))
+        self.app.push_screen(RenameScreen(ref.kind, own, taken - {own}), partial(self._rename, ref))
 
     async def _rename(self, ref: ItemRef, new: str | None) -> None:
         if new is None or self.domain is None:
             return
         domain, base = self.domain, self.base
-        new_ref = ItemRef(ref.kind, f"{ref.name.partition('.')[0]}.{new}"
-                          if ref.kind == "method" else new)
+        new_ref = ItemRef(
+            ref.kind, f"{ref.name.partition('.')[0]}.{new}" if ref.kind == "method" else new
+        )
         await self._store_change(
             f"renaming {ref.title} to {new}",
-            lambda: self.store.rename(domain, ref.kind, ref.name, new, base=base), new_ref)
+            lambda: self.store.rename(domain, ref.kind, ref.name, new, base=base),
+            new_ref,
+        )
 
     def action_delete_item(self) -> None:
         ref = self._target()
         if ref is None or self._busy_form("deleting"):
             return
         self.app.push_screen(
-            ConfirmScreen(f"Delete {ref.title}?",
-                          f"Delete {ref.title} from {self.domain}?  The store refuses if "
-                          "anything still uses it; undo (ctrl+z) brings it back."),
-            partial(self._delete, ref))
+            ConfirmScreen(
+                f"Delete {ref.title}?",
+                f"Delete {ref.title} from {self.domain}?  The store refuses if "
+                "anything still uses it; undo (ctrl+z) brings it back.",
+            ),
+            partial(self._delete, ref),
+        )
 
     async def _delete(self, ref: ItemRef, yes: bool | None) -> None:
         if not yes or self.domain is None:
@@ -549,7 +689,9 @@ the primitive at the cursor.  Empty list entries are dropped on save.
         domain, base = self.domain, self.base
         await self._store_change(
             f"deleting {ref.title}",
-            lambda: self.store.edit(domain, ref.kind, ref.name, None, base=base), None)
+            lambda: self.store.edit(domain, ref.kind, ref.name, None, base=base),
+            None,
+        )
 
     async def action_move_method(self, step: int) -> None:
         ref = self._target()
@@ -562,21 +704,26 @@ the primitive at the cursor.  Empty list entries are dropped on save.
         i = order.index(name)
         j = i + step
         if not 0 <= j < len(order):
-            self._status(f"{name} is already the {'first' if j < 0 else 'last'} method of "
-                         f"{task}.", "warning")
+            self._status(
+                f"{name} is already the {'first' if j < 0 else 'last'} method of {task}.", "warning"
+            )
             return
         order[i], order[j] = order[j], order[i]
         domain, base = self.domain, self.base
         if await self._store_change(
-                f"trying {name} {'earlier' if step < 0 else 'later'} for {task}",
-                lambda: self.store.reorder_methods(domain, task, order, base=base), ref):
+            f"trying {name} {'earlier' if step < 0 else 'later'} for {task}",
+            lambda: self.store.reorder_methods(domain, task, order, base=base),
+            ref,
+        ):
             self.query_one(KnowledgeTree).focus()
 
     def action_close(self) -> None:
         form = self.query_one(ItemForm)
         if form.dirty and form.ref is not None:
-            self._status(f"Save (ctrl+s) or drop (escape) the edits to {form.ref.title} "
-                         "before leaving.", "warning")
+            self._status(
+                f"Save (ctrl+s) or drop (escape) the edits to {form.ref.title} before leaving.",
+                "warning",
+            )
             return
         if len(self.app.screen_stack) > 1:
             self.dismiss()
@@ -594,16 +741,23 @@ the primitive at the cursor.  Empty list entries are dropped on save.
         self._status(f"Linting {self.domain} r{self.base} (the saved state)…", "running")
         self._lint(self._lint_run, self.domain, self.base, self.spec, self.registry)
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group=LINT_GROUP,
-          description="knowledge lint")
-    def _lint(self, run_id: int, domain: str, revision: int, spec: DomainSpec,
-              registry: Registry | None) -> None:
+    @work(
+        thread=True,
+        exclusive=True,
+        exit_on_error=False,
+        group=LINT_GROUP,
+        description="knowledge lint",
+    )
+    def _lint(
+        self, run_id: int, domain: str, revision: int, spec: DomainSpec, registry: Registry | None
+    ) -> None:
         """Thread body: lint a spec (no store, no widgets), post the findings."""
         try:
             findings = lint_domain(spec, registry)
-        except Exception as exc:  # noqa: BLE001 - shown, never a crash
-            self.post_message(LintFinished(run_id, domain, revision, [],
-                                           f"{type(exc).__name__}: {exc}"))
+        except Exception as exc:
+            self.post_message(
+                LintFinished(run_id, domain, revision, [], f"{type(exc).__name__}: {exc}")
+            )
             return
         self.post_message(LintFinished(run_id, domain, revision, findings))
 
@@ -620,9 +774,11 @@ the primitive at the cursor.  Empty list entries are dropped on save.
         lint.show_findings(message.domain, message.revision, message.findings)
         errors = sum(f.severity == "error" for f in message.findings)
         warnings = len(message.findings) - errors
-        self._status(f"Lint of {message.domain} r{message.revision}: {errors} error(s), "
-                     f"{warnings} warning(s).", "error" if errors else
-                     "warning" if warnings else "ok")
+        self._status(
+            f"Lint of {message.domain} r{message.revision}: {errors} error(s), "
+            f"{warnings} warning(s).",
+            "error" if errors else "warning" if warnings else "ok",
+        )
         if message.findings:
             lint.focus()
 
@@ -640,13 +796,11 @@ the primitive at the cursor.  Empty list entries are dropped on save.
         ref = ItemRef(finding.kind, finding.name)
         form = self.query_one(ItemForm)
         if self.spec is None or find_item(self.spec, ref) is None:
-            self.notify(f"{ref.title} is not in {self.domain} r{self.base}.",
-                        severity="warning")
+            self.notify(f"{ref.title} is not in {self.domain} r{self.base}.", severity="warning")
             return False
         if ref != form.ref:
             if form.dirty and form.ref is not None:
-                self.notify(f"Unsaved edits to {form.ref.title} were dropped.",
-                            severity="warning")
+                self.notify(f"Unsaved edits to {form.ref.title} were dropped.", severity="warning")
             await self.open_item(ref)
         tree.select_item(ref)
         if finding.field:
@@ -702,8 +856,10 @@ the primitive at the cursor.  Empty list entries are dropped on save.
 
     def palette_commands(self) -> list[tuple[str, str, Callable[[], object]]]:
         """(title, help, callback) of every editor action, for the command palette."""
-        return [(f"Editor: {title}", help_text, partial(self.run_action, action))
-                for title, help_text, action in self._palette_actions()]
+        return [
+            (f"Editor: {title}", help_text, partial(self.run_action, action))
+            for title, help_text, action in self._palette_actions()
+        ]
 
     def _palette_actions(self) -> Iterator[tuple[str, str, str]]:
         for binding in self.BINDINGS:

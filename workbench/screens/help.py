@@ -25,8 +25,9 @@ ABOUT = """\
 """
 
 
-def binding_rows(key_display: Callable[[Binding], str], bindings: Iterable[BindingType]
-                 ) -> list[tuple[str, str]]:
+def binding_rows(
+    key_display: Callable[[Binding], str], bindings: Iterable[BindingType]
+) -> list[tuple[str, str]]:
     """(keys, what it does) for each described action, merging keys of the same action."""
     rows: dict[str, tuple[list[str], str]] = {}
     for b in Binding.make_bindings(bindings):

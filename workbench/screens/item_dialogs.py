@@ -20,8 +20,13 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 __all__ = ["ConfirmScreen", "NewItem", "NewItemScreen", "RenameScreen", "check_name"]
 
-KIND_TITLES = {"constant": "Constant", "task": "Task", "method": "Method",
-               "operator": "Operator", "test": "Knowledge test"}
+KIND_TITLES = {
+    "constant": "Constant",
+    "task": "Task",
+    "method": "Method",
+    "operator": "Operator",
+    "test": "Knowledge test",
+}
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 DIALOG_CSS = """
@@ -75,8 +80,13 @@ class NewItemScreen(ModalScreen[NewItem | None]):
     DEFAULT_CSS = "NewItemScreen {" + DIALOG_CSS + "}"
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, taken: Callable[[str, str | None], set[str]], tasks: list[str],
-                 kind: str = "method", task: str | None = None) -> None:
+    def __init__(
+        self,
+        taken: Callable[[str, str | None], set[str]],
+        tasks: list[str],
+        kind: str = "method",
+        task: str | None = None,
+    ) -> None:
         super().__init__()
         self.taken = taken
         """(kind, task) -> the names already used there."""
@@ -91,11 +101,18 @@ class NewItemScreen(ModalScreen[NewItem | None]):
             body.border_title = "New item"
             body.border_subtitle = "enter to create · escape to cancel"
             with Horizontal():
-                yield Select([(t, k) for k, t in KIND_TITLES.items()], value=self.item_kind,
-                             allow_blank=False, id="new-kind")
-                yield Select([(t, t) for t in self.task_names],
-                             value=self.task_name or Select.BLANK,
-                             allow_blank=not self.task_names, id="new-task")
+                yield Select(
+                    [(t, k) for k, t in KIND_TITLES.items()],
+                    value=self.item_kind,
+                    allow_blank=False,
+                    id="new-kind",
+                )
+                yield Select(
+                    [(t, t) for t in self.task_names],
+                    value=self.task_name or Select.BLANK,
+                    allow_blank=not self.task_names,
+                    id="new-task",
+                )
             yield Label("Name:")
             yield Input(placeholder="e.g. SlotMill", id="new-name")
             yield Static("", classes="why", id="new-why")
@@ -109,8 +126,11 @@ class NewItemScreen(ModalScreen[NewItem | None]):
 
     def _why(self) -> str | None:
         task = self.task_name if self.item_kind == "method" else None
-        return check_name(self.item_kind, self.query_one("#new-name", Input).value,
-                          self.taken(self.item_kind, task))
+        return check_name(
+            self.item_kind,
+            self.query_one("#new-name", Input).value,
+            self.taken(self.item_kind, task),
+        )
 
     def _explain(self) -> None:
         value = self.query_one("#new-name", Input).value
@@ -140,8 +160,15 @@ class NewItemScreen(ModalScreen[NewItem | None]):
         if why is not None:
             self.query_one("#new-why", Static).update(why)
             return
-        self.dismiss(NewItem((self.item_kind, event.value.strip(),
-                              self.task_name if self.item_kind == "method" else None)))
+        self.dismiss(
+            NewItem(
+                (
+                    self.item_kind,
+                    event.value.strip(),
+                    self.task_name if self.item_kind == "method" else None,
+                )
+            )
+        )
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -191,8 +218,7 @@ class ConfirmScreen(ModalScreen[bool]):
     """Yes or no to one consequential step (y/enter: yes; n/escape: no)."""
 
     DEFAULT_CSS = "ConfirmScreen {" + DIALOG_CSS + "}"
-    BINDINGS = [Binding("escape,n", "answer(False)", "No"),
-                Binding("y", "answer(True)", "Yes")]
+    BINDINGS = [Binding("escape,n", "answer(False)", "No"), Binding("y", "answer(True)", "Yes")]
 
     def __init__(self, title: str, text: str) -> None:
         super().__init__()

@@ -22,23 +22,32 @@ from textual.widgets import Footer, Header, Tree
 from textual.worker import Worker, WorkerState
 
 from engine.tofs import CancelToken, Progress, Status
-from workbench import runner
-from workbench.kb import StoreError
-from workbench.planning_process import PlanningError, planning_process
 from knowledge import PackageError, get_package
-from workbench.messages import PlanFailed, PlanFinished, PlanProgress, TestsFinished
-from workbench.runner import ProblemRef, RunSettings
-from workbench.widgets import (
-    ExplanationPane, PackageEntry, PlanTree, ProblemEntry, ProblemPicker, StatusLine,
-)
-from workbench.widgets.explain_md import (
-    explain, explain_error, explain_package, explain_problem, test_report,
-)
-from workbench.widgets.plan_items import PlanItem, RunView
+from workbench import runner
 from workbench.export import export_path, plan_markdown
+from workbench.kb import StoreError
+from workbench.messages import PlanFailed, PlanFinished, PlanProgress, TestsFinished
+from workbench.planning_process import PlanningError, planning_process
+from workbench.runner import ProblemRef, RunSettings
 from workbench.screens.design_editor import DesignScreen
 from workbench.screens.stepper import StepperScreen
 from workbench.screens.whynot import WhyNotScreen, why_not_target
+from workbench.widgets import (
+    ExplanationPane,
+    PackageEntry,
+    PlanTree,
+    ProblemEntry,
+    ProblemPicker,
+    StatusLine,
+)
+from workbench.widgets.explain_md import (
+    explain,
+    explain_error,
+    explain_package,
+    explain_problem,
+    test_report,
+)
+from workbench.widgets.plan_items import PlanItem, RunView
 from workbench.widgets.run_options import RunOptions
 from workbench.widgets.status_line import progress_text
 
@@ -52,27 +61,74 @@ class PlanScreen(Screen[None]):
 
     BINDINGS = [
         Binding("r", "run", "Run", id="plan.run", tooltip="Plan the highlighted problem"),
-        Binding("escape,c", "cancel", "Cancel", id="plan.cancel",
-                tooltip="Stop the running planner"),
-        Binding("e", "expand_all", "Expand all", id="plan.expand_all",
-                tooltip="Open every node of the plan tree"),
-        Binding("t", "test_knowledge", "Test knowledge", id="plan.test",
-                tooltip="Run the knowledge tests of the highlighted problem's domain"),
-        Binding("f", "cycle_filter", "Filter", id="plan.filter",
-                tooltip="Show all alternatives, the chosen path only, or rejected ones only"),
-        Binding("s", "step_through", "Step through", id="plan.step_through",
-                tooltip="Replay how the search built this run"),
-        Binding("w", "why_not", "Why not?", id="plan.why_not",
-                tooltip="Re-plan with the highlighted alternative forced and compare"),
-        Binding("v", "domain_view", "Domain view", id="plan.domain_view",
-                tooltip="EDAPS: the finished run as a process plan or design critique; "
-                        "bridge: the board at the table, to play out"),
-        Binding("d", "edit_problem", "Edit problem", id="plan.edit_problem",
-                tooltip="Open the highlighted EDAPS design or bridge deal in its editor"),
-        Binding("x", "export_markdown", "Export", id="plan.export",
-                tooltip="Write the plan and every explanation to a Markdown file"),
-        Binding("X", "export_svg", "Screenshot", id="plan.svg", show=False,
-                tooltip="Save the screen as an SVG picture"),
+        Binding(
+            "escape,c", "cancel", "Cancel", id="plan.cancel", tooltip="Stop the running planner"
+        ),
+        Binding(
+            "e",
+            "expand_all",
+            "Expand all",
+            id="plan.expand_all",
+            tooltip="Open every node of the plan tree",
+        ),
+        Binding(
+            "t",
+            "test_knowledge",
+            "Test knowledge",
+            id="plan.test",
+            tooltip="Run the knowledge tests of the highlighted problem's domain",
+        ),
+        Binding(
+            "f",
+            "cycle_filter",
+            "Filter",
+            id="plan.filter",
+            tooltip="Show all alternatives, the chosen path only, or rejected ones only",
+        ),
+        Binding(
+            "s",
+            "step_through",
+            "Step through",
+            id="plan.step_through",
+            tooltip="Replay how the search built this run",
+        ),
+        Binding(
+            "w",
+            "why_not",
+            "Why not?",
+            id="plan.why_not",
+            tooltip="Re-plan with the highlighted alternative forced and compare",
+        ),
+        Binding(
+            "v",
+            "domain_view",
+            "Domain view",
+            id="plan.domain_view",
+            tooltip="EDAPS: the finished run as a process plan or design critique; "
+            "bridge: the board at the table, to play out",
+        ),
+        Binding(
+            "d",
+            "edit_problem",
+            "Edit problem",
+            id="plan.edit_problem",
+            tooltip="Open the highlighted EDAPS design or bridge deal in its editor",
+        ),
+        Binding(
+            "x",
+            "export_markdown",
+            "Export",
+            id="plan.export",
+            tooltip="Write the plan and every explanation to a Markdown file",
+        ),
+        Binding(
+            "X",
+            "export_svg",
+            "Screenshot",
+            id="plan.svg",
+            show=False,
+            tooltip="Save the screen as an SVG picture",
+        ),
     ]
 
     running: var[bool] = var(False, bindings=True)
@@ -118,14 +174,19 @@ class PlanScreen(Screen[None]):
             return True if self.view is not None else None
         if action == "domain_view":
             entry = self.query_one(ProblemPicker).current
-            edaps = (self.view is not None and self.shown is not None
-                     and self.shown.package == "edaps" and not self.running)
+            edaps = (
+                self.view is not None
+                and self.shown is not None
+                and self.shown.package == "edaps"
+                and not self.running
+            )
             bridge = entry is not None and entry.request.package == "bridge"
             return True if edaps or bridge else None
         if action == "edit_problem":
             entry = self.query_one(ProblemPicker).current
-            return True if entry is not None and entry.request.package in (
-                "edaps", "bridge") else None
+            return (
+                True if entry is not None and entry.request.package in ("edaps", "bridge") else None
+            )
         return True
 
     def action_run(self) -> None:
@@ -142,8 +203,10 @@ class PlanScreen(Screen[None]):
 
     def action_expand_all(self) -> None:
         if not self.query_one(PlanTree).expand_everything():
-            self.notify(f"Stopped after {PlanTree.EXPAND_LIMIT} nodes; open the rest by hand.",
-                        severity="warning")
+            self.notify(
+                f"Stopped after {PlanTree.EXPAND_LIMIT} nodes; open the rest by hand.",
+                severity="warning",
+            )
 
     def start_run(self, request: ProblemRef) -> Worker[None] | None:
         """Start planning ``request``, superseding (and cancelling) any run in progress."""
@@ -160,13 +223,20 @@ class PlanScreen(Screen[None]):
         self.running = True
         self.app.sub_title = request.title
         self.query_one(StatusLine).set_status(
-            f"Planning {request.title} ({settings.describe()})…", "running")
+            f"Planning {request.title} ({settings.describe()})…", "running"
+        )
         return self._plan(request, self._token, self.run_id, settings)
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group=PLANNER_GROUP,
-          description="TOFS planner")
-    def _plan(self, request: ProblemRef, token: CancelToken, run_id: int,
-              settings: RunSettings) -> None:
+    @work(
+        thread=True,
+        exclusive=True,
+        exit_on_error=False,
+        group=PLANNER_GROUP,
+        description="TOFS planner",
+    )
+    def _plan(
+        self, request: ProblemRef, token: CancelToken, run_id: int, settings: RunSettings
+    ) -> None:
         """Thread body: plan, then post the outcome.  Touches no widget."""
 
         def progress(p: Progress) -> None:
@@ -174,10 +244,15 @@ class PlanScreen(Screen[None]):
 
         try:
             result = planning_process.execute(request, token, progress, self.db, settings)
-        except Exception as exc:  # noqa: BLE001 - knowledge code is user code; never crash
-            self.post_message(PlanFailed(run_id, request, runner.error_message(exc),
-                                         exc.kind if isinstance(exc, PlanningError)
-                                         else type(exc).__name__))
+        except Exception as exc:
+            self.post_message(
+                PlanFailed(
+                    run_id,
+                    request,
+                    runner.error_message(exc),
+                    exc.kind if isinstance(exc, PlanningError) else type(exc).__name__,
+                )
+            )
             return
         self.post_message(PlanFinished(run_id, request, result))
 
@@ -209,8 +284,9 @@ class PlanScreen(Screen[None]):
             return
         result = self.view.result
         if result.trace is None:
-            self.notify("This run kept no trace: switch Record trace on and run again.",
-                        severity="warning")
+            self.notify(
+                "This run kept no trace: switch Record trace on and run again.", severity="warning"
+            )
             return
         self.app.push_screen(StepperScreen(result.trace, result, self.shown.title))
 
@@ -224,8 +300,9 @@ class PlanScreen(Screen[None]):
             self.notify(target, severity="warning")
             return
         choice, alternative = target
-        self.app.push_screen(WhyNotScreen(self.shown, self.view.result, choice, alternative,
-                                          db=self.db))
+        self.app.push_screen(
+            WhyNotScreen(self.shown, self.view.result, choice, alternative, db=self.db)
+        )
 
     def action_domain_view(self) -> None:
         entry = self.query_one(ProblemPicker).current
@@ -275,21 +352,22 @@ class PlanScreen(Screen[None]):
         def save(saved: SavedDeal) -> bool:
             s = open_store(self.db)
             try:
-                s.set_problem("bridge", saved.name, "pbn-board", saved.pbn,
-                              f"board {saved.record.board}")
+                s.set_problem(
+                    "bridge", saved.name, "pbn-board", saved.pbn, f"board {saved.record.board}"
+                )
             finally:
                 s.close()
             self.notify(f"Saved board {saved.name}", timeout=3)
             return True
 
-        self.app.push_screen(DealEditorScreen(record, name=name, existing=existing,
-                                              on_save=save))
+        self.app.push_screen(DealEditorScreen(record, name=name, existing=existing, on_save=save))
 
     def action_edaps_view(self) -> None:
         request = self.shown
         if self.view is None or request is None or request.package != "edaps":
-            self.notify("Run an EDAPS design first (r); v then shows its process plan.",
-                        severity="warning")
+            self.notify(
+                "Run an EDAPS design first (r); v then shows its process plan.", severity="warning"
+            )
             return
         self.app.push_screen(DesignScreen(self.db, request.problem, result=self.view.result))
 
@@ -314,8 +392,11 @@ class PlanScreen(Screen[None]):
         self.notify(f"Wrote {path}", title="Exported")
 
     def action_export_svg(self) -> None:
-        name = "workbench" if self._request is None else \
-            f"{self._request.package}-{self._request.problem}"
+        name = (
+            "workbench"
+            if self._request is None
+            else f"{self._request.package}-{self._request.problem}"
+        )
         path = export_path(self.export_folder, name, "screen", ".svg")
         try:
             self.app.save_screenshot(filename=path.name, path=str(path.parent))
@@ -333,11 +414,17 @@ class PlanScreen(Screen[None]):
             except PackageError:
                 scope = None
         self.query_one(StatusLine).set_status(
-            f"Running the knowledge tests of {scope or 'every domain'}…", "running")
+            f"Running the knowledge tests of {scope or 'every domain'}…", "running"
+        )
         self._run_tests(scope)
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="knowledge-tests",
-          description="knowledge tests")
+    @work(
+        thread=True,
+        exclusive=True,
+        exit_on_error=False,
+        group="knowledge-tests",
+        description="knowledge tests",
+    )
     def _run_tests(self, domain: str | None) -> None:
         """Thread body: run the tests on the store's knowledge, post the report."""
         from workbench.kb.catalog import open_store
@@ -347,24 +434,33 @@ class PlanScreen(Screen[None]):
         try:
             names = [domain] if domain else [d.name for d in store.domains()]
             outcomes = {d: run_tests(d, store.load(d), store) for d in names}
-        except Exception as exc:  # noqa: BLE001 - shown, never a crash
-            self.post_message(TestsFinished(domain or "every domain",
-                                            f"# Knowledge tests\n\nCould not run: {exc}", 0, 1))
+        except Exception as exc:
+            self.post_message(
+                TestsFinished(
+                    domain or "every domain", f"# Knowledge tests\n\nCould not run: {exc}", 0, 1
+                )
+            )
             return
         finally:
             store.close()
         passed = sum(o.passed for rs in outcomes.values() for o in rs)
         failed = sum(not o.passed for rs in outcomes.values() for o in rs)
-        self.post_message(TestsFinished(domain or "every domain",
-                                        test_report(domain or "every domain", outcomes),
-                                        passed, failed))
+        self.post_message(
+            TestsFinished(
+                domain or "every domain",
+                test_report(domain or "every domain", outcomes),
+                passed,
+                failed,
+            )
+        )
 
     @on(TestsFinished)
     def _tests_finished(self, message: TestsFinished) -> None:
         message.stop()
         self.query_one(ExplanationPane).show(message.report)
-        text = f"Knowledge tests ({message.scope}): {message.passed} passed, " \
-               f"{message.failed} failed"
+        text = (
+            f"Knowledge tests ({message.scope}): {message.passed} passed, {message.failed} failed"
+        )
         self.query_one(StatusLine).set_status(text, "error" if message.failed else "ok")
         self.notify(text, severity="error" if message.failed else "information")
 
@@ -374,7 +470,8 @@ class PlanScreen(Screen[None]):
     def _progress(self, message: PlanProgress) -> None:
         if message.run_id == self.run_id and self.running:
             self.query_one(StatusLine).set_status(
-                progress_text(message.request, message.progress), "running")
+                progress_text(message.request, message.progress), "running"
+            )
 
     @on(PlanFinished)
     def _finished(self, message: PlanFinished) -> None:
@@ -390,8 +487,10 @@ class PlanScreen(Screen[None]):
         self.query_one(ExplanationPane).show(explain(tree.root.data))
         self.query_one(StatusLine).show_result(message.request, result)
         if result.status is Status.CANCELLED:
-            self.notify(f"{message.request.title}: cancelled after {result.nodes:,} nodes.",
-                        severity="warning")
+            self.notify(
+                f"{message.request.title}: cancelled after {result.nodes:,} nodes.",
+                severity="warning",
+            )
         elif result.status is not Status.OK:
             self.notify(f"{message.request.title}: {result.status}.", severity="warning")
         tree.focus()

@@ -69,9 +69,13 @@ class SaveAsScreen(ModalScreen[str | None]):
             body.border_title = f"Save {self.NOUN} as"
             body.border_subtitle = "enter to save · escape to cancel"
             yield Label("New name in the knowledge store:")
-            yield Input(self.suggestion, placeholder=self.PLACEHOLDER, id="save-as-name",
-                        validators=[NameValidator(self.existing, self.NOUN)],
-                        validate_on=["changed", "submitted"])
+            yield Input(
+                self.suggestion,
+                placeholder=self.PLACEHOLDER,
+                id="save-as-name",
+                validators=[NameValidator(self.existing, self.NOUN)],
+                validate_on=["changed", "submitted"],
+            )
             yield Static("", id="save-as-why")
 
     def on_mount(self) -> None:

@@ -61,26 +61,67 @@ class StepperScreen(Screen[None]):
     """
 
     BINDINGS = [
-        Binding("right,n", "step(1)", "Step", id="stepper.next", priority=True,
-                tooltip="Apply the next event"),
-        Binding("left,p", "step(-1)", "Back", id="stepper.back", priority=True,
-                tooltip="Undo the last event"),
-        Binding("right_square_bracket", "next_choice", "Next choice", key_display="]",
-                id="stepper.next_choice", priority=True,
-                tooltip="Run to the next choice made"),
-        Binding("left_square_bracket", "previous_choice", "Prev choice", key_display="[",
-                id="stepper.previous_choice", priority=True,
-                tooltip="Back to the previous choice made"),
-        Binding("home", "start", "Start", id="stepper.start", priority=True,
-                tooltip="Before the first event"),
-        Binding("end", "end", "End", id="stepper.end", priority=True,
-                tooltip="After the last event: the finished search"),
-        Binding("escape", "close", "Close", id="stepper.close",
-                tooltip="Back to the plan"),
+        Binding(
+            "right,n",
+            "step(1)",
+            "Step",
+            id="stepper.next",
+            priority=True,
+            tooltip="Apply the next event",
+        ),
+        Binding(
+            "left,p",
+            "step(-1)",
+            "Back",
+            id="stepper.back",
+            priority=True,
+            tooltip="Undo the last event",
+        ),
+        Binding(
+            "right_square_bracket",
+            "next_choice",
+            "Next choice",
+            key_display="]",
+            id="stepper.next_choice",
+            priority=True,
+            tooltip="Run to the next choice made",
+        ),
+        Binding(
+            "left_square_bracket",
+            "previous_choice",
+            "Prev choice",
+            key_display="[",
+            id="stepper.previous_choice",
+            priority=True,
+            tooltip="Back to the previous choice made",
+        ),
+        Binding(
+            "home",
+            "start",
+            "Start",
+            id="stepper.start",
+            priority=True,
+            tooltip="Before the first event",
+        ),
+        Binding(
+            "end",
+            "end",
+            "End",
+            id="stepper.end",
+            priority=True,
+            tooltip="After the last event: the finished search",
+        ),
+        Binding("escape", "close", "Close", id="stepper.close", tooltip="Back to the plan"),
     ]
 
-    def __init__(self, trace: Trace | Sequence[TraceEvent] | Replay, result: RunResult | None,
-                 title: str, *, start: int = 0) -> None:
+    def __init__(
+        self,
+        trace: Trace | Sequence[TraceEvent] | Replay,
+        result: RunResult | None,
+        title: str,
+        *,
+        start: int = 0,
+    ) -> None:
         """``trace`` is the run's ``Trace`` (``result.trace``), its events, or a ``Replay``
         already built (in a worker, for a very long trace)."""
         super().__init__()
@@ -120,13 +161,19 @@ class StepperScreen(Screen[None]):
         self.query_one(SearchTree).focus()
         if self._pending is not None:
             self.query_one("#step-position", Static).update(
-                f"Indexing {len(self._pending):,} events…")
+                f"Indexing {len(self._pending):,} events…"
+            )
             self._index(self._pending, self._result)
             return
         self._ready()
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="replay-index",
-          description="index a trace")
+    @work(
+        thread=True,
+        exclusive=True,
+        exit_on_error=False,
+        group="replay-index",
+        description="index a trace",
+    )
     def _index(self, events: Sequence[TraceEvent], result: RunResult | None) -> None:
         """Thread body: build the index (pure Python) and post it.  Touches no widget."""
         self.post_message(ReplayIndexed(Replay(events, result)))
@@ -140,11 +187,15 @@ class StepperScreen(Screen[None]):
 
     def _ready(self) -> None:
         if not len(self.replay):
-            self.notify("This run has no trace to replay: run it with the trace on.",
-                        severity="warning")
+            self.notify(
+                "This run has no trace to replay: run it with the trace on.", severity="warning"
+            )
         elif self.dropped:
-            self.notify(f"The trace kept the first {len(self.replay):,} events; "
-                        f"{self.dropped:,} later ones were not recorded.", severity="warning")
+            self.notify(
+                f"The trace kept the first {len(self.replay):,} events; "
+                f"{self.dropped:,} later ones were not recorded.",
+                severity="warning",
+            )
         self.go(self._start)
 
     # ------------------------------------------------------------------ moving
@@ -158,7 +209,8 @@ class StepperScreen(Screen[None]):
         r, k = self.replay, tree.position
         self.query_one("#step-position", Static).update(
             f"{k:,} / {len(r):,} events · {r.node_count(k):,} nodes · "
-            "→/n step · ←/p back · ]/[ choices · home/end")
+            "→/n step · ←/p back · ]/[ choices · home/end"
+        )
 
     def _show(self, line: int | None) -> None:
         self.query_one(StepPanel).show(step_text(self.replay, self.position, line))

@@ -32,7 +32,11 @@ from workbench.widgets.plan_contrast import PlanColumn
 from workbench.widgets.plan_items import AlternativeItem, PolicyItem
 
 __all__ = [
-    "ForcedRunFailed", "ForcedRunFinished", "ForcedRunProgress", "WhyNotScreen", "summary_text",
+    "ForcedRunFailed",
+    "ForcedRunFinished",
+    "ForcedRunProgress",
+    "WhyNotScreen",
+    "summary_text",
     "why_not_target",
 ]
 
@@ -94,10 +98,17 @@ class WhyNotScreen(Screen[None]):
         Binding("escape", "close", "Close", id="whynot.close", tooltip="Back to the plan"),
     ]
 
-    def __init__(self, request: ProblemRef, result: RunResult, choice: ChoicePoint,
-                 alternative: AlternativeRecord, *, db: Path | None = None,
-                 settings: RunSettings | None = None,
-                 runner: ForcedRunner = run_forced) -> None:
+    def __init__(
+        self,
+        request: ProblemRef,
+        result: RunResult,
+        choice: ChoicePoint,
+        alternative: AlternativeRecord,
+        *,
+        db: Path | None = None,
+        settings: RunSettings | None = None,
+        runner: ForcedRunner = run_forced,
+    ) -> None:
         """Compare ``result`` with the plan that takes ``alternative`` at ``choice``;
         ``settings`` default to those ``result`` was planned with."""
         super().__init__()
@@ -129,11 +140,14 @@ class WhyNotScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.sub_title = f"why not {self.alternative.label} · {self.request.title}"
-        self._say(Text(f"Re-planning {self.request.title} from {self.choice.task} "
-                       f"(node {self.choice.node}) with {self.alternative.label} taken…"))
+        self._say(
+            Text(
+                f"Re-planning {self.request.title} from {self.choice.task} "
+                f"(node {self.choice.node}) with {self.alternative.label} taken…"
+            )
+        )
         self.query_one("#forced-plan", PlanColumn).show_message("Re-planning…")
-        self.query_one("#base-plan", PlanColumn).show(
-            rows(compare(self.result, self.result))[0])
+        self.query_one("#base-plan", PlanColumn).show(rows(compare(self.result, self.result))[0])
         self._replan(self._token)
 
     def on_unmount(self) -> None:
@@ -144,8 +158,13 @@ class WhyNotScreen(Screen[None]):
         self.dismiss(None)
 
     # ------------------------------------------------------------------ the worker
-    @work(thread=True, exclusive=True, exit_on_error=False, group=WHY_NOT_GROUP,
-          description="why-not re-plan")
+    @work(
+        thread=True,
+        exclusive=True,
+        exit_on_error=False,
+        group=WHY_NOT_GROUP,
+        description="why-not re-plan",
+    )
     def _replan(self, token: CancelToken) -> None:
         """Thread body: plan with the choice forced, compare, post.  Touches no widget."""
 
@@ -153,14 +172,26 @@ class WhyNotScreen(Screen[None]):
             self.post_message(ForcedRunProgress(p))
 
         try:
-            forced = self._runner(self.request, self.result, self.choice,
-                                  self.alternative.label, self.db, settings=self.settings,
-                                  cancel=token, progress=progress)
+            forced = self._runner(
+                self.request,
+                self.result,
+                self.choice,
+                self.alternative.label,
+                self.db,
+                settings=self.settings,
+                cancel=token,
+                progress=progress,
+            )
             e = self.result.explanation
-            result = compare(self.result, forced, self.choice, self.alternative,
-                             e.thresholds if e is not None else None,
-                             e.phrasing if e is not None else None)
-        except Exception as exc:  # noqa: BLE001 - knowledge code is user code; never crash
+            result = compare(
+                self.result,
+                forced,
+                self.choice,
+                self.alternative,
+                e.thresholds if e is not None else None,
+                e.phrasing if e is not None else None,
+            )
+        except Exception as exc:
             self.post_message(ForcedRunFailed(error_message(exc)))
             return
         self.post_message(ForcedRunFinished(result))
@@ -169,8 +200,9 @@ class WhyNotScreen(Screen[None]):
     def _progress(self, message: ForcedRunProgress) -> None:
         if self.contrast is None:
             p = message.progress
-            self.query_one("#forced-plan", PlanColumn).border_title = (
-                f"Forced: {self.alternative.label} · {p.nodes:,} nodes…")
+            self.query_one(
+                "#forced-plan", PlanColumn
+            ).border_title = f"Forced: {self.alternative.label} · {p.nodes:,} nodes…"
 
     @on(ForcedRunFinished)
     def _finished(self, message: ForcedRunFinished) -> None:
@@ -196,8 +228,9 @@ class WhyNotScreen(Screen[None]):
 
     # ------------------------------------------------------------------ helpers
     def _show_error(self, text: str) -> None:
-        self._say(Text(f"Could not re-plan with {self.alternative.label} forced: {text}"),
-                  failed=True)
+        self._say(
+            Text(f"Could not re-plan with {self.alternative.label} forced: {text}"), failed=True
+        )
         self.query_one("#forced-plan", PlanColumn).show_message("Re-planning failed.")
         self.notify(text, title="Why-not run failed", severity="error", timeout=8)
 
@@ -220,9 +253,7 @@ def why_not_target(item: object) -> tuple[ChoicePoint, AlternativeRecord] | str:
     game policy that was one alternative of a recorded choice.
     """
     choice = alternative = None
-    if isinstance(item, AlternativeItem):
-        choice, alternative = item.choice, item.alternative
-    elif isinstance(item, PolicyItem):
+    if isinstance(item, AlternativeItem) or isinstance(item, PolicyItem):
         choice, alternative = item.choice, item.alternative
     if choice is None or alternative is None:
         return "Highlight an alternative at a choice point (a ✗ or · line) to ask why not."
@@ -235,11 +266,14 @@ def summary_text(c: Contrast) -> Text:
     """The verdict, the numbers and where the plans part, as the summary box shows them."""
     out = Text()
     out.append(c.verdict() + "\n", style="bold")
+
     def value(v: float | None) -> str:
         return f"{c.unit} {value_text(v)}" if v is not None else "no plan"
 
-    out.append(f"As planned ({c.chosen or 'chosen'}): {value(c.base.value)}    "
-               f"Forced ({c.alternative}): {value(c.forced.value)}")
+    out.append(
+        f"As planned ({c.chosen or 'chosen'}): {value(c.base.value)}    "
+        f"Forced ({c.alternative}): {value(c.forced.value)}"
+    )
     if c.loss is not None:
         sign = "worse" if c.loss > 0 else ("better" if c.loss < 0 else "same")
         out.append(f"    difference {c.difference:+.6g} ({sign} by {abs(c.loss):.6g})")
@@ -251,6 +285,9 @@ def summary_text(c: Contrast) -> Text:
         out.append("Why: " + "\n     ".join(lines) + "\n")
     failure = c.failure
     if failure is not None:
-        out.append(f"That is the deepest failure of the forced run: {failure.task}, at depth "
-                   f"{failure.depth} (node {failure.node}).\n", style="italic")
+        out.append(
+            f"That is the deepest failure of the forced run: {failure.task}, at depth "
+            f"{failure.depth} (node {failure.node}).\n",
+            style="italic",
+        )
     return out

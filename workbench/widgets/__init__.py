@@ -9,5 +9,10 @@ from workbench.widgets.problem_picker import PackageEntry, ProblemEntry, Problem
 from workbench.widgets.status_line import StatusLine
 
 __all__ = [
-    "ExplanationPane", "PackageEntry", "PlanTree", "ProblemEntry", "ProblemPicker", "StatusLine",
+    "ExplanationPane",
+    "PackageEntry",
+    "PlanTree",
+    "ProblemEntry",
+    "ProblemPicker",
+    "StatusLine",
 ]

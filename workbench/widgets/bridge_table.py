@@ -85,25 +85,45 @@ class TablePosition:
         return self.trick[i] if i < len(self.trick) else None
 
     @classmethod
-    def of_state(cls, state: PlayState, *, vulnerability: Vul | None = None,
-                 dealer: Seat | None = None, board: str | None = None,
-                 last_trick: bool = True) -> TablePosition:
+    def of_state(
+        cls,
+        state: PlayState,
+        *,
+        vulnerability: Vul | None = None,
+        dealer: Seat | None = None,
+        board: str | None = None,
+        last_trick: bool = True,
+    ) -> TablePosition:
         """The position of ``state``; with ``last_trick``, a just-completed trick stays in
         the middle (with its winner) until the next card is led, as at the table."""
         done = state.won[0] + state.won[1]
         hands = state.hands
-        base = cls(hands=(hands[0], hands[1], hands[2], hands[3]), contract=state.contract,
-                   declarer=Seat(state.declarer), trump=Denom(state.trump),
-                   vulnerability=vulnerability, dealer=dealer, board=board,
-                   won=(state.won[0], state.won[1]), over=state.is_over,
-                   turn=None if state.is_over else Seat(state.turn),
-                   leader=Seat(state.leader), trick_no=done + 1)
+        base = cls(
+            hands=(hands[0], hands[1], hands[2], hands[3]),
+            contract=state.contract,
+            declarer=Seat(state.declarer),
+            trump=Denom(state.trump),
+            vulnerability=vulnerability,
+            dealer=dealer,
+            board=board,
+            won=(state.won[0], state.won[1]),
+            over=state.is_over,
+            turn=None if state.is_over else Seat(state.turn),
+            leader=Seat(state.leader),
+            trick_no=done + 1,
+        )
         if state.trick:
             return replace(base, trick=tuple(state.trick), winner=state.trick_winner)
         if last_trick and state.history:
             last = state.history[-1]
-            return replace(base, trick=last.cards, leader=Seat(last.leader),
-                           winner=Seat(last.winner), complete=True, trick_no=done)
+            return replace(
+                base,
+                trick=last.cards,
+                leader=Seat(last.leader),
+                winner=Seat(last.winner),
+                complete=True,
+                trick_no=done,
+            )
         return base
 
 
@@ -124,8 +144,12 @@ class TrickPanel(Widget):
     """
 
     COMPONENT_CLASSES = {
-        "trick-panel--contract", "trick-panel--red", "trick-panel--lead",
-        "trick-panel--winner", "trick-panel--turn", "trick-panel--muted",
+        "trick-panel--contract",
+        "trick-panel--red",
+        "trick-panel--lead",
+        "trick-panel--winner",
+        "trick-panel--turn",
+        "trick-panel--muted",
     }
 
     position: reactive[TablePosition | None] = reactive(None)
@@ -256,15 +280,26 @@ class BridgeTable(Widget, can_focus=True):
     """
 
     BINDINGS = [
-        Binding("v", "toggle_declarer_view", "Declarer's view", id="table.declarer_view",
-                tooltip="Hide or show the defenders' hands (what declarer can see)"),
+        Binding(
+            "v",
+            "toggle_declarer_view",
+            "Declarer's view",
+            id="table.declarer_view",
+            tooltip="Hide or show the defenders' hands (what declarer can see)",
+        ),
     ]
 
     declarer_view: reactive[bool] = reactive(False)
     """Hide the defenders' hands (only when a declarer is known)."""
 
-    def __init__(self, *, declarer_view: bool = False, name: str | None = None,
-                 id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        declarer_view: bool = False,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.set_reactive(BridgeTable.declarer_view, declarer_view)
         self.position: TablePosition | None = None
@@ -289,10 +324,17 @@ class BridgeTable(Widget, can_focus=True):
 
     # -- what to show ---------------------------------------------------------------------
 
-    def show_deal(self, deal: Deal | Sequence[int | None] | None, *,
-                  contract: Contract | None = None, declarer: Seat | None = None,
-                  vulnerability: Vul | None = None, dealer: Seat | None = None,
-                  board: str | None = None, passed_out: bool = False) -> None:
+    def show_deal(
+        self,
+        deal: Deal | Sequence[int | None] | None,
+        *,
+        contract: Contract | None = None,
+        declarer: Seat | None = None,
+        vulnerability: Vul | None = None,
+        dealer: Seat | None = None,
+        board: str | None = None,
+        passed_out: bool = False,
+    ) -> None:
         """A deal before the lead, all cards showing.  Four masks (None for a hand not
         known yet) are accepted too, so an editor can show a deal it has not validated."""
         if deal is None:
@@ -302,20 +344,40 @@ class BridgeTable(Widget, can_focus=True):
         else:
             hands = tuple(deal)
         self.state = None
-        self.show_position(TablePosition(
-            hands=(hands[0], hands[1], hands[2], hands[3]), contract=contract,
-            declarer=declarer, trump=contract.denom if contract else None,
-            vulnerability=vulnerability, dealer=dealer, board=board, passed_out=passed_out))
+        self.show_position(
+            TablePosition(
+                hands=(hands[0], hands[1], hands[2], hands[3]),
+                contract=contract,
+                declarer=declarer,
+                trump=contract.denom if contract else None,
+                vulnerability=vulnerability,
+                dealer=dealer,
+                board=board,
+                passed_out=passed_out,
+            )
+        )
 
-    def show_state(self, state: PlayState, *, vulnerability: Vul | None = None,
-                   dealer: Seat | None = None, board: str | None = None,
-                   last_trick: bool = True) -> None:
+    def show_state(
+        self,
+        state: PlayState,
+        *,
+        vulnerability: Vul | None = None,
+        dealer: Seat | None = None,
+        board: str | None = None,
+        last_trick: bool = True,
+    ) -> None:
         """A position in the play: the cards still held, the trick in the middle (or, with
         ``last_trick``, the trick just completed until the next lead)."""
         self.state = state.copy()
-        self.show_position(TablePosition.of_state(state, vulnerability=vulnerability,
-                                                  dealer=dealer, board=board,
-                                                  last_trick=last_trick))
+        self.show_position(
+            TablePosition.of_state(
+                state,
+                vulnerability=vulnerability,
+                dealer=dealer,
+                board=board,
+                last_trick=last_trick,
+            )
+        )
 
     def show_position(self, position: TablePosition | None) -> None:
         """Show ``position`` as it is (the two methods above build one)."""
@@ -337,8 +399,13 @@ class BridgeTable(Widget, can_focus=True):
 
     def plain(self) -> str:
         """The four hands and the centre as text (North, West, centre, East, South)."""
-        parts = [self.hand(Seat.N).plain(), self.hand(Seat.W).plain(), self.trick_panel.plain(),
-                 self.hand(Seat.E).plain(), self.hand(Seat.S).plain()]
+        parts = [
+            self.hand(Seat.N).plain(),
+            self.hand(Seat.W).plain(),
+            self.trick_panel.plain(),
+            self.hand(Seat.E).plain(),
+            self.hand(Seat.S).plain(),
+        ]
         return "\n".join(parts)
 
     # -- declarer's view ------------------------------------------------------------------
@@ -367,8 +434,13 @@ class BridgeTable(Widget, can_focus=True):
             diagram.turn = bool(p is not None and p.in_play and not p.over and p.turn == seat)
             role = ""
             if p is not None and p.declarer is not None:
-                role = ("declarer" if seat == p.declarer else
-                        "dummy" if seat == p.declarer.partner else "")
+                role = (
+                    "declarer"
+                    if seat == p.declarer
+                    else "dummy"
+                    if seat == p.declarer.partner
+                    else ""
+                )
             diagram.role = role
         self.trick_panel.position = p
         board = p.board if p is not None and p.board else None

@@ -24,7 +24,10 @@ from textual.widgets import DataTable, Static
 from knowledge.edaps.critique import Diagnostic
 from knowledge.edaps.report import EdapsRun
 from workbench.edaps_tables import (
-    DIAGNOSTIC_COLUMNS, DiagnosticRow, critique_header, diagnostic_rows,
+    DIAGNOSTIC_COLUMNS,
+    DiagnosticRow,
+    critique_header,
+    diagnostic_rows,
 )
 from workbench.widgets.run_table import RunTableView
 
@@ -134,5 +137,4 @@ class CritiqueView(RunTableView):
     def _selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         if 0 <= event.cursor_row < len(self.rows):
-            self.post_message(self.DiagnosticSelected(self, self.rows[event.cursor_row]
-                                                      .diagnostic))
+            self.post_message(self.DiagnosticSelected(self, self.rows[event.cursor_row].diagnostic))

@@ -10,19 +10,26 @@ labels have no room for.
 
 from __future__ import annotations
 
-from workbench.kb.testing import TestOutcome
-
 from engine.tofs import AlternativeRecord, ChoicePoint, Failure, PlanStep, RunResult
 from engine.tofs.explanation import AlternativeExplanation, ChoiceExplanation, Explanation
 from engine.tofs.explanation import explain as build_explanation
 from engine.tofs.render import choice_markdown, code, issues_markdown, md
+from workbench.kb.testing import TestOutcome
 from workbench.runner import ProblemRef
 from workbench.widgets.plan_items import (
-    AlternativeItem, ChoiceItem, FailureItem, PlanItem, PolicyItem, StepItem, SummaryItem,
-    fmt_prob, fmt_value,
+    AlternativeItem,
+    ChoiceItem,
+    FailureItem,
+    PlanItem,
+    PolicyItem,
+    StepItem,
+    SummaryItem,
+    fmt_prob,
+    fmt_value,
 )
 
 __all__ = ["code", "explain", "explain_error", "explain_package", "explain_problem", "md"]
+
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
@@ -50,12 +57,14 @@ def explain(item: PlanItem | None) -> str:
 
 def run_summary(r: RunResult) -> str:
     value = "no plan" if r.value is None else f"value **{fmt_value(r.value)}**"
-    lines = [f"## {md(r.domain)} / {md(r.problem)}", "",
-             f"{md(r.mode)} mode · status **{md(r.status)}** · {value}", "",
-             f"- {r.nodes} nodes searched ({r.tree_nodes} kept in the tree), "
-             f"{r.seconds:.3f} s",
-             f"- {plural(len(r.plan), 'plan step')}, "
-             f"{plural(len(r.choice_points), 'choice point')}"]
+    lines = [
+        f"## {md(r.domain)} / {md(r.problem)}",
+        "",
+        f"{md(r.mode)} mode · status **{md(r.status)}** · {value}",
+        "",
+        f"- {r.nodes} nodes searched ({r.tree_nodes} kept in the tree), {r.seconds:.3f} s",
+        f"- {plural(len(r.plan), 'plan step')}, {plural(len(r.choice_points), 'choice point')}",
+    ]
     stats = [f"{md(k.replace('_', ' '))} {v}" for k, v in r.stats.items() if v]
     if stats:
         lines.append("- " + ", ".join(stats))
@@ -93,12 +102,19 @@ def alternative(a: AlternativeRecord, cp: ChoicePoint, run: RunResult) -> str:
     if found is not None:
         ae = next((x for x in found.alternatives if x.record.label == a.label), None)
     summary = ae.summary if ae is not None else a.reason
-    lines = [f"## {md(a.label)}", "", md(summary), "",
-             f"At {md(cp.task)} ({md(cp.kind)} node).", ""]
+    lines = [
+        f"## {md(a.label)}",
+        "",
+        md(summary),
+        "",
+        f"At {md(cp.task)} ({md(cp.kind)} node).",
+        "",
+    ]
     if ae is not None and ae.issues is not None:
         lines += ["### Relevant issues", ""] + ([md(ae.gist), ""] if ae.gist else [])
-        lines += [line[2:] for line in issues_markdown(ae.issues, mode,
-                                                      explanation_of(run).phrasing)]
+        lines += [
+            line[2:] for line in issues_markdown(ae.issues, mode, explanation_of(run).phrasing)
+        ]
         lines.append("")
     lines += [f"- {name}: {val}" for name, val in _numbers(a, mode)]
     if ae is not None and ae.replanned is not None:
@@ -111,8 +127,11 @@ def alternative(a: AlternativeRecord, cp: ChoicePoint, run: RunResult) -> str:
 def _numbers(a: AlternativeRecord, mode: str) -> list[tuple[str, str]]:
     rows = [("reason", md(a.reason)), ("method", code(a.method))]
     if a.value is not None:
-        bound = (" (an upper bound)" if mode == "game" else " (a lower bound)") \
-            if a.value_is_bound else ""
+        bound = (
+            (" (an upper bound)" if mode == "game" else " (a lower bound)")
+            if a.value_is_bound
+            else ""
+        )
         rows.append(("value", f"**{fmt_value(a.value)}**{bound}"))
     if a.compared_with is not None and not a.chosen:
         rows.append(("compared with", fmt_value(a.compared_with)))
@@ -130,8 +149,11 @@ def _numbers(a: AlternativeRecord, mode: str) -> list[tuple[str, str]]:
 
 
 def failure(f: Failure) -> str:
-    lines = [md(f.message), "", f"- where: {md(f.task)}"
-             + (f" by {code(f.method)}" if f.method else "")]
+    lines = [
+        md(f.message),
+        "",
+        f"- where: {md(f.task)}" + (f" by {code(f.method)}" if f.method else ""),
+    ]
     if f.expression:
         lines.append(f"- {md(f.field)}: {code(f.expression)}")
     if f.failing and f.failing != f.expression:
@@ -147,8 +169,7 @@ def step(s: PlanStep, index: int) -> str:
 
 def step_details(s: PlanStep) -> str:
     args = ", ".join(repr(a) for a in s.args)
-    lines = [md(s.description or s.operator), "",
-             f"- operator: {code(f'{s.operator}({args})')}"]
+    lines = [md(s.description or s.operator), "", f"- operator: {code(f'{s.operator}({args})')}"]
     if s.costs:
         lines += [f"- {md(k)}: {fmt_value(v)}" for k, v in s.costs.items()]
         if len(s.costs) > 1:
@@ -169,8 +190,11 @@ def policy_item(item: PolicyItem) -> str:
     if alt is not None and cp is not None:
         head = alternative(alt, cp, item.view.result)
     else:
-        p = f"probability {fmt_prob(item.edge.probability)}, " \
-            if item.edge.probability is not None else ""
+        p = (
+            f"probability {fmt_prob(item.edge.probability)}, "
+            if item.edge.probability is not None
+            else ""
+        )
         head = f"## {md(item.edge.label)}\n\n{p}value **{fmt_value(n.value)}**"
         if not item.on_policy:
             head += "\n\nThis move lies below an alternative that was not chosen."
@@ -187,19 +211,28 @@ def _position(item: PolicyItem) -> str:
         return f"### Outcome\n\nLeaf value **{fmt_value(n.value)}**{note}."
     who = f" for {md(n.agent)}" if n.agent is not None else ""
     title = "### Position" if item.edge is None else "### After this move"
-    lines = [title, "", f"{md(n.task)}: {md(n.kind)} node{who}, "
-             f"value **{fmt_value(n.value)}**, {plural(len(n.children), 'move')} in the tree."]
+    lines = [
+        title,
+        "",
+        f"{md(n.task)}: {md(n.kind)} node{who}, "
+        f"value **{fmt_value(n.value)}**, {plural(len(n.children), 'move')} in the tree.",
+    ]
     if n.kind == "external" and n.planned is not None and n.children:
-        lines.append(f"Most likely move: **{md(n.children[n.planned].label)}**"
-                     + (f"; critic {code(n.critic)}" if n.critic else "") + ".")
+        lines.append(
+            f"Most likely move: **{md(n.children[n.planned].label)}**"
+            + (f"; critic {code(n.critic)}" if n.critic else "")
+            + "."
+        )
     if n.kind == "decision" and n.chosen is not None and n.children:
         lines.append(f"Planned move: **{md(n.children[n.chosen].label)}**.")
     return "\n".join(lines)
 
 
 def explain_problem(request: ProblemRef, description: str) -> str:
-    return (f"## {md(request.package)} / {md(request.problem)}\n\n{md(description)}\n\n"
-            "Press **r** to plan it.")
+    return (
+        f"## {md(request.package)} / {md(request.problem)}\n\n{md(description)}\n\n"
+        "Press **r** to plan it."
+    )
 
 
 def explain_package(name: str, description: str, problems: list[str]) -> str:
@@ -220,8 +253,9 @@ def test_report(scope: str, outcomes: dict[str, list[TestOutcome]]) -> str:
         lines.append("")
         for o in results:
             mark = "✓" if o.passed else "✗"
-            lines.append(f"- {mark} **{md(o.test.name)}** ({md(o.test.problem)}, "
-                         f"{o.seconds:.2f} s)")
+            lines.append(
+                f"- {mark} **{md(o.test.name)}** ({md(o.test.problem)}, {o.seconds:.2f} s)"
+            )
             if o.test.description:
                 lines.append(f"  - {md(o.test.description)}")
             if o.error:

@@ -20,7 +20,7 @@ from textual.widget import Widget
 
 from knowledge.bridge.cards import SUIT_SYMBOLS, Seat, card_name, hand_to_pbn
 
-__all__ = ["HandDiagram", "RED_SUITS", "card_text"]
+__all__ = ["RED_SUITS", "HandDiagram", "card_text"]
 
 RED_SUITS = frozenset({1, 2})
 """Hearts and diamonds (suit numbers of :mod:`knowledge.bridge.cards`)."""
@@ -54,7 +54,9 @@ class HandDiagram(Widget):
     """
 
     COMPONENT_CLASSES = {
-        "hand-diagram--title", "hand-diagram--turn", "hand-diagram--red",
+        "hand-diagram--title",
+        "hand-diagram--turn",
+        "hand-diagram--red",
         "hand-diagram--muted",
     }
 
@@ -67,9 +69,17 @@ class HandDiagram(Widget):
     role: reactive[str] = reactive("")
     """A word after the seat's name: "declarer", "dummy"."""
 
-    def __init__(self, seat: Seat, hand: int | None = None, *, hidden: bool = False,
-                 role: str = "", name: str | None = None, id: str | None = None,
-                 classes: str | None = None) -> None:
+    def __init__(
+        self,
+        seat: Seat,
+        hand: int | None = None,
+        *,
+        hidden: bool = False,
+        role: str = "",
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.seat = Seat(seat)
         self.set_reactive(HandDiagram.hand, hand)
@@ -91,8 +101,7 @@ class HandDiagram(Widget):
         if self.hidden:
             return [f"{sym} ?" for sym in SUIT_SYMBOLS]
         holdings = hand_to_pbn(self.hand).split(".")
-        return [f"{sym} {ranks or VOID}" for sym, ranks in zip(SUIT_SYMBOLS, holdings,
-                                                              strict=True)]
+        return [f"{sym} {ranks or VOID}" for sym, ranks in zip(SUIT_SYMBOLS, holdings, strict=True)]
 
     def plain(self) -> str:
         """What the diagram shows, without styles (for tests, copying and logs)."""

@@ -23,8 +23,16 @@ from textual.message import Message
 from textual.widgets import Checkbox, Input, Label, Static
 
 from workbench.widgets.kb_fields import (
-    EditContext, FieldError, FieldSpec, FormValues, ItemRef, check_form, fields_for, item_values,
-    primitive_near, scope_of,
+    EditContext,
+    FieldError,
+    FieldSpec,
+    FormValues,
+    ItemRef,
+    check_form,
+    fields_for,
+    item_values,
+    primitive_near,
+    scope_of,
 )
 from workbench.widgets.kb_suggest import WordSuggester
 
@@ -40,11 +48,18 @@ def _dom_id(key: str, index: int | None, prefix: str = "f") -> str:
 class FieldInput(Input):
     """The input of one field, or of one entry of a list field."""
 
-    def __init__(self, spec: FieldSpec, index: int | None, value: str,
-                 suggester: WordSuggester | None) -> None:
+    def __init__(
+        self, spec: FieldSpec, index: int | None, value: str, suggester: WordSuggester | None
+    ) -> None:
         placeholder = f"+ {spec.placeholder}" if spec.many else spec.placeholder
-        super().__init__(value, placeholder=placeholder, suggester=suggester,
-                         select_on_focus=False, compact=True, id=_dom_id(spec.key, index))
+        super().__init__(
+            value,
+            placeholder=placeholder,
+            suggester=suggester,
+            select_on_focus=False,
+            compact=True,
+            id=_dom_id(spec.key, index),
+        )
         self.spec = spec
         self.index = index
 
@@ -59,8 +74,7 @@ class FieldCheckbox(Checkbox):
 
 def _normal(values: FormValues) -> FormValues:
     """Values as saved: list entries left empty do not count as edits."""
-    return {k: [e for e in v if e.strip()] if isinstance(v, list) else v
-            for k, v in values.items()}
+    return {k: [e for e in v if e.strip()] if isinstance(v, list) else v for k, v in values.items()}
 
 
 class ItemForm(VerticalScroll):
@@ -69,8 +83,7 @@ class ItemForm(VerticalScroll):
     class StateChanged(Message):
         """The form was (re)checked: how many fields are wrong, and whether it was edited."""
 
-        def __init__(self, form: ItemForm, ref: ItemRef | None, problems: int, dirty: bool
-                     ) -> None:
+        def __init__(self, form: ItemForm, ref: ItemRef | None, problems: int, dirty: bool) -> None:
             super().__init__()
             self.form = form
             self.ref = ref
@@ -106,8 +119,14 @@ class ItemForm(VerticalScroll):
 
     # ------------------------------------------------------------------ filling
 
-    async def show_item(self, ref: ItemRef, item: Any, ctx: EditContext, revision: int,
-                        values: FormValues | None = None) -> None:
+    async def show_item(
+        self,
+        ref: ItemRef,
+        item: Any,
+        ctx: EditContext,
+        revision: int,
+        values: FormValues | None = None,
+    ) -> None:
         """Show ``item`` (with ``values`` instead of its own texts, to keep edits)."""
         self.ref, self.item, self.ctx, self.revision = ref, item, ctx, revision
         self.initial = item_values(ref, item)
@@ -133,9 +152,15 @@ class ItemForm(VerticalScroll):
         if self.ref is None or self.ctx is None:
             yield Static(Text(self.empty_text), classes="form-empty")
             return
-        yield Static(Text.assemble((self.ref.kind, "dim"), " ", (self.ref.name, "bold"),
-                                   (f"   as of r{self.revision}", "dim")),
-                     classes="form-title")
+        yield Static(
+            Text.assemble(
+                (self.ref.kind, "dim"),
+                " ",
+                (self.ref.name, "bold"),
+                (f"   as of r{self.revision}", "dim"),
+            ),
+            classes="form-title",
+        )
         for spec in fields_for(self.ref, self.item):
             value = self._start.get(spec.key, "")
             if spec.kind == "flag":
@@ -158,14 +183,16 @@ class ItemForm(VerticalScroll):
         return VerticalGroup(
             FieldInput(spec, index, text, self._suggester(spec)),
             Static("", classes="field-error", id=_dom_id(spec.key, index, "e")),
-            classes="field-entry")
+            classes="field-entry",
+        )
 
     def _suggester(self, spec: FieldSpec) -> WordSuggester | None:
         if not spec.is_expression or self.ctx is None:
             return None
         scope = scope_of(self.ref, self.item, self.ctx, self._start) if self.ref else []
-        return WordSuggester(self.ctx.words(scope, calls_first=spec.kind in ("call",
-                                                                             "operator_call")))
+        return WordSuggester(
+            self.ctx.words(scope, calls_first=spec.kind in ("call", "operator_call"))
+        )
 
     # ------------------------------------------------------------------ reading
 

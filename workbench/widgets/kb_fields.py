@@ -17,7 +17,11 @@ from typing import Any, Literal
 
 from engine.tofs.domain import IMPLICIT_METHOD_NAMES, Template
 from engine.tofs.expressions import (
-    STANDARD_PRIMITIVES, ExpressionError, Primitive, compile_expression, parse_binding,
+    STANDARD_PRIMITIVES,
+    ExpressionError,
+    Primitive,
+    compile_expression,
+    parse_binding,
     parse_call,
 )
 from engine.tofs.model import DomainSpec, is_identifier
@@ -25,20 +29,48 @@ from engine.tofs.registry import Registry
 from workbench.kb.store import find_item as store_find_item
 
 __all__ = [
-    "EXPRESSION_KINDS", "EditContext", "FieldError", "FieldSpec", "FormError", "FormValues",
-    "ItemRef", "build_value", "check_form", "fields_for", "find_item", "item_values",
-    "method_scope", "primitive_near", "scope_of", "word_at_end",
+    "EXPRESSION_KINDS",
+    "EditContext",
+    "FieldError",
+    "FieldSpec",
+    "FormError",
+    "FormValues",
+    "ItemRef",
+    "build_value",
+    "check_form",
+    "fields_for",
+    "find_item",
+    "item_values",
+    "method_scope",
+    "primitive_near",
+    "scope_of",
+    "word_at_end",
 ]
 
 Kind = Literal["constant", "task", "method", "operator", "test"]
-FieldKind = Literal["text", "params", "agent", "template", "expr", "binding", "call",
-                    "operator_call", "cost", "effect", "json", "value", "number", "flag"]
+FieldKind = Literal[
+    "text",
+    "params",
+    "agent",
+    "template",
+    "expr",
+    "binding",
+    "call",
+    "operator_call",
+    "cost",
+    "effect",
+    "json",
+    "value",
+    "number",
+    "flag",
+]
 FormValues = dict[str, "str | list[str] | bool"]
 """What a form holds: one text per field, a list of texts for list fields, a bool for flags."""
 
 # Fields whose text is (or contains) expressions: these get autocomplete and primitive help.
 EXPRESSION_KINDS: frozenset[str] = frozenset(
-    ("template", "expr", "binding", "call", "operator_call", "cost"))
+    ("template", "expr", "binding", "call", "operator_call", "cost")
+)
 
 _WORD_END = re.compile(r"(?<![\w.])[A-Za-z_][A-Za-z0-9_]*$")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -124,8 +156,13 @@ class EditContext:
     docs: dict[str, tuple[str, str]] = field(default_factory=dict)  # name -> (signature, doc)
 
     @classmethod
-    def build(cls, domain: str, spec: DomainSpec, registry: Registry | None,
-              stored_docs: Iterable[Mapping[str, Any]] = ()) -> EditContext:
+    def build(
+        cls,
+        domain: str,
+        spec: DomainSpec,
+        registry: Registry | None,
+        stored_docs: Iterable[Mapping[str, Any]] = (),
+    ) -> EditContext:
         """From the domain's registry (when it is bundled) and the store's primitive table."""
         docs = {str(r["name"]): (str(r["signature"]), str(r["doc"] or "")) for r in stored_docs}
         if registry is not None:
@@ -205,9 +242,11 @@ def fields_for(ref: ItemRef, item: Any) -> tuple[FieldSpec, ...]:
     """The fields of an item; a method shows subtasks or its operator call, as it has."""
     if ref.kind != "method":
         return FIELDS[ref.kind]
-    body = (FieldSpec("operator", "Operator call", "operator_call")
-            if item.operator is not None else
-            FieldSpec("subtasks", "Subtasks", "call", many=True, placeholder="Task(args)"))
+    body = (
+        FieldSpec("operator", "Operator call", "operator_call")
+        if item.operator is not None
+        else FieldSpec("subtasks", "Subtasks", "call", many=True, placeholder="Task(args)")
+    )
     return (*_METHOD_HEAD, body, *_METHOD_TAIL)
 
 
@@ -217,6 +256,7 @@ def find_item(spec: DomainSpec, ref: ItemRef) -> Any | None:
 
 
 # ------------------------------------------------------------------ item <-> form
+
 
 def _value_text(value: Any) -> str:
     if isinstance(value, str):
@@ -323,11 +363,12 @@ def build_value(ref: ItemRef, item: Any, values: FormValues) -> dict[str, Any]:
 
 # ------------------------------------------------------------------ live checks
 
-def _expr(text: str, scope: Sequence[str], ctx: EditContext, offset: int = 0
-          ) -> FieldError | None:
+
+def _expr(text: str, scope: Sequence[str], ctx: EditContext, offset: int = 0) -> FieldError | None:
     try:
-        compile_expression(text, variables=scope, constants=ctx.constants,
-                           primitives=ctx.primitives)
+        compile_expression(
+            text, variables=scope, constants=ctx.constants, primitives=ctx.primitives
+        )
     except ExpressionError as exc:
         return FieldError(exc.message, exc.column + offset)
     return None
@@ -343,8 +384,9 @@ def _template(text: str, scope: Sequence[str], ctx: EditContext) -> FieldError |
     return None
 
 
-def _call(text: str, scope: Sequence[str], ctx: EditContext, operator_only: bool
-          ) -> FieldError | None:
+def _call(
+    text: str, scope: Sequence[str], ctx: EditContext, operator_only: bool
+) -> FieldError | None:
     """As ``compile_domain`` checks a call: parse, callee, arity, then each argument."""
     try:
         name, args = parse_call(text)
@@ -358,8 +400,9 @@ def _call(text: str, scope: Sequence[str], ctx: EditContext, operator_only: bool
     else:
         return FieldError(f"'{name}' is neither a task nor an operator", 1)
     if operator_only and not is_op:
-        return FieldError(f"'{name}' is a task, not an operator; a method calling tasks "
-                          "lists them as subtasks", 1)
+        return FieldError(
+            f"'{name}' is a task, not an operator; a method calling tasks lists them as subtasks", 1
+        )
     if len(args) != arity:
         return FieldError(f"'{name}' takes {arity} argument(s), {len(args)} given", 1)
     at = text.find("(") + 1
@@ -380,8 +423,9 @@ def _params_error(text: str) -> FieldError | None:
             continue
         column = m.start() + len(m.group()) - len(m.group().lstrip()) + 1
         if not is_identifier(name):
-            return FieldError(f"'{name}' is not a name (a letter, then letters, digits or _)",
-                              column)
+            return FieldError(
+                f"'{name}' is not a name (a letter, then letters, digits or _)", column
+            )
         if name in seen:
             return FieldError(f"'{name}' is listed twice", column)
         seen.add(name)
@@ -410,8 +454,9 @@ def scope_of(ref: ItemRef, item: Any, ctx: EditContext, values: FormValues) -> l
     return []
 
 
-def _check_one(spec: FieldSpec, text: str, scope: Sequence[str], ctx: EditContext,
-               params: Container[str]) -> FieldError | None:
+def _check_one(
+    spec: FieldSpec, text: str, scope: Sequence[str], ctx: EditContext, params: Container[str]
+) -> FieldError | None:
     kind = spec.kind
     stripped = text.strip()
     if spec.optional and not stripped:
@@ -432,8 +477,11 @@ def _check_one(spec: FieldSpec, text: str, scope: Sequence[str], ctx: EditContex
     if kind == "params":
         return _params_error(text)
     if kind == "agent":
-        return None if stripped in params else FieldError(
-            f"'{stripped}' is not one of the parameters", 1)
+        return (
+            None
+            if stripped in params
+            else FieldError(f"'{stripped}' is not one of the parameters", 1)
+        )
     if kind == "effect" and ctx.effects is not None and stripped not in ctx.effects:
         return FieldError(f"no effect function '{stripped}' is registered", 1)
     if kind == "json":
@@ -442,7 +490,7 @@ def _check_one(spec: FieldSpec, text: str, scope: Sequence[str], ctx: EditContex
         except json.JSONDecodeError as exc:
             return FieldError(f"not JSON: {exc.msg}", exc.colno)
         if not isinstance(value, dict):
-            return FieldError("expected a JSON object such as {\"found\": true}", 1)
+            return FieldError('expected a JSON object such as {"found": true}', 1)
     if kind == "number":
         try:
             float(text)
@@ -451,8 +499,9 @@ def _check_one(spec: FieldSpec, text: str, scope: Sequence[str], ctx: EditContex
     return None
 
 
-def check_form(ref: ItemRef, item: Any, ctx: EditContext, values: FormValues
-               ) -> dict[tuple[str, int | None], FieldError]:
+def check_form(
+    ref: ItemRef, item: Any, ctx: EditContext, values: FormValues
+) -> dict[tuple[str, int | None], FieldError]:
     """Every field's problem, keyed by (field, entry index or None), as the user types.
 
     Bindings are checked in order, each generator seeing only the variables bound before
@@ -503,6 +552,7 @@ def _binding(text: str, bound: list[str], ctx: EditContext) -> FieldError | None
 
 # ------------------------------------------------------------------ words and primitives
 
+
 def word_at_end(text: str) -> tuple[int, str] | None:
     """(start, word) of the identifier the text ends with, if it ends with one."""
     m = _WORD_END.search(text)
@@ -512,7 +562,7 @@ def word_at_end(text: str) -> tuple[int, str] | None:
 def _calls(text: str) -> Iterator[str]:
     """The name of every ``name(`` in the text, in order."""
     for m in _WORD.finditer(text):
-        if text[m.end():].lstrip().startswith("("):
+        if text[m.end() :].lstrip().startswith("("):
             yield m.group()
 
 

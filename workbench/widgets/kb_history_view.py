@@ -28,10 +28,17 @@ def diff_text(diff: str, a: int, b: int) -> Text:
         return Text(f"No differences between r{a} and r{b}.", style="dim")
     out = Text()
     for line in diff.splitlines():
-        style = ("green" if line.startswith("+") and not line.startswith("+++") else
-                 "red" if line.startswith("-") and not line.startswith("---") else
-                 "cyan" if line.startswith("@@") else "bold" if line[:3] in ("+++", "---")
-                 else "")
+        style = (
+            "green"
+            if line.startswith("+") and not line.startswith("+++")
+            else "red"
+            if line.startswith("-") and not line.startswith("---")
+            else "cyan"
+            if line.startswith("@@")
+            else "bold"
+            if line[:3] in ("+++", "---")
+            else ""
+        )
         out.append(line + "\n", style=style)
     return out
 
@@ -61,8 +68,9 @@ class HistoryPanel(Horizontal):
     def compose(self) -> ComposeResult:
         yield OptionList(id="kb-revisions", markup=False)
         with VerticalScroll(id="kb-diff-scroll"):
-            yield Static(Text("Highlight a revision to see what changed since.", style="dim"),
-                         id="kb-diff")
+            yield Static(
+                Text("Highlight a revision to see what changed since.", style="dim"), id="kb-diff"
+            )
 
     def show_history(self, revisions: Sequence[Revision], current: int) -> None:
         """List ``revisions`` newest first; ``current`` is the domain's revision now."""
@@ -84,8 +92,12 @@ class HistoryPanel(Horizontal):
         mark = "● " if r.id == self.mark else "  "
         what = r.target if r.kind == "domain" else f"{r.kind} {r.target}"
         when = r.created[:16].replace("T", " ")
-        text = Text.assemble((mark, "bold"), (f"r{r.id} ", "bold"), f"{r.action} {what}",
-                             (f"  {when} {r.author}", "dim"))
+        text = Text.assemble(
+            (mark, "bold"),
+            (f"r{r.id} ", "bold"),
+            f"{r.action} {what}",
+            (f"  {when} {r.author}", "dim"),
+        )
         if r.id == self.current:
             text.append("  (current)", style="italic")
         return text

@@ -22,8 +22,13 @@ _STYLE = {"error": "bold red", "warning": "yellow"}
 
 def finding_text(f: Finding) -> Text:
     where = f"{f.kind} {f.name}" + (f" ({f.field})" if f.field else "")
-    return Text.assemble(("✗ " if f.severity == "error" else "! ", _STYLE[f.severity]),
-                         (f"[{f.rule}] ", "dim"), (where, "bold"), ": ", f.message)
+    return Text.assemble(
+        ("✗ " if f.severity == "error" else "! ", _STYLE[f.severity]),
+        (f"[{f.rule}] ", "dim"),
+        (where, "bold"),
+        ": ",
+        f.message,
+    )
 
 
 class LintList(OptionList):
@@ -37,16 +42,16 @@ class LintList(OptionList):
             self.finding = finding
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(Option(Text("Lint has not run yet: press ctrl+l."), disabled=True),
-                         id=id, markup=False)
+        super().__init__(
+            Option(Text("Lint has not run yet: press ctrl+l."), disabled=True), id=id, markup=False
+        )
         self.findings: list[Finding] = []
 
     def show_findings(self, domain: str, revision: int, findings: Sequence[Finding]) -> None:
         self.findings = list(findings)
         self.clear_options()
         if not self.findings:
-            self.add_option(Option(Text(f"No findings in {domain} r{revision}."),
-                                   disabled=True))
+            self.add_option(Option(Text(f"No findings in {domain} r{revision}."), disabled=True))
             return
         self.add_options(Option(finding_text(f), id=str(i)) for i, f in enumerate(self.findings))
         self.highlighted = 0

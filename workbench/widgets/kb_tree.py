@@ -57,8 +57,11 @@ def _callee(spec: DomainSpec, source: str) -> ItemRef | None:
 def _method_label(index: int, m: MethodDef) -> Text:
     label = Text.assemble((f"{index}. ", "dim"), (m.name, "bold"))
     if m.precondition.strip() != "True":
-        pre = m.precondition if len(m.precondition) <= _MAX_PRE else \
-            m.precondition[:_MAX_PRE - 1] + "…"
+        pre = (
+            m.precondition
+            if len(m.precondition) <= _MAX_PRE
+            else m.precondition[: _MAX_PRE - 1] + "…"
+        )
         label.append(f"  if {pre}", style="dim italic")
     return label
 
@@ -84,9 +87,11 @@ class KnowledgeTree(Tree[NodeData]):
         self.root.set_label(Text.assemble((spec.name, "bold"), (f"  r{revision}", "dim")))
         self.root.data = None
         self._add_tasks(spec)
-        for kind, title, items in (("constant", "Constants", spec.constants),
-                                   ("operator", "Operators", spec.operators),
-                                   ("test", "Knowledge tests", spec.tests)):
+        for kind, title, items in (
+            ("constant", "Constants", spec.constants),
+            ("operator", "Operators", spec.operators),
+            ("test", "Knowledge tests", spec.tests),
+        ):
             group = self._group(kind, f"{title} ({len(items)})")
             for item in items:
                 ref = ItemRef(kind, item.name)  # type: ignore[arg-type]
@@ -119,8 +124,9 @@ class KnowledgeTree(Tree[NodeData]):
             self._by_ref[ref] = node
             self._add_methods(node, spec, t.name, canonical=True)
 
-    def _add_methods(self, node: TreeNode[NodeData], spec: DomainSpec, task: str, *,
-                     canonical: bool) -> None:
+    def _add_methods(
+        self, node: TreeNode[NodeData], spec: DomainSpec, task: str, *, canonical: bool
+    ) -> None:
         methods = spec.methods_of(task)
         if not methods:
             node.add_leaf(Text("no methods", style="dim italic"), data=None)
@@ -132,8 +138,7 @@ class KnowledgeTree(Tree[NodeData]):
             calls = m.subtasks if m.subtasks is not None else [m.operator or ""]
             for source in calls:
                 target = _callee(spec, source)
-                style = "red" if target is None else (
-                    "cyan" if target.kind == "operator" else "")
+                style = "red" if target is None else ("cyan" if target.kind == "operator" else "")
                 mark = "⚙ " if target is not None and target.kind == "operator" else "→ "
                 label = Text.assemble((mark, "dim"), (source, style))
                 if target is not None and target.kind == "task":
@@ -146,20 +151,28 @@ class KnowledgeTree(Tree[NodeData]):
         name = getattr(item, "name", "?")
         if kind == "constant":
             unit = getattr(item, "unit", "")
-            return Text.assemble(name, (f" = {getattr(item, 'value', '')!r}"
-                                        f"{' ' + unit if unit else ''}", "dim"))
+            return Text.assemble(
+                name, (f" = {getattr(item, 'value', '')!r}{' ' + unit if unit else ''}", "dim")
+            )
         if kind == "operator":
             group = getattr(item, "group", "")
-            return Text.assemble(f"{name}({', '.join(getattr(item, 'params', []))})",
-                                 (f"  {group}" if group else "", "dim"))
+            return Text.assemble(
+                f"{name}({', '.join(getattr(item, 'params', []))})",
+                (f"  {group}" if group else "", "dim"),
+            )
         return Text(str(name))
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded[NodeData]) -> None:
         # A call to a task opens onto that task's methods, built the first time.
         node = event.node
         data = node.data
-        if isinstance(data, CallRef) and data.target is not None \
-                and data.target.kind == "task" and not node.children and self.spec is not None:
+        if (
+            isinstance(data, CallRef)
+            and data.target is not None
+            and data.target.kind == "task"
+            and not node.children
+            and self.spec is not None
+        ):
             self._add_methods(node, self.spec, data.target.name, canonical=False)
 
     # ------------------------------------------------------------------ finding

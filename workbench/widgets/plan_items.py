@@ -15,12 +15,30 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from engine.tofs import (
-    AlternativeRecord, ChoicePoint, Failure, PlanStep, PolicyEdge, PolicyNode, Reason, RunResult,
+    AlternativeRecord,
+    ChoicePoint,
+    Failure,
+    PlanStep,
+    PolicyEdge,
+    PolicyNode,
+    Reason,
+    RunResult,
 )
 
 __all__ = [
-    "AlternativeItem", "ChoiceItem", "FailureItem", "Part", "PlanItem", "PolicyItem", "RunView",
-    "StepItem", "SummaryItem", "Tone", "fmt_prob", "fmt_value", "root_item",
+    "AlternativeItem",
+    "ChoiceItem",
+    "FailureItem",
+    "Part",
+    "PlanItem",
+    "PolicyItem",
+    "RunView",
+    "StepItem",
+    "SummaryItem",
+    "Tone",
+    "fmt_prob",
+    "fmt_value",
+    "root_item",
 ]
 
 Part = tuple[str, str]
@@ -66,9 +84,12 @@ class RunView:
     def of(cls, result: RunResult) -> RunView:
         words = {}
         if result.explanation is not None:
-            words = {(c.choice.node, a.label): a.magnitude
-                     for c in result.explanation.choices for a in c.alternatives
-                     if a.magnitude not in (None, "about the same")}
+            words = {
+                (c.choice.node, a.label): a.magnitude
+                for c in result.explanation.choices
+                for a in c.alternatives
+                if a.magnitude not in (None, "about the same")
+            }
         return cls(result, {cp.node: cp for cp in result.choice_points}, words)
 
     @property
@@ -126,7 +147,10 @@ class SummaryItem(PlanItem):
 
     def parts(self) -> tuple[Part, ...]:
         r = self.view.result
-        head: tuple[Part, ...] = ((f"{r.domain}/{r.problem}", ""), (f"  {r.mode} · {r.status}", "muted"))
+        head: tuple[Part, ...] = (
+            (f"{r.domain}/{r.problem}", ""),
+            (f"  {r.mode} · {r.status}", "muted"),
+        )
         if r.value is None:
             return (*head, ("  no plan", "reason"))
         return (*head, (f"  value {fmt_value(r.value)}", "value"))
@@ -148,7 +172,8 @@ class SummaryItem(PlanItem):
         # Node ids grow along any path of the search tree, so sorting by node replays the
         # order in which the plan was built: each choice, then the steps it led to.
         ordered: list[tuple[int, int, PlanItem]] = [
-            (cp.node, 0, ChoiceItem(self.view, cp)) for cp in r.choice_points]
+            (cp.node, 0, ChoiceItem(self.view, cp)) for cp in r.choice_points
+        ]
         ordered += [(s.node, 1, StepItem(self.view, s, i)) for i, s in enumerate(r.plan, 1)]
         items = [item for _, _, item in sorted(ordered, key=lambda t: (t[0], t[1]))]
         if r.failure is not None:
@@ -273,8 +298,9 @@ class PolicyItem(PlanItem):
         if cp is None or edge is None:
             return None
         by_node = next((a for a in cp.alternatives if a.node == self.node.node), None)
-        return by_node or next((a for a in cp.alternatives
-                                if a.label == edge.label and a.method == edge.method), None)
+        return by_node or next(
+            (a for a in cp.alternatives if a.label == edge.label and a.method == edge.method), None
+        )
 
     @property
     def planned(self) -> bool:
@@ -288,8 +314,11 @@ class PolicyItem(PlanItem):
         n, edge, parent = self.node, self.edge, self.parent
         if edge is None or parent is None:
             who = f" ({n.agent})" if n.agent is not None else ""
-            return ((n.task, ""), (f"  {n.kind}{who}", "muted"),
-                    (f"  value {fmt_value(n.value)}", "value"))
+            return (
+                (n.task, ""),
+                (f"  {n.kind}{who}", "muted"),
+                (f"  value {fmt_value(n.value)}", "value"),
+            )
         if parent.kind == "decision":
             mark = "✓ " if self.planned else "✗ "
         else:
@@ -331,8 +360,9 @@ class PolicyItem(PlanItem):
     def children(self) -> list[PlanItem]:
         n = self.node
         # Below a move we did not choose, nothing is on the policy any more.
-        deeper = self.on_policy and (self.parent is None or self.parent.kind != "decision"
-                                     or self.planned)
+        deeper = self.on_policy and (
+            self.parent is None or self.parent.kind != "decision" or self.planned
+        )
         edges = [PolicyItem(self.view, e.node, e, n, i, deeper) for i, e in enumerate(n.children)]
         cp = self.view.choice_by_node.get(n.node)
         if cp is None:

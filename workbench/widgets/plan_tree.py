@@ -18,7 +18,12 @@ from textual.widgets.tree import TreeNode
 
 from engine.tofs import Reason
 from workbench.widgets.plan_items import (
-    AlternativeItem, PlanItem, PolicyItem, RunView, Tone, root_item,
+    AlternativeItem,
+    PlanItem,
+    PolicyItem,
+    RunView,
+    Tone,
+    root_item,
 )
 
 __all__ = ["PlanTree"]
@@ -29,17 +34,20 @@ _ROLES = ("mark", "value", "prob", "reason", "muted")
 class PlanTree(Tree[PlanItem]):
     """Tree of one run's result; ``show_result`` replaces what it shows."""
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = (
-        {f"plan-tree--{tone}" for tone in Tone} | {f"plan-tree--{role}" for role in _ROLES}
-    )
+    COMPONENT_CLASSES: ClassVar[set[str]] = {f"plan-tree--{tone}" for tone in Tone} | {
+        f"plan-tree--{role}" for role in _ROLES
+    }
 
     # Opening the chosen path stops after this many nodes; "expand all" after EXPAND_LIMIT.
     AUTO_OPEN_LIMIT = 400
     EXPAND_LIMIT = 5000
 
     FILTERS = ("all", "chosen", "rejected")
-    FILTER_TITLES = {"all": "all considered", "chosen": "chosen path only",
-                     "rejected": "rejected alternatives only"}
+    FILTER_TITLES = {
+        "all": "all considered",
+        "chosen": "chosen path only",
+        "rejected": "rejected alternatives only",
+    }
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(Text("No run yet: pick a problem and press r"), id=id, classes=classes)
@@ -66,8 +74,12 @@ class PlanTree(Tree[PlanItem]):
             if self.filter == "chosen":
                 return item.alternative.chosen or weighted
             return not item.alternative.chosen and not weighted
-        if isinstance(item, PolicyItem) and item.parent is not None \
-                and item.parent.kind == "decision" and self.filter == "chosen":
+        if (
+            isinstance(item, PolicyItem)
+            and item.parent is not None
+            and item.parent.kind == "decision"
+            and self.filter == "chosen"
+        ):
             return item.planned
         return True
 
@@ -126,13 +138,15 @@ class PlanTree(Tree[PlanItem]):
         item = node.data
         if item is None or not self.is_mounted:
             return super().render_label(node, base_style, style)
-        label = Text.assemble(*(
-            (text, self.get_component_rich_style(f"plan-tree--{role}", partial=True))
-            if role else text
-            for text, role in item.parts()
-        ))
-        label.stylize_before(self.get_component_rich_style(f"plan-tree--{item.tone}",
-                                                           partial=True))
+        label = Text.assemble(
+            *(
+                (text, self.get_component_rich_style(f"plan-tree--{role}", partial=True))
+                if role
+                else text
+                for text, role in item.parts()
+            )
+        )
+        label.stylize_before(self.get_component_rich_style(f"plan-tree--{item.tone}", partial=True))
         label.stylize(style)
         if node.allow_expand:
             icon = self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE

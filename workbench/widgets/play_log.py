@@ -73,8 +73,9 @@ class TrickRow:
         return self.winner is not None
 
 
-def trick_rows(state: PlayState, *, annotations: Notes | None = None,
-               card_notes: Notes | None = None) -> list[TrickRow]:
+def trick_rows(
+    state: PlayState, *, annotations: Notes | None = None, card_notes: Notes | None = None
+) -> list[TrickRow]:
     """The log's rows for ``state``: its completed tricks, then the trick in progress.
 
     ``annotations`` label tricks (by index from 0, the first trick of ``state``'s
@@ -101,11 +102,19 @@ def trick_rows(state: PlayState, *, annotations: Notes | None = None,
             if label:
                 labels.append(f"{card_text(c).plain}: {label}")
         played += len(cards)
-        rows.append(TrickRow(
-            index=i, number=first + i, leader=Seat(leader), cards=tuple(cards),
-            winner=None if winner is None else Seat(winner), declarer=won[side],
-            defence=won[side ^ 1], note="; ".join(x for x in labels if x),
-            cards_played=played))
+        rows.append(
+            TrickRow(
+                index=i,
+                number=first + i,
+                leader=Seat(leader),
+                cards=tuple(cards),
+                winner=None if winner is None else Seat(winner),
+                declarer=won[side],
+                defence=won[side ^ 1],
+                note="; ".join(x for x in labels if x),
+                cards_played=played,
+            )
+        )
     return rows
 
 
@@ -131,12 +140,19 @@ class PlayLog(DataTable[Text]):
     """
 
     COMPONENT_CLASSES = DataTable.COMPONENT_CLASSES | {
-        "play-log--red", "play-log--winner", "play-log--note",
+        "play-log--red",
+        "play-log--winner",
+        "play-log--note",
     }
 
     BINDINGS = [
-        Binding("o", "toggle_order", "Seat/play order", id="play_log.order",
-                tooltip="Show each trick's cards by seat (N E S W) or in the order played"),
+        Binding(
+            "o",
+            "toggle_order",
+            "Seat/play order",
+            id="play_log.order",
+            tooltip="Show each trick's cards by seat (N E S W) or in the order played",
+        ),
     ]
 
     seat_order: var[bool] = var(True)
@@ -157,10 +173,15 @@ class PlayLog(DataTable[Text]):
         def control(self) -> PlayLog:
             return self.play_log
 
-    def __init__(self, *, seat_order: bool = True, name: str | None = None,
-                 id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(name=name, id=id, classes=classes, cursor_type="row",
-                         zebra_stripes=True)
+    def __init__(
+        self,
+        *,
+        seat_order: bool = True,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes, cursor_type="row", zebra_stripes=True)
         self.set_reactive(PlayLog.seat_order, seat_order)
         self.rows_shown: list[TrickRow] = []
         """The rows in the table, in order (kept as data for callers and tests)."""
@@ -168,8 +189,9 @@ class PlayLog(DataTable[Text]):
     def on_mount(self) -> None:
         self._fill()
 
-    def show_state(self, state: PlayState, *, annotations: Notes | None = None,
-                   card_notes: Notes | None = None) -> None:
+    def show_state(
+        self, state: PlayState, *, annotations: Notes | None = None, card_notes: Notes | None = None
+    ) -> None:
         """Show the tricks of ``state`` (see :func:`trick_rows` for the notes)."""
         self.rows_shown = trick_rows(state, annotations=annotations, card_notes=card_notes)
         if self.is_mounted:
@@ -194,8 +216,7 @@ class PlayLog(DataTable[Text]):
                 self.move_cursor(row=min(row, len(self.rows_shown) - 1))
 
     def card_headings(self) -> tuple[str, ...]:
-        return tuple(s.letter for s in SEATS) if self.seat_order else ("1st", "2nd", "3rd",
-                                                                          "4th")
+        return tuple(s.letter for s in SEATS) if self.seat_order else ("1st", "2nd", "3rd", "4th")
 
     def cells(self, row: TrickRow) -> list[Text]:
         """The row's cells as shown (card cells: '♠A', the winner's '♠A*')."""
@@ -205,8 +226,10 @@ class PlayLog(DataTable[Text]):
         if self.seat_order:
             slots = [(s, row.card_of(s)) for s in SEATS]
         else:
-            slots = [(Seat((row.leader + i) & 3), row.cards[i] if i < len(row.cards) else None)
-                     for i in range(4)]
+            slots = [
+                (Seat((row.leader + i) & 3), row.cards[i] if i < len(row.cards) else None)
+                for i in range(4)
+            ]
         cards: list[Text] = []
         for seat, c in slots:
             if c is None:
@@ -218,17 +241,24 @@ class PlayLog(DataTable[Text]):
                 t.stylize(winner_style)
             cards.append(t)
         won = Text(row.winner.title if row.winner is not None else "\u2026")
-        return [Text(str(row.number), justify="right"), Text(row.leader.title), *cards, won,
-                Text(str(row.declarer), justify="right"), Text(str(row.defence), justify="right"),
-                Text(row.note, style=style("play-log--note", partial=True))]
+        return [
+            Text(str(row.number), justify="right"),
+            Text(row.leader.title),
+            *cards,
+            won,
+            Text(str(row.declarer), justify="right"),
+            Text(str(row.defence), justify="right"),
+            Text(row.note, style=style("play-log--note", partial=True)),
+        ]
 
     def _fill(self) -> None:
         self.clear(columns=True)
         headings = ("#", "Led", *self.card_headings(), "Won by", "Decl", "Def", "Note")
         keys = ("no", "lead", "c0", "c1", "c2", "c3", "won", "decl", "def", "note")
         for key, heading in zip(keys, headings, strict=True):
-            self.add_column(Text(heading, justify="right" if key in ("no", "decl", "def")
-                                 else "left"), key=key)
+            self.add_column(
+                Text(heading, justify="right" if key in ("no", "decl", "def") else "left"), key=key
+            )
         for row in self.rows_shown:
             self.add_row(*self.cells(row), key=f"trick-{row.index}")
 

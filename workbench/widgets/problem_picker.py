@@ -38,8 +38,9 @@ class ProblemEntry:
 class ProblemPicker(Tree[PackageEntry | ProblemEntry]):
     """Packages as branches, problems as leaves; ``current`` is the problem to run."""
 
-    def __init__(self, db: Path | None = None, *, id: str | None = None,
-                 classes: str | None = None) -> None:
+    def __init__(
+        self, db: Path | None = None, *, id: str | None = None, classes: str | None = None
+    ) -> None:
         super().__init__(Text("knowledge"), id=id, classes=classes)
         self.show_root = False
         self.db = db
@@ -67,8 +68,7 @@ class ProblemPicker(Tree[PackageEntry | ProblemEntry]):
                 leaf = branch.add_leaf(Text(problem), data=data)
                 first = first or leaf
             if entry.error is not None:
-                self.notify(entry.error, title=f"Package {name} failed to load",
-                            severity="error")
+                self.notify(entry.error, title=f"Package {name} failed to load", severity="error")
         self.root.expand()
         if select is not None and self.select(select):
             return
@@ -82,8 +82,12 @@ class ProblemPicker(Tree[PackageEntry | ProblemEntry]):
 
     def entries(self) -> list[ProblemEntry]:
         """Every problem listed, in display order."""
-        return [leaf.data for branch in self.root.children for leaf in branch.children
-                if isinstance(leaf.data, ProblemEntry)]
+        return [
+            leaf.data
+            for branch in self.root.children
+            for leaf in branch.children
+            if isinstance(leaf.data, ProblemEntry)
+        ]
 
     def select(self, request: ProblemRef) -> bool:
         """Put the cursor on this problem; False if it is not listed."""
@@ -96,8 +100,9 @@ class ProblemPicker(Tree[PackageEntry | ProblemEntry]):
                     return True
         return False
 
-    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[PackageEntry | ProblemEntry]
-                                 ) -> None:
+    def on_tree_node_highlighted(
+        self, event: Tree.NodeHighlighted[PackageEntry | ProblemEntry]
+    ) -> None:
         # Remember the last problem under the cursor, so "run" still knows what to plan
         # when the cursor moves onto a package line.
         if isinstance(event.node.data, ProblemEntry):
@@ -111,11 +116,13 @@ def _stored_problems(db: Path | None) -> dict[str, dict[str, str]]:
 
     try:
         store = open_store(db)
-    except Exception:  # noqa: BLE001 - shown when a run opens the store
+    except Exception:
         return {}
     try:
-        return {d.name: {p["name"]: p["description"] or "" for p in store.problems(d.name)}
-                for d in store.domains()}
+        return {
+            d.name: {p["name"]: p["description"] or "" for p in store.problems(d.name)}
+            for d in store.domains()
+        }
     finally:
         store.close()
 
@@ -123,7 +130,7 @@ def _stored_problems(db: Path | None) -> dict[str, dict[str, str]]:
 def _load(name: str, stored: dict[str, dict[str, str]]) -> PackageEntry:
     try:
         pkg = get_package(name)
-    except Exception as exc:  # noqa: BLE001 - any broken package is shown, not fatal
+    except Exception as exc:
         return PackageEntry(name, "", (), f"{type(exc).__name__}: {exc}")
     problems = {p: pkg.problem_descriptions.get(p, "") for p in pkg.problems}
     if pkg.problem_loader is not None:  # only packages that read problem text can run these

@@ -48,8 +48,7 @@ class ProcessPlanView(RunTableView):
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         for key, heading in PLAN_COLUMNS:
-            table.add_column(Text(heading, justify="right" if key in _RIGHT else "left"),
-                             key=key)
+            table.add_column(Text(heading, justify="right" if key in _RIGHT else "left"), key=key)
         self._fill()
 
     def show_run(self, run: EdapsRun) -> None:
@@ -67,7 +66,9 @@ class ProcessPlanView(RunTableView):
         table.clear()
         for row in self.rows:
             style = _STYLES[row.kind]
-            cells = [Text(c, style=style, justify="right" if k in _RIGHT else "left")
-                     for (k, _), c in zip(PLAN_COLUMNS, row.cells(), strict=True)]
+            cells = [
+                Text(c, style=style, justify="right" if k in _RIGHT else "left")
+                for (k, _), c in zip(PLAN_COLUMNS, row.cells(), strict=True)
+            ]
             table.add_row(*cells, key=row.key)
         table.display = bool(self.rows)

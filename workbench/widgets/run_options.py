@@ -15,31 +15,51 @@ from workbench.runner import RunSettings
 
 __all__ = ["RunOptions"]
 
-CRITERIA = [("weighted average", "weighted-average"), ("maximin (Wald)", "maximin"),
-            ("Hurwicz, alpha 0.5", "hurwicz"), ("minimax regret (Savage)", "minimax-regret")]
+CRITERIA = [
+    ("weighted average", "weighted-average"),
+    ("maximin (Wald)", "maximin"),
+    ("Hurwicz, alpha 0.5", "hurwicz"),
+    ("minimax regret (Savage)", "minimax-regret"),
+]
 
 
 class RunOptions(Vertical):
     """Full tree, the partial plan pruner, node and time budgets, the game criterion."""
 
     def compose(self) -> ComposeResult:
-        yield Checkbox("Full tree", id="opt-full-tree",
-                       tooltip="The dissertation's exhaustive search: reproduces its node "
-                       "counts, slower")
-        yield Checkbox("Partial plan pruner", True, id="opt-prune",
-                       tooltip="Keep only the cheapest way of doing flagged tasks")
-        yield Checkbox("Record trace", True, id="opt-trace",
-                       tooltip="Keep every search event so the run can be replayed; costs "
-                       "about 3x the time")
+        yield Checkbox(
+            "Full tree",
+            id="opt-full-tree",
+            tooltip="The dissertation's exhaustive search: reproduces its node counts, slower",
+        )
+        yield Checkbox(
+            "Partial plan pruner",
+            True,
+            id="opt-prune",
+            tooltip="Keep only the cheapest way of doing flagged tasks",
+        )
+        yield Checkbox(
+            "Record trace",
+            True,
+            id="opt-trace",
+            tooltip="Keep every search event so the run can be replayed; costs about 3x the time",
+        )
         yield Label("Node budget")
-        yield Input(placeholder="no limit", id="opt-nodes", type="integer",
-                    tooltip="Stop after this many nodes; the best plan so far is kept")
+        yield Input(
+            placeholder="no limit",
+            id="opt-nodes",
+            type="integer",
+            tooltip="Stop after this many nodes; the best plan so far is kept",
+        )
         yield Label("Time budget (s)")
-        yield Input(placeholder="no limit", id="opt-seconds", type="number",
-                    tooltip="Stop after this many seconds")
+        yield Input(
+            placeholder="no limit",
+            id="opt-seconds",
+            type="number",
+            tooltip="Stop after this many seconds",
+        )
         yield Label("Opponents (game mode)")
-        yield Select(CRITERIA, value="weighted-average", allow_blank=False,
-                     id="opt-criterion")
+        yield Select(CRITERIA, value="weighted-average", allow_blank=False, id="opt-criterion")
 
     def settings(self) -> RunSettings | str:
         """The settings, or a message saying which field is wrong and why."""
@@ -64,7 +84,8 @@ class RunOptions(Vertical):
         return RunSettings(
             full_tree=self.query_one("#opt-full-tree", Checkbox).value,
             prune=self.query_one("#opt-prune", Checkbox).value,
-            node_budget=nodes, time_budget=seconds,
+            node_budget=nodes,
+            time_budget=seconds,
             criterion=str(criterion) if isinstance(criterion, str) else "weighted-average",
             trace=self.query_one("#opt-trace", Checkbox).value,
         )

@@ -56,7 +56,8 @@ class SearchTree(Tree[LineData]):
     """The search tree at the replay's current position; ``go(k)`` moves it."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = (
-        {f"search-tree--{t}" for t in _TONES} | {f"search-tree--{r}" for r in _ROLES}
+        {f"search-tree--{t}" for t in _TONES}
+        | {f"search-tree--{r}" for r in _ROLES}
         | {"search-tree--current"}
     )
     DEFAULT_CSS = """
@@ -81,8 +82,9 @@ class SearchTree(Tree[LineData]):
     KEEP_ABOVE = 10
     """Levels kept above the current node when the tree is re-rooted."""
 
-    def __init__(self, replay: Replay, *, id: str | None = None,
-                 classes: str | None = None) -> None:
+    def __init__(
+        self, replay: Replay, *, id: str | None = None, classes: str | None = None
+    ) -> None:
         super().__init__(Text("search"), id=id, classes=classes)
         self.show_root = False
         self.guide_depth = 3
@@ -152,8 +154,7 @@ class SearchTree(Tree[LineData]):
 
     def _add(self, parent: TreeNode[LineData], line: int, k: int) -> TreeNode[LineData]:
         data = self._data(line, k)
-        node = parent.add(Text(data.plain), data,
-                          allow_expand=self.replay.has_children(line, k))
+        node = parent.add(Text(data.plain), data, allow_expand=self.replay.has_children(line, k))
         self._tnodes[line] = node
         return node
 
@@ -266,7 +267,7 @@ class SearchTree(Tree[LineData]):
             depth = r.items[anchor].depth if anchor is not None else 0
             self.border_subtitle = f"from depth {depth}" if anchor is not None else ""
         if self.anchor is not None:
-            path = path[r.items[self.anchor].depth:]
+            path = path[r.items[self.anchor].depth :]
         keep = set(path)
         for line in reversed(self._path):
             if line not in keep:
@@ -304,21 +305,28 @@ class SearchTree(Tree[LineData]):
         data = event.node.data
         # Programmatic expansions build first; a late message for a line closed since
         # then must not refill it.
-        if data is not None and event.node.is_expanded \
-                and self._tnodes.get(data.line) is event.node:
+        if (
+            data is not None
+            and event.node.is_expanded
+            and self._tnodes.get(data.line) is event.node
+        ):
             self._fill(data.line)
 
     def render_label(self, node: TreeNode[LineData], base_style: Style, style: Style) -> Text:
         data = node.data
         if data is None or not self.is_mounted:
             return super().render_label(node, base_style, style)
-        label = Text.assemble(*(
-            (text, self.get_component_rich_style(f"search-tree--{role}", partial=True))
-            if role else text
-            for text, role in data.parts
-        ))
-        label.stylize_before(self.get_component_rich_style(f"search-tree--{data.tone}",
-                                                           partial=True))
+        label = Text.assemble(
+            *(
+                (text, self.get_component_rich_style(f"search-tree--{role}", partial=True))
+                if role
+                else text
+                for text, role in data.parts
+            )
+        )
+        label.stylize_before(
+            self.get_component_rich_style(f"search-tree--{data.tone}", partial=True)
+        )
         if data.line == self.current:
             label.stylize(self.get_component_rich_style("search-tree--current", partial=True))
         label.stylize(style)

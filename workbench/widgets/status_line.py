@@ -20,14 +20,17 @@ _KINDS = ("-running", "-ok", "-warning", "-error")
 
 def progress_text(request: ProblemRef, p: Progress) -> str:
     best = f" · best {fmt_value(p.best)}" if p.best is not None else ""
-    return (f"Planning {request.title}: {p.nodes:,} nodes · depth {p.depth}{best} · "
-            f"{p.elapsed:.1f} s (esc to cancel)")
+    return (
+        f"Planning {request.title}: {p.nodes:,} nodes · depth {p.depth}{best} · "
+        f"{p.elapsed:.1f} s (esc to cancel)"
+    )
 
 
 def result_text(request: ProblemRef, r: RunResult) -> str:
     value = f"value {fmt_value(r.value)}" if r.value is not None else "no plan"
-    return (f"{request.title} ({r.mode}): {r.status} · {value} · {r.nodes:,} nodes · "
-            f"{r.seconds:.3f} s")
+    return (
+        f"{request.title} ({r.mode}): {r.status} · {value} · {r.nodes:,} nodes · {r.seconds:.3f} s"
+    )
 
 
 class StatusLine(Static):

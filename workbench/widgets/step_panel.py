@@ -32,19 +32,28 @@ def step_text(replay: Replay, k: int, line: int | None) -> Text:
     out.append(replay.describe(k) + "\n")
     choices = replay.choice_events
     done = bisect_left(choices, k)
-    out.append(f"\nTree: {replay.node_count(k):,} nodes, {replay.line_count(k):,} lines · "
-               f"{done} of {len(choices)} choices made\n", style="dim")
+    out.append(
+        f"\nTree: {replay.node_count(k):,} nodes, {replay.line_count(k):,} lines · "
+        f"{done} of {len(choices)} choices made\n",
+        style="dim",
+    )
     if line is None or not replay.visible(line, k):
         return out
     item = replay.items[line]
     out.append("\n")
     if item.kind is not ItemKind.NODE:
-        why = item.data.get("reason", "pruned") if item.kind is ItemKind.PRUNED \
+        why = (
+            item.data.get("reason", "pruned")
+            if item.kind is ItemKind.PRUNED
             else "precondition failed"
+        )
         out.append(f"{item.alternative} at node {item.node}\n", style="bold")
         out.append(f"{why}\n", style="italic")
-        extra = {k_: v for k_, v in item.data.items()
-                 if k_ not in ("alternative", "reason", "method", "result")}
+        extra = {
+            k_: v
+            for k_, v in item.data.items()
+            if k_ not in ("alternative", "reason", "method", "result")
+        }
         for key, value in extra.items():
             out.append(f"{key}: {fmt_num(value)}\n")
         return out
@@ -62,8 +71,7 @@ def step_text(replay: Replay, k: int, line: int | None) -> Text:
         if view.g is not None:
             facts.append(f"cost so far {fmt_num(view.g)}")
         if view.tasks_left is not None:
-            facts.append(f"{view.tasks_left} task{'s' if view.tasks_left != 1 else ''} "
-                         "on the list")
+            facts.append(f"{view.tasks_left} task{'s' if view.tasks_left != 1 else ''} on the list")
         out.append(" · ".join(facts) + "\n")
         out.append("Task list:\n", style="bold")
         if view.agenda is not None:
@@ -75,13 +83,18 @@ def step_text(replay: Replay, k: int, line: int | None) -> Text:
             out.append(f"  1. {task_text(view.task)}\n")
             more = (view.tasks_left or 1) - 1
             if more > 0:
-                out.append(f"  … and {more} more (the trace records only the first task "
-                           "and the count)\n", style="dim")
+                out.append(
+                    f"  … and {more} more (the trace records only the first task and the count)\n",
+                    style="dim",
+                )
     if view.value is not None:
         source = {"leaf": "leaf value", "backed up": "backed up", "choice": "best below"}
-        out.append(f"Value {fmt_num(view.value)} ({source.get(view.value_source, '')})"
-                   + (" · a complete plan" if view.complete else "")
-                   + (f" · {view.node_kind} node" if view.node_kind else "") + "\n")
+        out.append(
+            f"Value {fmt_num(view.value)} ({source.get(view.value_source, '')})"
+            + (" · a complete plan" if view.complete else "")
+            + (f" · {view.node_kind} node" if view.node_kind else "")
+            + "\n"
+        )
     if view.chosen is not None:
         out.append(f"Chose {view.chosen}\n", style="bold")
     if view.is_chosen:
@@ -92,11 +105,11 @@ def step_text(replay: Replay, k: int, line: int | None) -> Text:
         out.append("Methods tried:\n", style="bold")
         for method, ok in view.tried:
             mark = "…" if ok is None else ("✓" if ok else "✗")
-            why = "" if ok is None else (" precondition holds" if ok else
-                                         " precondition fails")
+            why = "" if ok is None else (" precondition holds" if ok else " precondition fails")
             out.append(f"  {mark} {method}{why}\n")
-    out.append(f"{view.children} line{'s' if view.children != 1 else ''} below it so far\n",
-               style="dim")
+    out.append(
+        f"{view.children} line{'s' if view.children != 1 else ''} below it so far\n", style="dim"
+    )
     return out
 
 
