@@ -27,6 +27,7 @@ import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
+from engine.tofs.expressions import _GUARDS as SIZE_GUARDS
 from engine.tofs.expressions import (
     STANDARD_PRIMITIVES,
     CompiledExpression,
@@ -80,7 +81,11 @@ FLOAT_VARIABLES = ("r",)
 BOOL_VARIABLES = ("flag",)
 STR_VARIABLES = ("word",)
 VARIABLES: tuple[str, ...] = (
-    *INT_VARIABLES, *FLOAT_VARIABLES, *BOOL_VARIABLES, *STR_VARIABLES, "unused",
+    *INT_VARIABLES,
+    *FLOAT_VARIABLES,
+    *BOOL_VARIABLES,
+    *STR_VARIABLES,
+    "unused",
 )
 CONSTANT_NAMES = ("K", "RATE", "LABEL", "ON")
 #: Constants for tests that only need the names to exist.
@@ -89,36 +94,44 @@ SAMPLE_CONSTANTS: dict[str, Any] = {"K": 7, "RATE": 0.5, "LABEL": "lbl", "ON": T
 ANY_FLOAT = st.floats(allow_nan=True, allow_infinity=True)
 FINITE_FLOAT = st.floats(allow_nan=False, allow_infinity=False)
 
-environments = st.fixed_dictionaries({
-    "n": st.integers(-1000, 1000),
-    "m": st.integers(-1000, 1000),
-    "r": ANY_FLOAT,
-    "flag": st.booleans(),
-    "word": st.text(max_size=4),
-    "unused": st.integers(),
-})
-constant_values = st.fixed_dictionaries({
-    "K": st.integers(-10**6, 10**6),
-    "RATE": ANY_FLOAT,
-    "LABEL": st.text(max_size=4),
-    "ON": st.booleans(),
-})
+environments = st.fixed_dictionaries(
+    {
+        "n": st.integers(-1000, 1000),
+        "m": st.integers(-1000, 1000),
+        "r": ANY_FLOAT,
+        "flag": st.booleans(),
+        "word": st.text(max_size=4),
+        "unused": st.integers(),
+    }
+)
+constant_values = st.fixed_dictionaries(
+    {
+        "K": st.integers(-(10**6), 10**6),
+        "RATE": ANY_FLOAT,
+        "LABEL": st.text(max_size=4),
+        "ON": st.booleans(),
+    }
+)
 states = st.builds(
     Ledger, base=st.integers(-100, 100), budget=st.one_of(st.integers(-100, 100), FINITE_FLOAT)
 )
 
 
-def compile_in_world(source: str, constants: Mapping[str, Any] | None = None,
-                     **kwargs: Any) -> CompiledExpression:
+def compile_in_world(
+    source: str, constants: Mapping[str, Any] | None = None, **kwargs: Any
+) -> CompiledExpression:
     return compile_expression(
-        source, variables=VARIABLES,
+        source,
+        variables=VARIABLES,
         constants=SAMPLE_CONSTANTS if constants is None else constants,
-        primitives=PRIMITIVES, **kwargs,
+        primitives=PRIMITIVES,
+        **kwargs,
     )
 
 
-def python_namespace(state: Ledger, env: Mapping[str, Any],
-                     constants: Mapping[str, Any]) -> dict[str, Any]:
+def python_namespace(
+    state: Ledger, env: Mapping[str, Any], constants: Mapping[str, Any]
+) -> dict[str, Any]:
     """What plain Python needs to evaluate the same text: every name bound directly."""
     namespace: dict[str, Any] = {name: p.fn for name, p in STANDARD_PRIMITIVES.items()}
     namespace["offset"] = functools.partial(offset, state)
@@ -161,7 +174,7 @@ class Outcome:
 def outcome_of(thunk: Callable[[], Any]) -> Outcome:
     try:
         return Outcome(value=thunk())
-    except Exception as exc:  # noqa: BLE001 - the exception is the outcome
+    except Exception as exc:
         return Outcome(error=type(exc), message=str(exc))
 
 
@@ -211,7 +224,7 @@ def splice(marked: str, region: tuple[int, int], snippet: str) -> tuple[str, int
     """Replace a marked region by ``snippet``; return the text and the snippet's index."""
     start, end = region
     before = plain(marked[:start])
-    return before + snippet + plain(marked[end + 1:]), len(before)
+    return before + snippet + plain(marked[end + 1 :]), len(before)
 
 
 ARITHMETIC = ("+", "-", "*", "/", "//", "%")
@@ -230,13 +243,15 @@ STR_LITERALS = st.text(max_size=4).map(repr)
 def symbol(ops: Sequence[str]) -> st.SearchStrategy[str]:
     """An operator, spaced or not (keyword operators are always spaced)."""
     return st.sampled_from(ops).flatmap(
-        lambda op: st.sampled_from([f" {op} ", op] if op.isascii() and not op.isalpha()
-                                   and " " not in op else [f" {op} "])
+        lambda op: st.sampled_from(
+            [f" {op} ", op] if op.isascii() and not op.isalpha() and " " not in op else [f" {op} "]
+        )
     )
 
 
-def binary(ops: Sequence[str], left: st.SearchStrategy[str],
-           right: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+def binary(
+    ops: Sequence[str], left: st.SearchStrategy[str], right: st.SearchStrategy[str]
+) -> st.SearchStrategy[str]:
     return st.tuples(left, symbol(ops), right).map(lambda t: f"({t[0]}{t[1]}{t[2]})")
 
 
@@ -246,29 +261,34 @@ def call_of(names: Sequence[str], args: st.SearchStrategy[list[str]]) -> st.Sear
     )
 
 
-def sequence(elements: st.SearchStrategy[str], min_size: int, max_size: int
-             ) -> st.SearchStrategy[str]:
+def sequence(
+    elements: st.SearchStrategy[str], min_size: int, max_size: int
+) -> st.SearchStrategy[str]:
     """A tuple or list display; itself a sub-expression."""
+
     def render(t: tuple[bool, list[str]]) -> str:
         as_list, items = t
         inner = ", ".join(slot(x) for x in items)
         if as_list:
             return sub(f"[{inner}]")
         return sub(f"({inner},)" if len(items) == 1 else f"({inner})")
-    return st.tuples(st.booleans(), st.lists(elements, min_size=min_size, max_size=max_size)
-                     ).map(render)
+
+    return st.tuples(st.booleans(), st.lists(elements, min_size=min_size, max_size=max_size)).map(
+        render
+    )
 
 
-def conditional(body: st.SearchStrategy[str], test: st.SearchStrategy[str],
-                orelse: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+def conditional(
+    body: st.SearchStrategy[str], test: st.SearchStrategy[str], orelse: st.SearchStrategy[str]
+) -> st.SearchStrategy[str]:
     return st.tuples(body, test, orelse).map(lambda t: f"({t[0]} if {t[1]} else {t[2]})")
 
 
 def boolean_op(operands: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     """``a and b or c ...`` over 2-3 operands (Python's precedence applies to both sides)."""
     return st.tuples(
-        operands, st.lists(st.tuples(st.sampled_from(["and", "or"]), operands),
-                           min_size=1, max_size=2)
+        operands,
+        st.lists(st.tuples(st.sampled_from(["and", "or"]), operands), min_size=1, max_size=2),
     ).map(lambda t: "(" + t[0] + "".join(f" {op} {x}" for op, x in t[1]) + ")")
 
 
@@ -276,7 +296,8 @@ def boolean_op(operands: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
 def numbers(depth: int) -> st.SearchStrategy[str]:
     """Expressions meant to be numeric (int, float or bool-as-number)."""
     leaves = st.one_of(
-        INT_LITERALS, FLOAT_LITERALS,
+        INT_LITERALS,
+        FLOAT_LITERALS,
         st.sampled_from([*INT_VARIABLES, *FLOAT_VARIABLES, "K", "RATE", "budget()"]),
     )
     if depth == 0:
@@ -303,8 +324,9 @@ def booleans(depth: int) -> st.SearchStrategy[str]:
     if depth == 0:
         return leaves.map(sub)
     n, b, s, a = numbers(depth - 1), booleans(depth - 1), texts(depth - 1), anything(depth - 1)
-    chained = st.tuples(n, st.lists(st.tuples(symbol(COMPARISONS), n), min_size=1, max_size=3)
-                        ).map(lambda t: "(" + t[0] + "".join(op + x for op, x in t[1]) + ")")
+    chained = st.tuples(n, st.lists(st.tuples(symbol(COMPARISONS), n), min_size=1, max_size=3)).map(
+        lambda t: "(" + t[0] + "".join(op + x for op, x in t[1]) + ")"
+    )
     composite = st.one_of(
         chained,
         binary(COMPARISONS, s, s),
@@ -319,15 +341,13 @@ def booleans(depth: int) -> st.SearchStrategy[str]:
 
 @functools.cache
 def texts(depth: int) -> st.SearchStrategy[str]:
-    """String-valued expressions (repetition only by small literals, to stay small)."""
+    """String-valued expressions (repetition is not in the language: see the size tests)."""
     leaves = st.one_of(STR_LITERALS, st.sampled_from([*STR_VARIABLES, "LABEL"]))
     if depth == 0:
         return leaves.map(sub)
     s, b = texts(depth - 1), booleans(depth - 1)
     composite = st.one_of(
         binary(("+",), s, s),
-        st.tuples(s, st.integers(-1, 3)).map(
-            lambda t: f"({t[0]} * {_signed(str(t[1]), t[1] < 0)})"),
         call_of(["min", "max"], st.lists(s, min_size=2, max_size=3)),
         conditional(s, b, s),
         boolean_op(s),
@@ -348,7 +368,10 @@ def mixed(depth: int) -> st.SearchStrategy[str]:
 
 
 _KINDS: dict[str, Callable[[int], st.SearchStrategy[str]]] = {
-    "number": numbers, "condition": booleans, "text": texts, "mixed": mixed,
+    "number": numbers,
+    "condition": booleans,
+    "text": texts,
+    "mixed": mixed,
 }
 #: Marked accepted expressions of every kind (choosing the kind first keeps the mix even;
 #: a plain one_of drifts towards the small boolean leaves).
@@ -462,7 +485,8 @@ def assert_rejected(source: str, column: int, names: Sequence[str]) -> Expressio
         compile_in_world(source)
     exc = info.value
     assert any(name in exc.construct.lower() for name in names), (
-        f"construct {exc.construct!r} for {source!r} should mention one of {names}")
+        f"construct {exc.construct!r} for {source!r} should mention one of {names}"
+    )
     assert exc.column == column, f"{source!r}: column {exc.column}, expected {column}"
     assert exc.source == source
     return exc
@@ -524,6 +548,45 @@ def test_examples_of_rejected_constructs(source: str, column: int, names: Sequen
     assert_rejected(source, column, names)
 
 
+@pytest.mark.parametrize(
+    ("source", "column", "construct"),
+    [
+        ('"a" * 100000000', 1, "repetition"),
+        ("100000000 * 'a'", 13, "repetition"),
+        ("n + (1, 2) * 50000000", 5, "repetition"),
+        ("[0] * n", 1, "repetition"),
+        ("LABEL * 9", 1, "repetition"),  # a text constant, inlined before the check
+        ("(word + 'x') * 3", 2, "repetition"),
+        ("'%0999999999d' % n", 1, "formatting"),
+        ("LABEL % (n,)", 1, "formatting"),
+    ],
+)
+def test_operators_that_build_a_value_of_the_files_choosing_size_are_refused(
+    source: str, column: int, construct: str
+) -> None:
+    """Like ``**``, repetition and %-formatting could exhaust memory from one line of a
+    knowledge file; they are refused when compiled, at the operand that makes them so."""
+    assert_rejected(source, column, (construct,))
+
+
+@pytest.mark.parametrize(
+    ("source", "env"),
+    [("word * n", {"word": "ab", "n": 100000000}), ("n * word", {"word": "ab", "n": 3})],
+)
+def test_repetition_of_text_known_only_at_run_time_is_refused_when_evaluated(
+    source: str, env: dict[str, Any]
+) -> None:
+    """A parameter may hold text from a problem file: ``*`` checks it where it runs, and the
+    same expression still multiplies numbers."""
+    compiled = compile_in_world(source)
+    with pytest.raises(ValueError, match=r"repetition \(\*\) of str is not allowed"):
+        compiled.evaluate(None, env)
+    assert compiled.evaluate(None, {"word": 4, "n": 3}) == 12
+    assert compile_in_world("word % n").evaluate(None, {"word": 7, "n": 4}) == 3
+    with pytest.raises(ValueError, match="formatting with % on str"):
+        compile_in_world("word % n").evaluate(None, {"word": "%d", "n": 4})
+
+
 def test_a_parenthesised_primitive_name_is_still_that_primitive() -> None:
     """``(abs)(n)`` is ``abs(n)`` to Python's parser, so it is allowed -- and means exactly
     that; only callees that are not plain names count as calls of non-names."""
@@ -560,7 +623,7 @@ def test_error_text_points_at_the_column() -> None:
     assert "(column 7)" in lines[0]
     assert lines[1] == f"    {source}"
     caret = lines[2].index("^") - 4
-    assert source[caret:caret + 6] == "n.real"
+    assert source[caret : caret + 6] == "n.real"
 
 
 def test_bare_primitive_and_unknown_name_are_rejected() -> None:
@@ -672,11 +735,12 @@ def test_accepted_expressions_evaluate_exactly_as_python(
     source: str, env: dict[str, Any], constants: dict[str, Any], state: Ledger
 ) -> None:
     """Same value and type as ``eval`` of the same text, or the same exception."""
-    compiled = compile_expression(source, variables=VARIABLES, constants=constants,
-                                  primitives=PRIMITIVES)
+    compiled = compile_expression(
+        source, variables=VARIABLES, constants=constants, primitives=PRIMITIVES
+    )
     ours = outcome_of(lambda: compiled.evaluate(state, env))
     namespace = python_namespace(state, env, constants)
-    theirs = outcome_of(lambda: eval(source, {"__builtins__": {}}, namespace))  # noqa: S307
+    theirs = outcome_of(lambda: eval(source, {"__builtins__": {}}, namespace))
     event(f"raised {theirs.error.__name__}" if theirs.error else type(theirs.value).__name__)
     assert ours.matches(theirs), f"{source!r}: compiled {ours}, Python {theirs}"
 
@@ -700,8 +764,7 @@ def test_one_compilation_serves_many_environments(
     namespace_base = python_namespace(state, {}, SAMPLE_CONSTANTS)
     for env in envs:
         ours = outcome_of(lambda: compiled.evaluate(state, env))
-        theirs = outcome_of(
-            lambda: eval(source, {"__builtins__": {}}, {**namespace_base, **env}))  # noqa: S307
+        theirs = outcome_of(lambda: eval(source, {"__builtins__": {}}, {**namespace_base, **env}))
         assert ours.matches(theirs), f"{source!r} with {env}: {ours} vs {theirs}"
 
 
@@ -743,10 +806,13 @@ def test_state_primitive_receives_the_state_first() -> None:
         calls.append(args)
         return len(args)
 
-    prims = {"with_state": Primitive("with_state", spy, uses_state=True),
-             "without": Primitive("without", spy, uses_state=False)}
-    compiled = compile_expression("with_state(n, 2) + without(n)", variables=["n"],
-                                  primitives=prims)
+    prims = {
+        "with_state": Primitive("with_state", spy, uses_state=True),
+        "without": Primitive("without", spy, uses_state=False),
+    }
+    compiled = compile_expression(
+        "with_state(n, 2) + without(n)", variables=["n"], primitives=prims
+    )
     state = object()
     assert compiled.evaluate(state, {"n": 9}) == 3 + 1
     assert calls == [(state, 9, 2), (9,)]
@@ -762,8 +828,10 @@ def test_constants_are_fixed_at_compile_time() -> None:
 
 def test_only_standard_primitives_by_default_and_none_when_given_empty() -> None:
     """``primitives=None`` means the standard set; an explicit empty registry means none."""
-    assert compile_expression("round(2.5) + floor(1.5) + ceil(0.1) + sum([1, 2])"
-                              ).evaluate(None, {}) == 2 + 1 + 1 + 3
+    assert (
+        compile_expression("round(2.5) + floor(1.5) + ceil(0.1) + sum([1, 2])").evaluate(None, {})
+        == 2 + 1 + 1 + 3
+    )
     with pytest.raises(ExpressionError) as info:
         compile_expression("abs(1)", primitives={})
     assert "call" in info.value.construct
@@ -784,11 +852,15 @@ def test_evaluation_short_circuits_like_python() -> None:
 EXPLAIN_VARIABLES = ("x", "y", "z", "a")
 
 
-def explain(source: str, env: Mapping[str, Any], state: Any = None,
-            constants: Mapping[str, Any] | None = None
-            ) -> tuple[str, dict[str, Any]]:
-    compiled = compile_expression(source, variables=EXPLAIN_VARIABLES, constants=constants,
-                                  primitives=PRIMITIVES)
+def explain(
+    source: str,
+    env: Mapping[str, Any],
+    state: Any = None,
+    constants: Mapping[str, Any] | None = None,
+) -> tuple[str, dict[str, Any]]:
+    compiled = compile_expression(
+        source, variables=EXPLAIN_VARIABLES, constants=constants, primitives=PRIMITIVES
+    )
     assert not compiled.evaluate(state, env), "explain_false is only for false conditions"
     text, values = compiled.explain_false(state, env)
     assert all(isinstance(v, SubexpressionValue) for v in values)
@@ -844,8 +916,12 @@ def test_explain_false_sees_through_double_negation() -> None:
 def test_explain_false_shows_primitive_results_constants_and_errors() -> None:
     """Calls and constants are shown with their values; an operand that raises is shown as
     the error instead of aborting the explanation."""
-    text, values = explain("x > 0 and budget() + x >= LIMIT", {"x": 2},
-                           state=Ledger(base=0, budget=10), constants={"LIMIT": 50})
+    text, values = explain(
+        "x > 0 and budget() + x >= LIMIT",
+        {"x": 2},
+        state=Ledger(base=0, budget=10),
+        constants={"LIMIT": 50},
+    )
     assert text == "budget() + x >= LIMIT"
     assert values["budget()"] == 10
     assert values["budget() + x"] == 12
@@ -865,21 +941,25 @@ def test_explain_false_returns_a_false_part_with_true_values(
     """Whatever explain_false blames is itself false, is text of the condition (or its
     negation), and every value it shows is what that text evaluates to."""
     source = plain(marked)
-    compiled = compile_expression(source, variables=VARIABLES, constants=constants,
-                                  primitives=PRIMITIVES)
+    compiled = compile_expression(
+        source, variables=VARIABLES, constants=constants, primitives=PRIMITIVES
+    )
     result = outcome_of(lambda: compiled.evaluate(state, env))
     assume(result.error is None and not result.value)
     text, values = compiled.explain_false(state, env)
-    inner = text[len("not ("):-1] if text.startswith("not (") and text.endswith(")") else text
+    inner = text[len("not (") : -1] if text.startswith("not (") and text.endswith(")") else text
     assert inner in source
-    blamed = compile_expression(text, variables=VARIABLES, constants=constants,
-                                primitives=PRIMITIVES)
+    blamed = compile_expression(
+        text, variables=VARIABLES, constants=constants, primitives=PRIMITIVES
+    )
     assert not blamed.evaluate(state, env), f"{text!r} blamed for {source!r} is not false"
     for shown in values:
         assert shown.text in source
         again = outcome_of(
-            lambda: compile_expression(shown.text, variables=VARIABLES, constants=constants,
-                                       primitives=PRIMITIVES).evaluate(state, env))
+            lambda: compile_expression(
+                shown.text, variables=VARIABLES, constants=constants, primitives=PRIMITIVES
+            ).evaluate(state, env)
+        )
         if again.error is not None:
             assert shown.value == f"<{again.error.__name__}: {again.message}>"
         else:
@@ -891,11 +971,47 @@ def test_explain_false_returns_a_false_part_with_true_values(
 # --------------------------------------------------------------------------------------
 
 task_names = st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,8}", fullmatch=True).filter(
-    lambda s: s not in {"True", "False", "None", "and", "or", "not", "in", "is", "if", "else",
-                        "lambda", "for", "await", "yield", "import", "from", "def", "class",
-                        "del", "pass", "raise", "return", "try", "while", "with", "as",
-                        "assert", "async", "break", "continue", "elif", "except", "finally",
-                        "global", "nonlocal"})
+    lambda s: (
+        s
+        not in {
+            "True",
+            "False",
+            "None",
+            "and",
+            "or",
+            "not",
+            "in",
+            "is",
+            "if",
+            "else",
+            "lambda",
+            "for",
+            "await",
+            "yield",
+            "import",
+            "from",
+            "def",
+            "class",
+            "del",
+            "pass",
+            "raise",
+            "return",
+            "try",
+            "while",
+            "with",
+            "as",
+            "assert",
+            "async",
+            "break",
+            "continue",
+            "elif",
+            "except",
+            "finally",
+            "global",
+            "nonlocal",
+        }
+    )
+)
 SEPARATORS = st.sampled_from([", ", ",", " , ", ",  "])
 
 
@@ -939,8 +1055,10 @@ def test_parse_call_rejects_a_keyword_argument_at_its_column(
     name: str, args: list[str], data: st.DataObject
 ) -> None:
     """The first keyword (they must follow the positional arguments) is located exactly."""
-    keywords = data.draw(st.lists(st.sampled_from(["k=1", "speed=n", "**opts"]),
-                                  min_size=1, max_size=2), label="keywords")
+    keywords = data.draw(
+        st.lists(st.sampled_from(["k=1", "speed=n", "**opts"]), min_size=1, max_size=2),
+        label="keywords",
+    )
     source = f"{name}({', '.join([*args, *keywords])})"
     with pytest.raises(ExpressionError) as info:
         parse_call(source, where="method m, subtasks")
@@ -1039,27 +1157,46 @@ def test_parse_binding_errors(source: str, construct: str, column: int) -> None:
 
 def called_primitives(source: str) -> set[str]:
     """Primitive names followed by '(' in the token stream: the primitives a source calls."""
-    tokens = [t for t in tokenize.generate_tokens(io.StringIO(source).readline)
-              if t.type not in (tokenize.NEWLINE, tokenize.ENDMARKER)]
-    return {a.string for a, b in zip(tokens, tokens[1:])
-            if a.type == tokenize.NAME and b.string == "(" and a.string in PRIMITIVES}
+    tokens = [
+        t
+        for t in tokenize.generate_tokens(io.StringIO(source).readline)
+        if t.type not in (tokenize.NEWLINE, tokenize.ENDMARKER)
+    ]
+    return {
+        a.string
+        for a, b in zip(tokens, tokens[1:])
+        if a.type == tokenize.NAME and b.string == "(" and a.string in PRIMITIVES
+    }
 
 
 @PROPERTY_SETTINGS
 @given(source=expressions)
 def test_compiled_globals_hold_no_builtins_and_only_the_called_primitives(source: str) -> None:
-    """The function's globals are an empty builtins table plus the primitives it calls."""
+    """The function's globals are an empty builtins table plus the primitives it calls (and
+    the size guards of the `*` and `%` it uses on operands known only at run time)."""
     glb = compile_in_world(source).fn.__globals__
     assert glb["__builtins__"] == {}
-    reachable = [v for k, v in glb.items() if k != "__builtins__"]
+    guards = set(map(id, SIZE_GUARDS.values()))
+    reachable = [v for k, v in glb.items() if k != "__builtins__" and id(v) not in guards]
     expected = [PRIMITIVES[name].fn for name in called_primitives(source)]
     assert sorted(map(id, reachable)) == sorted(map(id, expected))
 
 
 @pytest.mark.parametrize(
     "source",
-    ["open('x')", "eval('1')", "exec('1')", "compile('1', '', 'eval')", "getattr(n, 'real')",
-     "globals()", "vars()", "type(n)", "print(n)", "input()", "breakpoint()"],
+    [
+        "open('x')",
+        "eval('1')",
+        "exec('1')",
+        "compile('1', '', 'eval')",
+        "getattr(n, 'real')",
+        "globals()",
+        "vars()",
+        "type(n)",
+        "print(n)",
+        "input()",
+        "breakpoint()",
+    ],
 )
 def test_builtins_cannot_be_called(source: str) -> None:
     """Builtins are not primitives: calling one is an unregistered call, rejected at compile
@@ -1067,8 +1204,9 @@ def test_builtins_cannot_be_called(source: str) -> None:
     assert_rejected(source, 1, ("call",))
 
 
-@pytest.mark.parametrize("source", ["__builtins__", "__import__", "__loader__", "__spec__",
-                                    "_s", "_a", "_p_abs"])
+@pytest.mark.parametrize(
+    "source", ["__builtins__", "__import__", "__loader__", "__spec__", "_s", "_a", "_p_abs"]
+)
 def test_internal_and_dunder_names_cannot_be_read(source: str) -> None:
     """Neither the module machinery nor the compiled function's own state/env/primitive
     names can be named by an author."""

@@ -31,10 +31,10 @@ from types import FunctionType
 from typing import Any
 
 __all__ = [
+    "STANDARD_PRIMITIVES",
     "CompiledExpression",
     "ExpressionError",
     "Primitive",
-    "STANDARD_PRIMITIVES",
     "SubexpressionValue",
     "compile_expression",
     "parse_binding",
@@ -111,7 +111,10 @@ class ExpressionError(ValueError):
     def located(self, where: str) -> ExpressionError:
         """The same error, told where it was found."""
         return ExpressionError(
-            self.message, source=self.source, column=self.column, construct=self.construct,
+            self.message,
+            source=self.source,
+            column=self.column,
+            construct=self.construct,
             where=where,
         )
 
@@ -177,12 +180,15 @@ class CompiledExpression:
     tree: ast.Expression = field(repr=False, compare=False)
     namespace: Mapping[str, Any] = field(repr=False, compare=False)
     _node_fns: dict[int, Callable[[Any, Mapping[str, Any]], Any]] = field(
-        default_factory=dict, init=False, repr=False, compare=False)
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def evaluate(self, state: Any, env: Mapping[str, Any]) -> Any:
         return self.fn(state, env)
 
-    def explain_false(self, state: Any, env: Mapping[str, Any]) -> tuple[str, list[SubexpressionValue]]:
+    def explain_false(
+        self, state: Any, env: Mapping[str, Any]
+    ) -> tuple[str, list[SubexpressionValue]]:
         """Find the smallest sub-condition that made this condition false.
 
         Walks ``and``/``or``/``not`` on the slow path (only called after the fast
@@ -201,8 +207,8 @@ class CompiledExpression:
                     # "a and b" is false: the first false conjunct is the reason;
                     # "not (a or b)" is false: the first true disjunct is.
                     culprit = next(
-                        (v for v in node.values
-                         if bool(self._eval_node(v, state, env)) == negated), None
+                        (v for v in node.values if bool(self._eval_node(v, state, env)) == negated),
+                        None,
                     )
                     if culprit is not None:
                         node = culprit
@@ -233,7 +239,7 @@ class CompiledExpression:
                 continue
             try:
                 seen[text] = self._eval_node(sub, state, env)
-            except Exception as exc:  # noqa: BLE001 - we are reporting, not deciding
+            except Exception as exc:
                 seen[text] = f"<{type(exc).__name__}: {exc}>"
         return [SubexpressionValue(k, v) for k, v in seen.items()]
 
@@ -265,18 +271,26 @@ def _column(node: ast.AST, source: str) -> int:
 def _parse(source: str) -> ast.Expression:
     if not isinstance(source, str):
         raise ExpressionError(
-            f"an expression must be text, not {type(source).__name__}", source=str(source),
-            column=1, construct="non-text",
+            f"an expression must be text, not {type(source).__name__}",
+            source=str(source),
+            column=1,
+            construct="non-text",
         )
     if "\n" in source or "\r" in source:
         col = min(i for i in (source.find("\n"), source.find("\r")) if i >= 0) + 1
         raise ExpressionError(
-            "an expression must fit on one line", source=source.replace("\n", " "), column=col,
+            "an expression must fit on one line",
+            source=source.replace("\n", " "),
+            column=col,
             construct="line break",
         )
     if not source.strip():
-        raise ExpressionError("expected an expression, found nothing", source=source, column=1,
-                              construct="empty expression")
+        raise ExpressionError(
+            "expected an expression, found nothing",
+            source=source,
+            column=1,
+            construct="empty expression",
+        )
     try:
         return ast.parse(source, mode="eval")
     except SyntaxError as exc:
@@ -302,7 +316,9 @@ class _Checker(ast.NodeVisitor):
     def reject(self, node: ast.AST, construct: str, message: str | None = None) -> None:
         raise ExpressionError(
             message or f"{construct} is not allowed in an expression",
-            source=self.source, column=_column(node, self.source), construct=construct,
+            source=self.source,
+            column=_column(node, self.source),
+            construct=construct,
         )
 
     def generic_visit(self, node: ast.AST) -> None:
@@ -361,12 +377,16 @@ class _Checker(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         if not isinstance(node.func, ast.Name):
-            self.reject(node, "call of a non-name",
-                        "only registered primitives can be called, by name")
+            self.reject(
+                node, "call of a non-name", "only registered primitives can be called, by name"
+            )
         if node.keywords:
             kw = node.keywords[0]
-            self.reject(kw, "keyword argument",
-                        "keyword arguments are not allowed; pass arguments by position")
+            self.reject(
+                kw,
+                "keyword argument",
+                "keyword arguments are not allowed; pass arguments by position",
+            )
         self.visit(node.func)
         self._visit_all(node.args)
 
@@ -391,9 +411,12 @@ class _Resolver(ast.NodeTransformer):
     @classmethod
     def rewrite_copy(cls, node: ast.expr, compiled: CompiledExpression) -> ast.expr:
         """Re-resolve a sub-tree of an already compiled expression (for explanations)."""
-        resolver = cls(compiled.source, compiled.variables,
-                       compiled.namespace.get("__constants__", {}),
-                       compiled.namespace.get("__primitives__", {}))
+        resolver = cls(
+            compiled.source,
+            compiled.variables,
+            compiled.namespace.get("__constants__", {}),
+            compiled.namespace.get("__primitives__", {}),
+        )
         copy = ast.parse(ast.unparse(node), mode="eval").body
         return ast.fix_missing_locations(resolver.visit(copy))
 
@@ -402,8 +425,9 @@ class _Resolver(ast.NodeTransformer):
         if name in self.variables:
             self.used_vars.add(name)
             return ast.copy_location(
-                ast.Subscript(value=ast.Name(_ENV, ast.Load()), slice=ast.Constant(name),
-                              ctx=ast.Load()),
+                ast.Subscript(
+                    value=ast.Name(_ENV, ast.Load()), slice=ast.Constant(name), ctx=ast.Load()
+                ),
                 node,
             )
         if name in self.constants:
@@ -413,11 +437,45 @@ class _Resolver(ast.NodeTransformer):
         if name in self.primitives:
             raise ExpressionError(
                 f"primitive '{name}' must be called: write {name}(...)",
-                source=self.source, column=_column(node, self.source), construct="bare primitive",
+                source=self.source,
+                column=_column(node, self.source),
+                construct="bare primitive",
             )
         raise ExpressionError(
             f"unknown name '{name}': not a parameter, bound variable or constant",
-            source=self.source, column=_column(node, self.source), construct="unknown name",
+            source=self.source,
+            column=_column(node, self.source),
+            construct="unknown name",
+        )
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
+        # Checked after constants are inlined, so `greeting * 9` is caught like `"hi" * 9`.
+        self.generic_visit(node)
+        guard = _SIZE_GUARDS.get(type(node.op))
+        if guard is None:
+            return node
+        construct, _ = guard
+        sized = [node.left, node.right] if isinstance(node.op, ast.Mult) else [node.left]
+        for operand in sized:
+            if _is_sized(operand):
+                raise ExpressionError(
+                    f"{construct} is not allowed in an expression: it builds a value whose "
+                    "size the expression chooses",
+                    source=self.source,
+                    column=_column(operand, self.source),
+                    construct=construct,
+                )
+        if all(_is_number(o) for o in (node.left, node.right)):
+            return node
+        # An operand known only at run time (a parameter, a bound variable, a call) may
+        # still hold text taken from a problem file: check it where it is evaluated.
+        return ast.copy_location(
+            ast.Call(
+                func=ast.Name(_GUARD_PREFIX + type(node.op).__name__, ast.Load()),
+                args=[node.left, node.right],
+                keywords=[],
+            ),
+            node,
         )
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
@@ -425,10 +483,14 @@ class _Resolver(ast.NodeTransformer):
         name = node.func.id
         prim = self.primitives.get(name)
         if prim is None:
-            what = "a variable" if name in self.variables else (
-                "a constant" if name in self.constants else "not a registered primitive")
+            what = (
+                "a variable"
+                if name in self.variables
+                else ("a constant" if name in self.constants else "not a registered primitive")
+            )
             raise ExpressionError(
-                f"cannot call '{name}': {what}", source=self.source,
+                f"cannot call '{name}': {what}",
+                source=self.source,
                 column=_column(node, self.source),
                 construct="call of unregistered function",
             )
@@ -441,21 +503,87 @@ class _Resolver(ast.NodeTransformer):
         )
 
 
-def _make_function(expr: ast.Expression, namespace: Mapping[str, Any]) -> Callable[[Any, Mapping[str, Any]], Any]:
+_SIZED_TYPES = (str, bytes, tuple, list)
+_GUARD_PREFIX = "_g_"
+
+
+class SizeGuardError(ValueError):
+    """An operand known only at run time was text or a sequence under `*` or `%`."""
+
+
+def _guarded_mult(a: Any, b: Any) -> Any:
+    for x in (a, b):
+        if isinstance(x, _SIZED_TYPES):
+            raise SizeGuardError(
+                f"repetition (*) of {type(x).__name__} is not allowed in an expression"
+            )
+    return a * b
+
+
+def _guarded_mod(a: Any, b: Any) -> Any:
+    if isinstance(a, _SIZED_TYPES):
+        raise SizeGuardError(
+            f"formatting with % on {type(a).__name__} is not allowed in an expression"
+        )
+    return a % b
+
+
+# Operators that turn text or a sequence into a larger one chosen by an operand, so that a
+# knowledge file could exhaust memory: repetition (`"a" * n`, `(0,) * n`) and %-formatting
+# (`"%0999999d" % 1`).  Each has a name for messages and a guard for run-time operands.
+_SIZE_GUARDS: dict[type[ast.operator], tuple[str, Callable[[Any, Any], Any]]] = {
+    ast.Mult: ("repetition of text or a sequence (*)", _guarded_mult),
+    ast.Mod: ("string formatting (%)", _guarded_mod),
+}
+_GUARDS = {_GUARD_PREFIX + op.__name__: fn for op, (_, fn) in _SIZE_GUARDS.items()}
+
+
+def _is_sized(node: ast.expr) -> bool:
+    """Statically text or a sequence (a literal, an inlined constant, a display)."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, _SIZED_TYPES)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _is_sized(node.left) or _is_sized(node.right)
+    return False
+
+
+def _is_number(node: ast.expr) -> bool:
+    """Statically a number: a numeric literal or arithmetic on numeric literals."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+    if isinstance(node, ast.UnaryOp):
+        return _is_number(node.operand)
+    if isinstance(node, ast.BinOp):
+        return _is_number(node.left) and _is_number(node.right)
+    return False
+
+
+def _make_function(
+    expr: ast.Expression, namespace: Mapping[str, Any]
+) -> Callable[[Any, Mapping[str, Any]], Any]:
     lam = ast.Expression(
         body=ast.Lambda(
             args=ast.arguments(
-                posonlyargs=[], args=[ast.arg(_STATE), ast.arg(_ENV)], vararg=None,
-                kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[],
+                posonlyargs=[],
+                args=[ast.arg(_STATE), ast.arg(_ENV)],
+                vararg=None,
+                kwonlyargs=[],
+                kw_defaults=[],
+                kwarg=None,
+                defaults=[],
             ),
             body=expr.body,
         )
     )
     ast.fix_missing_locations(lam)
     code = compile(lam, "<knowledge expression>", "eval")
-    glb = {"__builtins__": {}}
+    used = {n.id for n in ast.walk(lam) if isinstance(n, ast.Name)}
+    glb: dict[str, Any] = {"__builtins__": {}}
+    glb.update({k: fn for k, fn in _GUARDS.items() if k in used})
     glb.update({k: v for k, v in namespace.items() if k.startswith(_PREFIX)})
-    fn = eval(code, glb)  # noqa: S307 - whitelisted AST, empty builtins
+    fn = eval(code, glb)
     assert isinstance(fn, FunctionType)
     return fn
 
@@ -488,7 +616,10 @@ def compile_expression(
     namespace["__primitives__"] = primitives
     fn = _make_function(ast.Expression(body=body), namespace)
     return CompiledExpression(
-        source=source, variables=frozenset(resolver.used_vars), fn=fn, tree=tree,
+        source=source,
+        variables=frozenset(resolver.used_vars),
+        fn=fn,
+        tree=tree,
         namespace=namespace,
     )
 
@@ -506,21 +637,28 @@ def parse_call(source: str, *, where: str = "") -> tuple[str, list[str]]:
             return body.id, []
         if not isinstance(body, ast.Call) or not isinstance(body.func, ast.Name):
             raise ExpressionError(
-                "expected a task or operator call such as Name(arg, ...)", source=source,
-                column=_column(body, source), construct="not a call",
+                "expected a task or operator call such as Name(arg, ...)",
+                source=source,
+                column=_column(body, source),
+                construct="not a call",
             )
         if body.keywords:
             raise ExpressionError(
-                "keyword arguments are not allowed in a task call", source=source,
-                column=_column(body.keywords[0], source), construct="keyword argument",
+                "keyword arguments are not allowed in a task call",
+                source=source,
+                column=_column(body.keywords[0], source),
+                construct="keyword argument",
             )
         args = []
         for arg in body.args:
             text = ast.get_source_segment(source, arg)
             if isinstance(arg, ast.Starred) or text is None:
-                raise ExpressionError("starred argument is not allowed", source=source,
-                                      column=_column(arg, source),
-                                      construct="starred argument")
+                raise ExpressionError(
+                    "starred argument is not allowed",
+                    source=source,
+                    column=_column(arg, source),
+                    construct="starred argument",
+                )
             args.append(text)
         return body.func.id, args
     except ExpressionError as exc:
@@ -539,13 +677,17 @@ def parse_binding(source: str, *, where: str = "") -> tuple[str, str]:
             or not isinstance(body.left, ast.Name)
         ):
             raise ExpressionError(
-                "expected a binding of the form VAR in expression", source=source,
-                column=_column(body, source), construct="not a binding",
+                "expected a binding of the form VAR in expression",
+                source=source,
+                column=_column(body, source),
+                construct="not a binding",
             )
         if body.left.id.startswith("_"):
             raise ExpressionError(
-                f"variable name '{body.left.id}' may not start with '_'", source=source,
-                column=_column(body.left, source), construct="name starting with '_'",
+                f"variable name '{body.left.id}' may not start with '_'",
+                source=source,
+                column=_column(body.left, source),
+                construct="name starting with '_'",
             )
         gen = ast.get_source_segment(source, body.comparators[0])
         assert gen is not None
