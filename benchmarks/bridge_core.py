@@ -12,12 +12,14 @@ planner uses.  The best of ``--rounds`` rounds is reported, since this machine i
 from __future__ import annotations
 
 import argparse
+import random
 import time
 from pathlib import Path
 
 from knowledge.bridge import DATA_DIR as DATA
 from knowledge.bridge.cards import Denom, Seat, class_representatives
 from knowledge.bridge.deal import PlayState
+from knowledge.bridge.information import declarer_info
 from knowledge.bridge.pbn import read_pbn
 
 
@@ -92,6 +94,23 @@ def reps_only(states: list[PlayState], repeat: int) -> tuple[int, float]:
     return len(positions) * repeat, time.perf_counter() - t0
 
 
+def sampling(states: list[PlayState], per_position: int) -> tuple[int, float]:
+    """Layouts sampled from declarer's information set after three tricks (what the
+    tie-break and the Monte-Carlo declarer draw at every decision)."""
+    infos = []
+    for s in states:
+        for _ in range(12):
+            s.play(s.legal_plays()[0])
+        infos.append(declarer_info(s))
+        while s.cards_played:
+            s.undo()
+    rng = random.Random(0)
+    t0 = time.perf_counter()
+    for info in infos:
+        info.consistent_layouts(rng, per_position)
+    return len(infos) * per_position, time.perf_counter() - t0
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=5)
@@ -100,7 +119,7 @@ def main() -> None:
     args = ap.parse_args()
     states = start_positions(args.data)
 
-    best_pu = best_gen = best_mask = best_list = best_reps = 0.0
+    best_pu = best_gen = best_mask = best_list = best_reps = best_samples = 0.0
     for _ in range(args.rounds):
         plays, gens, dt = walk(states, args.branch)
         best_pu = max(best_pu, plays / dt)
@@ -110,11 +129,14 @@ def main() -> None:
         best_gen = max(best_gen, gens / dt)
         nr, t_reps = reps_only(states, 10)
         best_reps = max(best_reps, nr / t_reps)
+        ns, t_samples = sampling(states, 200)
+        best_samples = max(best_samples, ns / t_samples)
     print(f"deals: {len(states)}, rounds: {args.rounds} (best round reported)")
     print(f"play+undo pairs per second (search walk, {args.branch} tries/position): {best_pu:,.0f}")
     print(f"legal_mask() per second:   {best_mask:,.0f}")
     print(f"legal_plays() per second:  {best_list:,.0f}")
     print(f"class representatives of the legal cards per second: {best_reps:,.0f}")
+    print(f"consistent layouts sampled per second (declarer, after trick 3): {best_samples:,.0f}")
 
 
 if __name__ == "__main__":

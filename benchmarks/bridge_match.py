@@ -34,6 +34,7 @@ from knowledge.bridge import DATA_DIR as DATA  # noqa: E402
 from knowledge.bridge.generate import generate_games, write_pbn  # noqa: E402
 from knowledge.bridge.match import run_match  # noqa: E402
 from knowledge.bridge.pbn import read_pbn  # noqa: E402
+from workbench.batch import report_failures  # noqa: E402
 
 
 def _progress(label: str):
@@ -88,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
 
     options = {"samples": args.samples, "seed": args.seed, "timeout": args.decision_timeout}
     out: dict[str, dict] = {}
+    failed: list[tuple[str, str | None, str | None]] = []
     for name, records in sets:
         for defense in defenses:
             label = f"{name}/{defense}"
@@ -110,9 +112,13 @@ def main(argv: list[str] | None = None) -> int:
                 )
             )
             out[label] = report.to_dict()
+            failed += [
+                (f"{label} board {r.board} ({r.declarer})", r.error, r.traceback)
+                for r in report.failures
+            ]
     if args.json is not None:
         args.json.write_text(json.dumps(out, indent=1), encoding="utf-8")
-    return 0
+    return report_failures(failed, "board")
 
 
 if __name__ == "__main__":

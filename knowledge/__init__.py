@@ -34,6 +34,9 @@ _PACKAGES = {
 EXIT_PLAN = 0
 EXIT_BAD_INPUT = 1
 EXIT_NO_PLAN = 2
+# A batch command (a match, a knowledge-test run) some of whose jobs raised: the rest ran and
+# were reported, but the figures are incomplete.
+EXIT_JOBS_FAILED = 4
 
 
 class PackageError(LookupError):

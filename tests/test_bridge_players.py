@@ -267,9 +267,8 @@ def test_dd_players_get_the_real_state() -> None:
 # -- the layout sampler -------------------------------------------------------------------------
 
 
-def test_sampled_layouts_are_consistent_and_fast() -> None:
-    import time
-
+def test_sampled_layouts_are_consistent() -> None:
+    """(How fast the sampler is, is measured by ``benchmarks/bridge_core.py``.)"""
     rng = random.Random(5)
     for rec in dev_set()[:6]:
         p = problem_from_record(rec)
@@ -292,9 +291,8 @@ def test_sampled_layouts_are_consistent_and_fast() -> None:
                 assert info.is_consistent(tuple(st.hands))
             st.play(c)
     info = declarer_info(st)
-    t0 = time.perf_counter()
-    info.consistent_layouts(rng, 5000)
-    assert time.perf_counter() - t0 < 2.0  # thousands per second, with room for slow CI
+    layouts = info.consistent_layouts(rng, 500)
+    assert len(layouts) == 500 and all(info.is_consistent(h) for h in layouts)
 
 
 def test_sampler_is_uniform_over_consistent_layouts() -> None:

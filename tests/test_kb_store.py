@@ -546,3 +546,27 @@ def test_kb_test_reports_a_failure(tmp_path, capsys) -> None:
     assert "at 'Apply the photoresist' expected Spindle, the plan chose Spray" in out
     assert "lead_time: expected 642.33, got 642.0271" in out
     assert "edaps: 3 passed, 2 failed" in out
+
+
+def test_kb_test_reports_a_test_that_raises_and_runs_the_rest(
+    tmp_path, capsys, monkeypatch
+) -> None:
+    """A fault in a package is not a failed expectation: the test is named with the first
+    traceback on stderr, the other tests still run, and the status says jobs failed."""
+    from knowledge import EXIT_JOBS_FAILED, KnowledgePackage
+
+    real = KnowledgePackage.run_facts
+
+    def flaky(self, request):  # type: ignore[no-untyped-def]
+        if request.problem == "RUM1":
+            raise KeyError("deliberate fault for the test")
+        return real(self, request)
+
+    monkeypatch.setattr(KnowledgePackage, "run_facts", flaky)
+    assert main(["kb", "test", "edaps", "--db", str(tmp_path / "kb.db")]) == EXIT_JOBS_FAILED
+    out, err = capsys.readouterr()
+    assert out.count("PASS") == 4 and "edaps: 4 passed, 1 failed" in out
+    assert "error: KeyError: 'deliberate fault for the test'" in out
+    assert "failed: KeyError: 'deliberate fault for the test'" in err
+    assert "Traceback (most recent call last)" in err and "in flaky" in err
+    assert err.rstrip().splitlines()[-1] == "1 test failed"

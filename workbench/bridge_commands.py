@@ -19,9 +19,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["add_parsers", "run_match_command", "run_play_command"]
+from knowledge import EXIT_BAD_INPUT, EXIT_PLAN
 
-EXIT_OK, EXIT_BAD_INPUT = 0, 1
+from .batch import report_failures
+
+__all__ = ["add_parsers", "run_match_command", "run_play_command"]
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -117,7 +119,7 @@ def run_play_command(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=2))
     else:
         print(_play_text(data, args.explain))
-    return EXIT_OK
+    return EXIT_PLAN
 
 
 def _play_data(problem: Any, rec: Any, player: Any, explain: bool) -> dict[str, Any]:
@@ -377,4 +379,7 @@ def run_match_command(args: argparse.Namespace) -> int:
     except (PbnError, ValueError) as exc:
         return _fail(str(exc))
     print(report.to_json() if args.json else report.to_text(title=Path(args.file).name))
-    return EXIT_OK
+    return report_failures(
+        [(f"board {r.board} ({r.declarer})", r.error, r.traceback) for r in report.failures],
+        "board",
+    )

@@ -37,6 +37,7 @@ import json
 import math
 import multiprocessing as mp
 import time
+import traceback
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -167,11 +168,20 @@ class BoardResult:
     notes: list[str | None] = field(default_factory=list)
     timeout: bool = False
     error: str | None = None
+    traceback: str | None = None  # where a failed job raised (None for a timeout)
     index: int = 0
 
     @property
     def completed(self) -> bool:
         return not self.timeout and self.error is None
+
+    @property
+    def failed(self) -> bool:
+        """The job raised (or its worker died): a fault to report, unlike a timeout."""
+        return self.error is not None and not self.timeout
+
+    def to_error_row(self) -> dict[str, str | None]:
+        return {"board": self.board, "declarer": self.declarer, "error": self.error}
 
     def to_json_row(self) -> dict:
         return {
@@ -275,6 +285,11 @@ def run_job(job: Job, *, soft_timeout: float | None = None) -> BoardResult:
 
 
 def _worker_main(conn) -> None:  # pragma: no cover - runs in the worker process
+    # What every job needs is imported before the first job arrives, and the job's clock
+    # starts only when the worker says it has begun: a board's timeout measures the board,
+    # not how long a fresh process took to start on a loaded machine.
+    from . import declarers, defenders, players  # noqa: F401
+
     while True:
         try:
             item = conn.recv()
@@ -284,16 +299,30 @@ def _worker_main(conn) -> None:  # pragma: no cover - runs in the worker process
             return
         i, job = item
         try:
+            conn.send(_STARTED)
             res = run_job(job)
         except BaseException as e:
-            res = _failed(job, f"{type(e).__name__}: {e}")
+            res = _raised(job, e)
         try:
             conn.send((i, res))
         except (BrokenPipeError, OSError):
             return
 
 
-def _failed(job: Job, error: str, *, timeout: bool = False, seconds: float = 0.0) -> BoardResult:
+def _raised(job: Job, exc: BaseException) -> BoardResult:
+    """The result of a job that raised, keeping the traceback for the report."""
+    tb = "".join(traceback.format_exception(exc))
+    return _failed(job, f"{type(exc).__name__}: {exc}", traceback_text=tb)
+
+
+def _failed(
+    job: Job,
+    error: str,
+    *,
+    timeout: bool = False,
+    seconds: float = 0.0,
+    traceback_text: str | None = None,
+) -> BoardResult:
     p = job.problem
     return BoardResult(
         board=p.board,
@@ -303,9 +332,13 @@ def _failed(job: Job, error: str, *, timeout: bool = False, seconds: float = 0.0
         declarer_seat=p.declarer,
         timeout=timeout,
         error=error,
+        traceback=traceback_text,
         wall_seconds=seconds,
         index=job.index,
     )
+
+
+_STARTED = "started"  # a worker's word that it has begun the job it was sent
 
 
 class _Worker:
@@ -315,12 +348,15 @@ class _Worker:
         self.proc.start()
         child.close()
         self.index: int | None = None
-        self.started = 0.0
+        self.started: float | None = None  # when the worker began the job (its own word)
 
     def submit(self, i: int, job: Job) -> None:
         self.index = i
-        self.started = time.monotonic()
+        self.started = None
         self.conn.send((i, job))
+
+    def over_time(self, timeout: float | None, now: float) -> bool:
+        return timeout is not None and self.started is not None and now - self.started >= timeout
 
     def kill(self) -> None:
         try:
@@ -375,10 +411,10 @@ def _run_pool(
                     i = pending.popleft()
                     w.submit(i, jobs[i])
             busy = [w for w in pool if w.index is not None]
+            clocks = [w.started for w in busy if w.started is not None]
             wait_for = None
-            if timeout is not None:
-                now = time.monotonic()
-                wait_for = max(0.0, min(w.started + timeout - now for w in busy))
+            if timeout is not None and clocks:
+                wait_for = max(0.0, min(clocks) + timeout - time.monotonic())
             ready = mp_wait([w.conn for w in busy], timeout=wait_for)
             for k, w in enumerate(pool):
                 if w.index is None:
@@ -386,15 +422,19 @@ def _run_pool(
                 if w.conn in ready:
                     i = w.index
                     try:
-                        _, res = w.conn.recv()
+                        message = w.conn.recv()
                     except (EOFError, OSError):
                         res = _failed(jobs[i], f"worker process died (exit code {w.proc.exitcode})")
                         w.kill()
                         pool[k] = _Worker(ctx)
                     else:
+                        if message == _STARTED:
+                            w.started = time.monotonic()
+                            continue
+                        _, res = message
                         w.index = None
                     finish(i, res)
-                elif timeout is not None and time.monotonic() - w.started >= timeout:
+                elif w.over_time(timeout, time.monotonic()):
                     i = w.index
                     w.kill()
                     pool[k] = _Worker(ctx)
@@ -529,6 +569,11 @@ class MatchReport:
     def for_declarer(self, name: str) -> list[BoardResult]:
         return [r for r in self.results if r.declarer == name]
 
+    @property
+    def failures(self) -> list[BoardResult]:
+        """Jobs that raised, in board order: never folded into the figures silently."""
+        return [r for r in self.results if r.failed]
+
     def summary(self, name: str) -> DeclarerSummary:
         rs = self.for_declarer(name)
         ok = [r for r in rs if r.completed]
@@ -541,7 +586,7 @@ class MatchReport:
             seconds_per_deal=_mean([r.seconds for r in ok]),
             nodes_per_deal=_mean(nodes) if nodes else None,  # type: ignore[arg-type]
             timeouts=sum(1 for r in rs if r.timeout),
-            errors=sum(1 for r in rs if r.error is not None and not r.timeout),
+            errors=sum(1 for r in rs if r.failed),
             completed=len(ok),
         )
 
@@ -583,6 +628,7 @@ class MatchReport:
                 "seconds_per_deal": s.seconds_per_deal,
                 "nodes_per_deal": s.nodes_per_deal,
                 "timeouts": s.timeouts,
+                "errors": s.errors,
             }
         return {
             "boards": self.boards,
@@ -599,6 +645,7 @@ class MatchReport:
                 for h in self.head_to_head()
             ],
             "results": [r.to_json_row() for r in self.results],
+            "errors": [r.to_error_row() for r in self.failures],
         }
 
     def to_json(self, **kw: object) -> str:
@@ -616,6 +663,7 @@ class MatchReport:
             "s/deal",
             "nodes/deal",
             "timeouts",
+            "failed",
         )
         rows = []
         for name in self.declarers:
@@ -633,7 +681,8 @@ class MatchReport:
                     f(s.dd_tricks_lost_mean, ".2f"),
                     f(s.seconds_per_deal, ".2f"),
                     f(s.nodes_per_deal, ".0f"),
-                    str(s.timeouts) + (f" ({s.errors} errors)" if s.errors else ""),
+                    str(s.timeouts),
+                    str(s.errors),
                 )
             )
         widths = [max(len(c), *(len(r[i]) for r in rows)) for i, c in enumerate(cols)]
@@ -661,6 +710,10 @@ class MatchReport:
                     f"  {h.a} vs {h.b}: {h.wins} won, {h.losses} lost, {h.ties} tied;"
                     f" margin {h.margin:+.3f} [{h.ci95[0]:+.3f}, {h.ci95[1]:+.3f}]{sig}"
                 )
+        failures = self.failures
+        if failures:
+            lines += ["", f"{len(failures)} board{'s' if len(failures) != 1 else ''} failed"]
+            lines += [f"  board {r.board} ({r.declarer}): {r.error}" for r in failures]
         return "\n".join(lines)
 
 
@@ -705,7 +758,7 @@ def run_match(
             try:
                 res = run_job(job, soft_timeout=timeout)
             except Exception as e:
-                res = _failed(job, f"{type(e).__name__}: {e}")
+                res = _raised(job, e)
             results.append(res)
             if progress is not None:
                 progress(k + 1, len(job_list), res)

@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.tofs.source import SourceError
 
+from ..batch import report_failures
 from .catalog import domain_owner, open_store
 from .store import KnowledgeStore, StoreError
 
@@ -116,10 +117,16 @@ def cmd_test(store: KnowledgeStore, args: argparse.Namespace) -> int:
 
     domains = [args.domain] if args.domain else [d.name for d in store.domains()]
     failed = 0
+    raised: list[tuple[str, str | None, str | None]] = []
     for domain in domains:
         outcomes = run_tests(domain, store.load(domain), store, args.name)
         print(render_report(domain, outcomes))
         failed += sum(not o.passed for o in outcomes)
+        raised += [
+            (f"{domain}: test {o.test.name}", o.error, o.traceback) for o in outcomes if o.traceback
+        ]
+    if raised:
+        return report_failures(raised, "test")
     return 2 if failed else 0
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import time
+import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +30,7 @@ class TestOutcome:
     failures: list[str] = field(default_factory=list)
     seconds: float = 0.0
     error: str | None = None
+    traceback: str | None = None  # set when running the test raised: a fault, not a failure
 
 
 def _same(expected: Any, actual: Any, tolerance: float) -> bool:
@@ -112,6 +114,17 @@ def run_tests(
         except (PackageError, ValueError, OSError) as exc:
             outcomes.append(
                 TestOutcome(test, False, seconds=time.perf_counter() - t0, error=str(exc))
+            )
+            continue
+        except Exception as exc:  # a bug in a package or a primitive: report it, run the rest
+            outcomes.append(
+                TestOutcome(
+                    test,
+                    False,
+                    seconds=time.perf_counter() - t0,
+                    error=f"{type(exc).__name__}: {exc}",
+                    traceback="".join(traceback.format_exception(exc)),
+                )
             )
             continue
         failures = check(test, facts)
