@@ -88,32 +88,12 @@ def score_ns(contract: Contract | None, declarer: Seat | int, vul: Vul, tricks: 
 
 
 # WBF IMP scale: IMP_TABLE[i] is the largest difference worth i IMPs (4000+ is 24).
+# fmt: off
 IMP_TABLE: tuple[int, ...] = (
-    10,
-    40,
-    80,
-    120,
-    160,
-    210,
-    260,
-    310,
-    360,
-    420,
-    490,
-    590,
-    740,
-    890,
-    1090,
-    1290,
-    1490,
-    1740,
-    1990,
-    2240,
-    2490,
-    2990,
-    3490,
-    3990,
+    10, 40, 80, 120, 160, 210, 260, 310, 360, 420, 490, 590, 740, 890,
+    1090, 1290, 1490, 1740, 1990, 2240, 2490, 2990, 3490, 3990,
 )
+# fmt: on
 
 
 def imps(difference: int) -> int:
