@@ -570,7 +570,7 @@ async def test_create_rename_reorder_and_delete_a_method(tmp_path: Path) -> None
         await pilot.press(*"Dip", "enter")
         await settle(app, pilot)
         assert app.screen is screen
-        assert order() == before + ["PaintDip"]
+        assert order() == [*before, "PaintDip"]
         new = ItemRef("method", "ApplyPhotoresist.PaintDip")
         assert screen.query_one(ItemForm).ref == new
 
@@ -579,14 +579,14 @@ async def test_create_rename_reorder_and_delete_a_method(tmp_path: Path) -> None
         await settle(app, pilot)
         await pilot.press("alt+up")
         await settle(app, pilot)
-        assert order() == before[:-1] + ["PaintDip", before[-1]]
+        assert order() == [*before[:-1], "PaintDip", before[-1]]
 
         await pilot.press("ctrl+e")
         await settle(app, pilot)
         assert isinstance(app.screen, RenameScreen)
         await pilot.press("ctrl+u", *"Dip", "enter")
         await settle(app, pilot)
-        assert order() == before[:-1] + ["Dip", before[-1]]
+        assert order() == [*before[:-1], "Dip", before[-1]]
         assert tree.cursor_node is not None and tree.cursor_node.data == ItemRef(
             "method", "ApplyPhotoresist.Dip"
         )

@@ -153,9 +153,9 @@ def test_cash_out_is_worst_case():
 
 
 def test_tree_values():
-    """Fig. 5.13: the diamond discard is worth 0.929·(0.25·−100 + 0.75·620) + 0.071·−200,
+    """Fig. 5.13: the diamond discard is worth 0.929·(0.25·-100 + 0.75·620) + 0.071·-200,
     printed +394.271 (the exact arithmetic is 394.29, seed000 §14); the length winner
-    0.375·620 + 0.625·−100 = +170."""
+    0.375·620 + 0.625·-100 = +170."""
     r1 = {
         o.key: o.probability for o in belief_view("ruff", trick5(), D, trump=H, model=DISSERTATION)
     }
@@ -264,7 +264,7 @@ def test_show_out_moves_places():
         assert model.p_void("W", 5, k.vacancies(D)) == 1
         assert model.p_card("E", 5, k.vacancies(D)) == 1
     assert VP.p_card("W", k.unseen[H], k.vacancies(H)) == pytest.approx(12 / 19)
-    [ruff, no] = belief_view("ruff", k, D, trump=H)
+    [ruff, _no] = belief_view("ruff", k, D, trump=H)
     assert ruff.probability == pytest.approx(1 - VP.p_void("W", 5, k.free_places()))
 
 

@@ -177,7 +177,7 @@ def test_impossible_deals_are_refused() -> None:
     with pytest.raises(DealError, match="C6 is in both South and West") as e:
         Deal.from_pbn(DEAL1[:-1] + "6")
     assert e.value.seat is Seat.W and e.value.card == parse_card("C6")
-    with pytest.raises(DealError, match="West: .*appears twice"):
+    with pytest.raises(DealError, match=r"West: .*appears twice"):
         Deal.from_pbn(DEAL1[:-1] + "K")
     with pytest.raises(DealError, match="has 3 hand"):
         Deal.from_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432.")
@@ -254,7 +254,7 @@ def test_mid_play_positions() -> None:
     assert q.snapshot()[:7] == p.snapshot()[:7]
     with pytest.raises(DealError, match="should hold"):
         PlayState.from_position(s.hands, Denom.NT, s.leader, trick=s.trick[:1])
-    with pytest.raises(DealError, match="on the table .* and also held"):
+    with pytest.raises(DealError, match=r"on the table .* and also held"):
         PlayState.from_position(
             s.hands, Denom.NT, s.leader, trick=[next(iter_cards(s.hands[s.leader]))] * 2
         )

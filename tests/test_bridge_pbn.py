@@ -61,7 +61,7 @@ def test_dev_set_reads_like_endplay() -> None:
         boards = ep_pbn.load(f)
     assert len(recs) == len(boards) == 100
     assert [r.board for r in recs] == [str(n) for n in range(1, 101)]
-    for rec, b in zip(recs, boards):
+    for rec, b in zip(recs, boards, strict=True):
         assert rec.deal == Deal.from_endplay(b.deal)
         # endplay keeps [Dealer] only when there is a [Contract]; otherwise it derives the
         # dealer from the board number (board 3 here: file says N, endplay says S).
@@ -188,8 +188,8 @@ def test_unknown_contract(tmp_path: Path) -> None:
         (
             '[Contract "2S"]\n[Declarer "W"]\n[Play "N"]\nCT C4 CA CJ\nH4 HK H9 H8',
             "Play",
-            "South plays H9, which South was not dealt (H9 was dealt to East; PBN lists each trick by "
-            "seat",
+            "South plays H9, which South was not dealt (H9 was dealt to East; "
+            "PBN lists each trick by seat",
         ),
         ('[Contract "2S"]\n[Declarer "W"]\n[Play "N"]\nCT C4 CX CJ', "Play", "'CX' is not a card"),
     ],

@@ -229,7 +229,7 @@ def test_figure_5_1_makes_5_spades_by_setting_up_the_club_ruff(defence: str) -> 
     record = read_pbn(DEALS / "fig5-1.pbn")[0]
     rec = play_problem(problem_from_record(record), "tofs", defence, options={"dd_analysis": False})
     assert rec.declarer_tricks >= 11  # 5♠ made
-    notes = [n for n, s in zip(rec.notes, rec.seats) if n and s in (0, 2)]
+    notes = [n for n, s in zip(rec.notes, rec.seats, strict=True) if n and s in (0, 2)]
     assert notes.count("[Set up a ruff]") >= 2
     first_trump_lead = next(i for i, c in enumerate(rec.cards) if i % 4 == 0 and c // 13 == 0)
     setups = [i for i, n in enumerate(rec.notes) if n == "[Set up a ruff]"]

@@ -394,7 +394,7 @@ def test_scripted_defender_follows_the_record_then_falls_back() -> None:
     decl2 = ScriptedDefender(script[:12], fallback=HeuristicDeclarer())
     dfn2 = ScriptedDefender.from_record(rec)
     out2 = play_board(deal, p.contract_obj, p.declarer_seat, decl2, dfn2)
-    m = next(i for i, (a, b) in enumerate(zip(out2.cards, script)) if a != b)
+    m = next(i for i, (a, b) in enumerate(zip(out2.cards, script, strict=False)) if a != b)
     assert m >= 12 and out2.cards[:m] == list(script[:m])
     assert dfn2.followed == sum(1 for s in out2.seats[:m] if s & 1 != side)
     assert dfn2.diverged_at is not None and dfn2.diverged_at > m - 1

@@ -82,7 +82,7 @@ def test_sampled_averages_agree_with_a_solve_of_each_layout(monkeypatch) -> None
     ties = [d for d in player.decisions if d.tiebreak is not None]
     assert len(seen) == len(ties)
     state = PlayState.start(rec.deal, rec.contract, rec.declarer)
-    for d, layouts in zip(ties, seen):
+    for d, layouts in zip(ties, seen, strict=True):
         at = state.copy()
         for c in rec.cards[: d.cards_played]:
             at.play(c)
@@ -96,7 +96,7 @@ def test_sampled_averages_agree_with_a_solve_of_each_layout(monkeypatch) -> None
 
 
 def test_without_samples_the_first_plan_considered_wins_as_in_tignum_2() -> None:
-    player, rec = _play(0, tie_samples=0)
+    player, _ = _play(0, tie_samples=0)
     assert all(d.tiebreak is None for d in player.decisions)
     for d in player.decisions:
         node = _skip_decompositions(d.result.policy)  # type: ignore[arg-type]

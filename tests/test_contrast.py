@@ -177,13 +177,13 @@ def test_rm1_end_milling_the_side_pocket_costs_more() -> None:
     assert "first different step is step 36" in c.divergence_text()
     # Divergent steps: side tool + two side cuts planned; end tool, two end cuts and the
     # late side-tool install forced.  Everything else is shared.
-    planned_diff = [s.description for s, m in zip(c.base.plan, c.base_marks) if m]
-    forced_diff = [s.description for s, m in zip(c.forced.plan, c.forced_marks) if m]
+    planned_diff = [s.description for s, m in zip(c.base.plan, c.base_marks, strict=True) if m]
+    forced_diff = [s.description for s, m in zip(c.forced.plan, c.forced_marks, strict=True) if m]
     assert len(planned_diff) == 3 and len(forced_diff) == 4
     assert forced_diff[0] == "Install 0.15-diameter end-milling tool"
     assert forced_diff[-1] == "Install 0.15-diameter side-milling tool"
-    assert sum(s.cost for s, m in zip(c.forced.plan, c.forced_marks) if m) - sum(
-        s.cost for s, m in zip(c.base.plan, c.base_marks) if m
+    assert sum(s.cost for s, m in zip(c.forced.plan, c.forced_marks, strict=True) if m) - sum(
+        s.cost for s, m in zip(c.base.plan, c.base_marks, strict=True) if m
     ) == pytest.approx(extra)
 
 

@@ -63,17 +63,21 @@ def test_compile_reports_every_problem_with_its_place() -> None:
 @pytest.mark.parametrize(
     ("rule", "value", "message"),
     [
-        (dict(kind=int, minimum=0), 12, None),
-        (dict(kind=int, minimum=0), 12.0, None),  # TOML and JSON may write a whole number so
-        (dict(kind=int, minimum=0), 1.5, "expected a whole number of at least 0, got 1.5"),
-        (dict(kind=int, minimum=0), -1, "expected a whole number of at least 0, got -1"),
-        (dict(kind=int, minimum=1, maximum=13), 14, "expected a whole number from 1 to 13, got 14"),
-        (dict(kind=float, minimum=0), True, "expected a number of at least 0, got True"),
-        (dict(kind=float, minimum=0), "twenty", "expected a number of at least 0, got 'twenty'"),
-        (dict(kind=float, maximum=1), 0.5, None),
-        (dict(kind=str, choices=("a", "b")), "c", "expected one of a, b, got 'c'"),
-        (dict(kind=str, choices=("a", "b")), 3, "expected one of a, b, got 3"),
-        (dict(kind=str), "anything", None),
+        ({"kind": int, "minimum": 0}, 12, None),
+        ({"kind": int, "minimum": 0}, 12.0, None),  # TOML and JSON may write a whole number so
+        ({"kind": int, "minimum": 0}, 1.5, "expected a whole number of at least 0, got 1.5"),
+        ({"kind": int, "minimum": 0}, -1, "expected a whole number of at least 0, got -1"),
+        (
+            {"kind": int, "minimum": 1, "maximum": 13},
+            14,
+            "expected a whole number from 1 to 13, got 14",
+        ),
+        ({"kind": float, "minimum": 0}, True, "expected a number of at least 0, got True"),
+        ({"kind": float, "minimum": 0}, "twenty", "expected a number of at least 0, got 'twenty'"),
+        ({"kind": float, "maximum": 1}, 0.5, None),
+        ({"kind": str, "choices": ("a", "b")}, "c", "expected one of a, b, got 'c'"),
+        ({"kind": str, "choices": ("a", "b")}, 3, "expected one of a, b, got 3"),
+        ({"kind": str}, "anything", None),
     ],
 )
 def test_constant_rules(rule: dict, value: object, message: str | None) -> None:

@@ -759,9 +759,10 @@ def test_several_bad_lines_are_all_reported() -> None:
         (9, 1),
         (10, 1),
     ]
-    assert [str(p) for p in found][
-        0
-    ] == "many.txt:1:6: expected <depth>, found end of line (D takes <length> <width> <depth>)"
+    assert (
+        str(found[0])
+        == "many.txt:1:6: expected <depth>, found end of line (D takes <length> <width> <depth>)"
+    )
     assert found[-1].message == "missing R command (trace thickness)"
     assert "<hand-soldering>, found '2'" in found[4].message
 
@@ -943,13 +944,13 @@ _TOKENS = st.sampled_from(
         "\x00",
     ]
 )
-_LETTERS = st.sampled_from(list("DIOWZYBFGRHTCMPEN") + ["d", "z", "X", "#", "PP", "Z1", ""])
+_LETTERS = st.sampled_from([*"DIOWZYBFGRHTCMPEN", "d", "z", "X", "#", "PP", "Z1", ""])
 _SPACE = st.sampled_from([" ", "\t", "  ", "\u00a0", "\x0b", "\r"])
 
 
 @st.composite
 def garbage_lines(draw: st.DrawFn) -> str:
-    tokens = [draw(_LETTERS)] + draw(st.lists(_TOKENS | _WORD, max_size=15))
+    tokens = [draw(_LETTERS), *draw(st.lists(_TOKENS | _WORD, max_size=15))]
     return draw(st.just("") | _SPACE) + draw(_SPACE).join(tokens)
 
 

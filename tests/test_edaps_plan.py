@@ -100,7 +100,7 @@ def test_design_n_command_switches_the_pruner_off(domain) -> None:
 
 def _cost(domain, state, op: str, *args) -> dict[str, float]:
     operator = domain.operators[op]
-    env = dict(zip(operator.params, args))
+    env = dict(zip(operator.params, args, strict=True))
     return {k: ce.evaluate(state, env) for k, ce in operator.costs}
 
 
@@ -285,7 +285,7 @@ def test_every_node_with_children_is_expanded_in_the_trace(domain, rm1) -> None:
         for e in trace.of_kind(EventKind.NODE_CREATED)
         if e.data.get("parent") is not None
     }
-    expanded = [e for e in trace.of_kind(EventKind.NODE_EXPANDED)]
+    expanded = list(trace.of_kind(EventKind.NODE_EXPANDED))
     assert parents <= {e.node for e in expanded}
     pruned = {e.node for e in trace.of_kind(EventKind.NODE_PRUNED)}
     assert pruned  # the pruner ran

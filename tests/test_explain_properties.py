@@ -82,7 +82,7 @@ def brute_force(spec: Any):  # type: ignore[no-untyped-def]
         (name, args), rest = tasks[0], tasks[1:]
         if name in ops:
             o = ops[name]
-            env = dict(zip(o.params, args))
+            env = dict(zip(o.params, args, strict=True))
             if not ev(o.precondition or "True", state, env):
                 return None
             cost = float(sum(ev(c, state, env) for c in o.costs.values()))
@@ -182,9 +182,10 @@ def build(t: dict[str, Any], counter: list[int]) -> PolicyNode:
     kids = [build(c, counter) for c in t["children"]]
     if t["kind"] == "external":
         total = sum(t["weights"])
-        value = sum(w / total * k.value for w, k in zip(t["weights"], kids))
+        value = sum(w / total * k.value for w, k in zip(t["weights"], kids, strict=True))
         edges = [
-            PolicyEdge(lab, lab, w / total, k) for lab, w, k in zip(t["labels"], t["weights"], kids)
+            PolicyEdge(lab, lab, w / total, k)
+            for lab, w, k in zip(t["labels"], t["weights"], kids, strict=True)
         ]
         return PolicyNode(
             node_id,
@@ -196,7 +197,7 @@ def build(t: dict[str, Any], counter: list[int]) -> PolicyNode:
             planned=max(range(len(kids)), key=lambda i: t["weights"][i]),
         )
     best = max(range(len(kids)), key=lambda i: (kids[i].value, -i))
-    edges = [PolicyEdge(lab, lab, None, k) for lab, k in zip(t["labels"], kids)]
+    edges = [PolicyEdge(lab, lab, None, k) for lab, k in zip(t["labels"], kids, strict=True)]
     return PolicyNode(node_id, "decision", "us", "S", kids[best].value, edges, chosen=best)
 
 

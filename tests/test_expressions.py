@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import functools
 import io
+import itertools
 import math
 import tokenize
 from collections.abc import Callable, Mapping, Sequence
@@ -155,7 +156,7 @@ def same_value(a: Any, b: Any) -> bool:
             return math.isnan(a) and math.isnan(b)
         return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
     if isinstance(a, (tuple, list)):
-        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
     return bool(a == b)
 
 
@@ -763,8 +764,10 @@ def test_one_compilation_serves_many_environments(
     compiled = compile_in_world(source)
     namespace_base = python_namespace(state, {}, SAMPLE_CONSTANTS)
     for env in envs:
-        ours = outcome_of(lambda: compiled.evaluate(state, env))
-        theirs = outcome_of(lambda: eval(source, {"__builtins__": {}}, {**namespace_base, **env}))
+        ours = outcome_of(lambda env=env: compiled.evaluate(state, env))
+        theirs = outcome_of(
+            lambda env=env: eval(source, {"__builtins__": {}}, {**namespace_base, **env})
+        )
         assert ours.matches(theirs), f"{source!r} with {env}: {ours} vs {theirs}"
 
 
@@ -956,7 +959,7 @@ def test_explain_false_returns_a_false_part_with_true_values(
     for shown in values:
         assert shown.text in source
         again = outcome_of(
-            lambda: compile_expression(
+            lambda shown=shown: compile_expression(
                 shown.text, variables=VARIABLES, constants=constants, primitives=PRIMITIVES
             ).evaluate(state, env)
         )
@@ -1044,7 +1047,7 @@ def test_parse_call_returns_each_argument(name: str, args: list[str], sep: str) 
     got_name, got_args = parse_call(source)
     assert got_name == name
     assert len(got_args) == len(args)
-    for got, given_arg in zip(got_args, args):
+    for got, given_arg in zip(got_args, args, strict=True):
         assert got in source
         assert same_tree(got, given_arg)
 
@@ -1164,7 +1167,7 @@ def called_primitives(source: str) -> set[str]:
     ]
     return {
         a.string
-        for a, b in zip(tokens, tokens[1:])
+        for a, b in itertools.pairwise(tokens)
         if a.type == tokenize.NAME and b.string == "(" and a.string in PRIMITIVES
     }
 

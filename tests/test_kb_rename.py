@@ -87,7 +87,7 @@ def test_renaming_a_method_keeps_knowledge_tests_pointing_at_it() -> None:
 
     domain_spec = load_domain_file(get_package("examples").sources["finesse"])
     renamed = rename_item(domain_spec, "method", "Play.Finesse", "LeadTowardsTenace")
-    assert [m.name for m in renamed.methods if m.task == "Play"][0] == "LeadTowardsTenace"
+    assert next(m.name for m in renamed.methods if m.task == "Play") == "LeadTowardsTenace"
     [test] = renamed.tests
     assert test.expect["chosen"] == {"South: play the suit": "LeadTowardsTenace"}
 

@@ -12,10 +12,10 @@ import sys
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from textual.app import App, SystemCommand
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Tree
 
@@ -38,7 +38,7 @@ class WorkbenchApp(App[None]):
     TITLE = "TOFS Workbench"
     SUB_TITLE = "pick a problem"
     CSS_PATH = "app.tcss"
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "help", "Help", id="app.help", tooltip="List every key binding"),
         Binding(
             "f2",

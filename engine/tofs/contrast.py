@@ -237,7 +237,7 @@ class Contrast:
 
 
 def _first_difference(a: list[Milestone], b: list[Milestone]) -> int | None:
-    for i, (x, y) in enumerate(zip(a, b)):
+    for i, (x, y) in enumerate(zip(a, b, strict=False)):
         if x.key != y.key:
             return i
     return None if len(a) == len(b) else min(len(a), len(b))

@@ -58,7 +58,7 @@ class WeightedAverage(ExternalCriterion):
         total = sum(weights)
         if total <= 0:
             return sum(utilities) / len(utilities)
-        return sum(u * w for u, w in zip(utilities, weights)) / total
+        return sum(u * w for u, w in zip(utilities, weights, strict=True)) / total
 
 
 @dataclass(frozen=True, repr=False)
@@ -103,7 +103,7 @@ class MinimaxRegret(ExternalCriterion):
         labels = sorted({k for p in profiles for k in p})
         if not labels:
             return super().choose(values, profiles)
-        table = [[p.get(s, v) for s in labels] for v, p in zip(values, profiles)]
+        table = [[p.get(s, v) for s in labels] for v, p in zip(values, profiles, strict=True)]
         best_in = [max(row[j] for row in table) for j in range(len(labels))]
         regrets = [max(best_in[j] - row[j] for j in range(len(labels))) for row in table]
         best = 0

@@ -218,7 +218,7 @@ class Domain:
         fmt = self.registry.hooks.get("format_value", _fmt)
         if info is not None and info.label is not None:
             try:
-                return info.label.render(state, dict(zip(info.params, args)), fmt)
+                return info.label.render(state, dict(zip(info.params, args, strict=True)), fmt)
             except Exception:
                 pass
         return call_text(name, args, fmt)
@@ -229,7 +229,7 @@ class Domain:
         fmt = self.registry.hooks.get("format_value", _fmt)
         if op.description is not None:
             try:
-                return op.description.render(state, dict(zip(op.params, args)), fmt)
+                return op.description.render(state, dict(zip(op.params, args, strict=True)), fmt)
             except Exception:
                 pass
         return call_text(name, args, fmt)

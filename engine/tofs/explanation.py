@@ -26,7 +26,7 @@ from .issues import (
     step_issues,
     step_text,
 )
-from .magnitude import Thresholds, magnitude_word
+from .magnitude import DEFAULT_THRESHOLDS, Thresholds, magnitude_word
 from .results import (
     AlternativeRecord,
     ChoicePoint,
@@ -132,7 +132,7 @@ class Explanation:
     standing: str
     choices: tuple[ChoiceExplanation, ...]
     phrasing: Phrasing = field(repr=False, compare=False)
-    thresholds: Thresholds = Thresholds()
+    thresholds: Thresholds = DEFAULT_THRESHOLDS
 
     @property
     def mode(self) -> str:

@@ -610,7 +610,9 @@ def compile_expression(
         resolver = _Resolver(source, frozenset(variables), constants, primitives)
         body = resolver.visit(ast.parse(source, mode="eval").body)
     except ExpressionError as exc:
-        raise exc.located(where) if where else exc
+        if not where:
+            raise
+        raise exc.located(where) from exc
     namespace: dict[str, Any] = {_PREFIX + n: p.fn for n, p in resolver.used_prims.items()}
     namespace["__constants__"] = constants
     namespace["__primitives__"] = primitives
@@ -662,7 +664,9 @@ def parse_call(source: str, *, where: str = "") -> tuple[str, list[str]]:
             args.append(text)
         return body.func.id, args
     except ExpressionError as exc:
-        raise exc.located(where) if where else exc
+        if not where:
+            raise
+        raise exc.located(where) from exc
 
 
 def parse_binding(source: str, *, where: str = "") -> tuple[str, str]:
@@ -693,4 +697,6 @@ def parse_binding(source: str, *, where: str = "") -> tuple[str, str]:
         assert gen is not None
         return body.left.id, gen
     except ExpressionError as exc:
-        raise exc.located(where) if where else exc
+        if not where:
+            raise
+        raise exc.located(where) from exc

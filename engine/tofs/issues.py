@@ -26,7 +26,7 @@ import difflib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from .magnitude import Thresholds
+from .magnitude import DEFAULT_THRESHOLDS, Thresholds
 from .results import PlanStep, PolicyEdge, PolicyNode
 
 __all__ = ["Issue", "Issues", "policy_issues", "step_issues", "step_key", "step_text"]
@@ -162,7 +162,7 @@ def _summary(steps: Sequence[PlanStep], describe: Callable[[PlanStep], str]) -> 
 def step_issues(
     chosen: Sequence[PlanStep],
     other: Sequence[PlanStep],
-    thresholds: Thresholds = Thresholds(),
+    thresholds: Thresholds = DEFAULT_THRESHOLDS,
     describe: Callable[[PlanStep], str] = step_text,
 ) -> Issues:
     """The runs of steps where two plans differ, each with its cost difference.
@@ -216,7 +216,7 @@ def _weights(node: PolicyNode) -> list[float] | None:
     if total <= 0:
         return None
     p = [x / total for x in w]
-    expect = sum(pi * e.node.value for pi, e in zip(p, node.children))
+    expect = sum(pi * e.node.value for pi, e in zip(p, node.children, strict=True))
     if abs(expect - node.value) > 1e-6 * max(1.0, abs(node.value)):
         return None
     return p
@@ -273,25 +273,29 @@ def _parts(
         px is not None
         and py is not None
         and _keys(x) == _keys(y)
-        and all(abs(a - b) <= 1e-9 for a, b in zip(px, py))
+        and all(abs(a - b) <= 1e-9 for a, b in zip(px, py, strict=True))
     ):
         return [
             part(ex, p, ex.node.value, ey.node.value, "both", (ex.node, ey.node))
-            for p, ex, ey in zip(px, x.children, y.children)
+            for p, ex, ey in zip(px, x.children, y.children, strict=True)
         ]
     if py is not None:  # the other alternative's branches, each against the chosen value
         return [
-            part(e, p, x.value, e.node.value, "other", (x, e.node)) for p, e in zip(py, y.children)
+            part(e, p, x.value, e.node.value, "other", (x, e.node))
+            for p, e in zip(py, y.children, strict=True)
         ]
     if px is not None:  # only the chosen side branches: said, not descended
-        return [part(e, p, e.node.value, y.value, "chosen", None) for p, e in zip(px, x.children)]
+        return [
+            part(e, p, e.node.value, y.value, "chosen", None)
+            for p, e in zip(px, x.children, strict=True)
+        ]
     return None
 
 
 def policy_issues(
     chosen: PolicyNode,
     other: PolicyNode,
-    thresholds: Thresholds = Thresholds(),
+    thresholds: Thresholds = DEFAULT_THRESHOLDS,
     describe: Describe = edge_text,
     assumption: Assumption = edge_assumption,
 ) -> Issues:

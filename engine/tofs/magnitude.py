@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-__all__ = ["CONSTANTS", "Thresholds", "magnitude_word"]
+__all__ = ["CONSTANTS", "DEFAULT_THRESHOLDS", "Thresholds", "magnitude_word"]
 
 # Domain constant -> Thresholds field.
 CONSTANTS = {
@@ -61,6 +61,10 @@ class Thresholds:
         clearly = self.clearly if self.clearly is not None else 0.02 * scale
         far = self.far if self.far is not None else 0.10 * scale
         return clearly, max(far, clearly)
+
+
+# The thresholds of a domain that sets none (a shared default: Thresholds is frozen).
+DEFAULT_THRESHOLDS = Thresholds()
 
 
 def magnitude_word(loss: float, a: float, b: float, thresholds: Thresholds) -> str:

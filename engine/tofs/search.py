@@ -318,7 +318,7 @@ class _Search:
         depth: int,
         node: int,
     ) -> _Alt:
-        env = dict(zip(op.params, args))
+        env = dict(zip(op.params, args, strict=True))
         fld = "precondition"
         try:
             if op.precondition is not None and not op.precondition.evaluate(state, env):
@@ -380,7 +380,7 @@ class _Search:
         if op is not None:
             return [self._apply(op, args, state, rest, _Alt(name, None, (), True), depth, node)]
         info = self.d.tasks[name]
-        base = dict(zip(info.params, args))
+        base = dict(zip(info.params, args, strict=True))
         base["assumptions"] = assumptions
         alts: list[_Alt] = []
         for m in info.methods:
@@ -523,7 +523,7 @@ class _Search:
         best_out = _Out()
         deepest: _Pending | None = None
         bounded = incomplete = False
-        for i, (alt, ent) in enumerate(zip(alts, entries)):
+        for i, (alt, ent) in enumerate(zip(alts, entries, strict=True)):
             if not alt.ok:
                 ent.reason, ent.failure = alt.reason, alt.failure
                 if deepest is None or (alt.failure and alt.failure.depth > deepest.depth):
@@ -821,7 +821,7 @@ class _Search:
 
     def _assume(self, assumptions: tuple[str, ...], alt: _Alt) -> tuple[str, ...]:
         a = alt.method.spec.assumption if alt.method is not None else None
-        return assumptions + (a,) if a else assumptions
+        return (*assumptions, a) if a else assumptions
 
     def _pending_choice(
         self,
@@ -885,7 +885,7 @@ class _Search:
         # top of a sequence) lead to the same state and tasks: search it once.
         same_as: dict[int, int] = {}
         first_of: dict[tuple[Any, tuple[Task, ...]], int] = {}
-        for i, (alt, ent) in enumerate(zip(alts, entries)):
+        for i, (alt, ent) in enumerate(zip(alts, entries, strict=True)):
             if not alt.ok:
                 ent.reason, ent.failure = alt.reason, alt.failure
                 continue
@@ -966,7 +966,7 @@ class _Search:
             pnode.planned = planned
             m = alts[visited[planned]].method
             pnode.critic = m.spec.critic if m is not None else None
-            for j, i in enumerate(visited):
+            for i in visited:
                 entries[i].reason = Reason.WEIGHTED
                 entries[i].compared = value
             profile = {alts[i].label: values[j] for j, i in enumerate(visited)}

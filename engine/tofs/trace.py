@@ -38,7 +38,10 @@ class TraceEvent:
 
     def __repr__(self) -> str:
         extra = ", ".join(f"{k}={v!r}" for k, v in self.data.items())
-        return f"TraceEvent({self.seq}, {self.kind.name}, node={self.node}{', ' if extra else ''}{extra})"
+        return (
+            f"TraceEvent({self.seq}, {self.kind.name}, node={self.node}"
+            f"{', ' if extra else ''}{extra})"
+        )
 
 
 _KINDS = list(EventKind)
@@ -70,7 +73,7 @@ class Trace:
             self._packed = None
             self._events = [
                 TraceEvent(i, _KINDS[k], n, d)
-                for i, (k, n, d) in enumerate(zip(kinds, nodes, data))
+                for i, (k, n, d) in enumerate(zip(kinds, nodes, data, strict=True))
             ]
         return self._events
 

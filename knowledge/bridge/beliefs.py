@@ -376,7 +376,7 @@ def get_model(name: str) -> BeliefModel:
 
 
 def _set4(row: tuple[int, ...], suit: int, value: int) -> tuple[int, ...]:
-    return row[:suit] + (value,) + row[suit + 1 :]
+    return (*row[:suit], value, *row[suit + 1 :])
 
 
 def _set2(pair: tuple, d: int, value: object) -> tuple:

@@ -530,12 +530,15 @@ class HeuristicDefender:
                         threat = max(w, high(dm & SUIT_MASKS[led]))
                     if outside and not beats(threat, high(outside), trump):
                         return self._discard(info, me, legal, "discard: partner may win")
-                if after_dummy or (pos == 2 and me.next == dummy):
-                    if not (dm & SUIT_MASKS[led]) and dm & SUIT_MASKS[trump]:
-                        over = winners_over(ruffs, high(dm & SUIT_MASKS[trump]), trump)
-                        if not over:
-                            return self._discard(info, me, legal, "discard: dummy would overruff")
-                        ruffs = over
+                if (
+                    (after_dummy or (pos == 2 and me.next == dummy))
+                    and not (dm & SUIT_MASKS[led])
+                    and dm & SUIT_MASKS[trump]
+                ):
+                    over = winners_over(ruffs, high(dm & SUIT_MASKS[trump]), trump)
+                    if not over:
+                        return self._discard(info, me, legal, "discard: dummy would overruff")
+                    ruffs = over
                 return self._say("ruff: it wins the trick", low(ruffs))
         if trump == Denom.NT or legal & ~SUIT_MASKS[trump]:
             return self._discard(info, me, legal, "discard")
@@ -554,15 +557,11 @@ class HeuristicDefender:
             f = dm & SUIT_MASKS[SUIT_OF[w]]
             if f:
                 return not beats(high(f), w, trump)
-            if trump != Denom.NT and SUIT_OF[w] != trump and dm & SUIT_MASKS[trump]:
-                return False
-            return True
+            return not (trump != Denom.NT and SUIT_OF[w] != trump and dm & SUIT_MASKS[trump])
         outside = info.unseen & SUIT_MASKS[SUIT_OF[w]]
         if outside and beats(high(outside), w, trump):
             return False
-        if trump != Denom.NT and SUIT_OF[w] != trump and info.is_void(info.declarer, led):
-            return False
-        return True
+        return not (trump != Denom.NT and SUIT_OF[w] != trump and info.is_void(info.declarer, led))
 
     def _discard(self, info: Information, me: Seat, legal: int, why: str) -> int:
         trump = info.trump
@@ -634,13 +633,16 @@ class ScriptedDefender:
 
     def choose(self, state: PlayState, seat: Seat, info: Information) -> int:
         k = len(info.plays)
-        if self.diverged_at is None and k < len(self.script):
-            if all(c == self.script[i] for i, (_, c) in enumerate(info.plays)):
-                c = self.script[k]
-                if state.legal_mask() >> c & 1:
-                    self.followed += 1
-                    self.note = None
-                    return c
+        if (
+            self.diverged_at is None
+            and k < len(self.script)
+            and all(c == self.script[i] for i, (_, c) in enumerate(info.plays))
+        ):
+            c = self.script[k]
+            if state.legal_mask() >> c & 1:
+                self.followed += 1
+                self.note = None
+                return c
         if self.diverged_at is None:
             self.diverged_at = k
         card = self.fallback.choose(state, seat, info)  # type: ignore[attr-defined]

@@ -69,7 +69,7 @@ def table_tag(table: dict[tuple[Seat, Denom], int]) -> str:
     """The BridgeComposer ``[DoubleDummyTricks]`` value: declarer N, S, E, W x NT, S, H, D, C."""
     order = (Denom.NT, Denom.S, Denom.H, Denom.D, Denom.C)
     return "".join(
-        "%X" % table[seat, d] for seat in (Seat.N, Seat.S, Seat.E, Seat.W) for d in order
+        f"{table[seat, d]:X}" for seat in (Seat.N, Seat.S, Seat.E, Seat.W) for d in order
     )
 
 

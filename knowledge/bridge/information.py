@@ -166,7 +166,7 @@ class Information:
         given the voids shown and the card counts (two hidden seats only)."""
         if len(self.hidden) != 2 or seat not in self.hidden:
             raise ValueError("length ranges are for one of two hidden hands")
-        a, b = self.hidden
+        _, b = self.hidden
         force_a, force_b, free, need_a = self._split()
         if seat == b:
             force_a, force_b = force_b, force_a

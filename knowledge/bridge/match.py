@@ -33,6 +33,7 @@ so every trick decides make or fail at some level of scoring.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import multiprocessing as mp
@@ -359,18 +360,14 @@ class _Worker:
         return timeout is not None and self.started is not None and now - self.started >= timeout
 
     def kill(self) -> None:
-        try:
+        with contextlib.suppress(Exception):
             self.proc.kill()
-        except Exception:
-            pass
         self.proc.join(5)
         self.conn.close()
 
     def stop(self) -> None:
-        try:
+        with contextlib.suppress(BrokenPipeError, OSError):
             self.conn.send(None)
-        except (BrokenPipeError, OSError):
-            pass
         self.proc.join(2)
         if self.proc.is_alive():
             self.kill()
@@ -570,25 +567,25 @@ class MatchReport:
         boards = list(dict.fromkeys(r.index for r in self.results))
         out = []
         for a, b in combinations(self.declarers, 2):
-            w = l = t = 0
+            wins = losses = ties = 0
             for bd in boards:
                 ra, rb = by.get((bd, a)), by.get((bd, b))
                 oka = ra is not None and ra.completed
                 okb = rb is not None and rb.completed
                 if oka and okb:
                     if ra.score > rb.score:  # type: ignore[operator,union-attr]
-                        w += 1
+                        wins += 1
                     elif ra.score < rb.score:  # type: ignore[operator,union-attr]
-                        l += 1
+                        losses += 1
                     else:
-                        t += 1
+                        ties += 1
                 elif oka:
-                    w += 1
+                    wins += 1
                 elif okb:
-                    l += 1
+                    losses += 1
                 else:
-                    t += 1
-            out.append(HeadToHead(a, b, w, l, t, ci95_board_a_match(w, l, t)))
+                    ties += 1
+            out.append(HeadToHead(a, b, wins, losses, ties, ci95_board_a_match(wins, losses, ties)))
         return out
 
     def to_dict(self) -> dict:

@@ -1143,7 +1143,7 @@ def evaluate(pos: Position) -> float:
     """The expected duplicate score for declarer's side: the trick estimate, rounded."""
     t = pos.table
     tricks = estimate_tricks(pos)
-    return float(score(t.contract, t.vulnerable, int(round(tricks))))
+    return float(score(t.contract, t.vulnerable, round(tricks)))
 
 
 @registry.hook("state_key")

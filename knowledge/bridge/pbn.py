@@ -603,10 +603,11 @@ def _lin_chunks(text: str) -> list[str]:
         starts = [m.start() for m in re.finditer(r"(?:^|\|)" + re.escape(key), flat)]
         if starts:
             starts = [s + 1 if flat[s] == "|" else s for s in starts]
-            ends = starts[1:] + [len(flat)]
+            ends = [*starts[1:], len(flat)]
             head = flat[: starts[0]]
             return [
-                (head if i == 0 else "") + flat[s:e] for i, (s, e) in enumerate(zip(starts, ends))
+                (head if i == 0 else "") + flat[s:e]
+                for i, (s, e) in enumerate(zip(starts, ends, strict=True))
             ]
     return [flat] if flat.strip() else []
 

@@ -81,7 +81,10 @@ def make_probability(node: PolicyNode) -> float:
     if node.kind == "external" and node.children:
         weights = [e.probability or 0.0 for e in node.children]
         total = sum(weights) or 1.0
-        return sum(w / total * make_probability(e.node) for w, e in zip(weights, node.children))
+        return sum(
+            w / total * make_probability(e.node)
+            for w, e in zip(weights, node.children, strict=True)
+        )
     return 1.0 if node.value > 0 else 0.0
 
 

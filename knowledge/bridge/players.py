@@ -19,6 +19,7 @@ a Monte-Carlo player solves dozens of positions.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -113,7 +114,7 @@ class PlayRecord:
                     "note": note,
                 }
                 for c, s, t, n, note in zip(
-                    self.cards, self.seats, self.seconds, self.nodes, self.notes
+                    self.cards, self.seats, self.seconds, self.nodes, self.notes, strict=True
                 )
             ],
         }
@@ -121,10 +122,9 @@ class PlayRecord:
 
 def _reset(player: object, attr: str) -> None:
     if hasattr(player, attr):
-        try:
+        # a read-only property raises AttributeError: the player manages it
+        with contextlib.suppress(AttributeError):
             setattr(player, attr, None)
-        except AttributeError:  # a read-only property: the player manages it
-            pass
 
 
 def play_board(

@@ -175,7 +175,7 @@ class Position:
         else:
             hands[seat] &= ~bit
             played = self.played
-        trick = self.trick + ((seat, c),)
+        trick = (*self.trick, (seat, c))
         if len(trick) < 4:
             return replace(
                 self,
@@ -282,7 +282,7 @@ class Position:
 
 
 def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
-    return t[:i] + (v,) + t[i + 1 :]
+    return (*t[:i], v, *t[i + 1 :])
 
 
 def position_of(info: Information, table: Table, start_tricks: int | None = None) -> Position:

@@ -67,7 +67,8 @@ def bridge_domain(spec: DomainSpec | None = None) -> Domain:
 def root_tasks(pos: Position) -> tuple[tuple[str, tuple[Any, ...]], ...]:
     """What is left to do: the rest of the current trick, then the next tricks."""
     seats = [(pos.turn + i) & 3 for i in range(4 - len(pos.trick))] if pos.trick else []
-    return tuple(("Turn", (SEATS[s],)) for s in seats) + (("Continue", ()),)
+    turns = tuple(("Turn", (SEATS[s],)) for s in seats)
+    return (*turns, ("Continue", ()))
 
 
 def sensible_cards(pos: Position, seat: int) -> int:
@@ -253,7 +254,7 @@ class TofsDeclarer:
         best = node.children[node.chosen].node.value
         floor = best - margin - 1e-6 * max(1.0, abs(best))
         tied: dict[int, int] = {}  # card -> the first alternative playing it
-        for i in [node.chosen] + list(range(len(node.children))):
+        for i in [node.chosen, *range(len(node.children))]:
             edge = node.children[i]
             if edge.step is not None and edge.node.value >= floor:
                 tied.setdefault(int(edge.step.args[1]), i)

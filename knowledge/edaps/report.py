@@ -105,9 +105,9 @@ class EdapsRun:
             parts.append(f"Total planning time: {self.seconds:.3f} seconds.")
             parts.append(f"Total nodes: {self.nodes}.")
         if explain and self.explanation is not None:
-            parts += [""] + explanation_text(self.explanation)
+            parts += ["", *explanation_text(self.explanation)]
         if self.why_not:
-            parts += [""] + self.why_not
+            parts += ["", *self.why_not]
         return "\n".join(parts)
 
     def to_dict(self, explain: bool = False) -> dict[str, Any]:

@@ -486,7 +486,11 @@ def _cycle_without_operator(ctx: _Context) -> Iterator[_Hit]:
     for cycle in cycles:
         path = " -> ".join([*cycle, cycle[0]])
         via = sorted(
-            {m for a, b in zip(cycle, cycle[1:] + cycle[:1]) for m in g.edges[a, b]["methods"]}
+            {
+                m
+                for a, b in zip(cycle, cycle[1:] + cycle[:1], strict=True)
+                for m in g.edges[a, b]["methods"]
+            }
         )
         yield _Hit(
             "task",

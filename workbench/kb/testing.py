@@ -40,7 +40,7 @@ def _same(expected: Any, actual: Any, tolerance: float) -> bool:
         return math.isclose(expected, actual, rel_tol=0.0, abs_tol=tolerance)
     if isinstance(expected, list) and isinstance(actual, list):
         return len(expected) == len(actual) and all(
-            _same(e, a, tolerance) for e, a in zip(expected, actual)
+            _same(e, a, tolerance) for e, a in zip(expected, actual, strict=True)
         )
     return bool(expected == actual)
 

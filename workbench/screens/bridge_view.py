@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
@@ -42,7 +43,7 @@ class BoardPlayed(Message):
 class BridgeScreen(Screen[None]):
     """A board at the table; ``p`` plays it out with the TOFS declarer."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
             "p",
             "play",
@@ -144,7 +145,7 @@ class BridgeScreen(Screen[None]):
             state.play(c)
         side = r.declarer & 1  # the log shows the declarer's scheme notes only
         notes = [None] * self.start.cards_played + [
-            n if (seat & 1) == side else None for n, seat in zip(rec.notes, rec.seats)
+            n if (seat & 1) == side else None for n, seat in zip(rec.notes, rec.seats, strict=True)
         ]
         self.post_message(BoardPlayed(state, notes, state.declarer_tricks))
 

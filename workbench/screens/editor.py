@@ -22,11 +22,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
@@ -123,8 +124,8 @@ class EditorScreen(Screen[None]):
 
     CSS_PATH = str(Path(__file__).resolve().parent.parent / "editor.tcss")
     AUTO_FOCUS = "#kb-tree"
-    COMMANDS = {EditorCommands}
-    BINDINGS = [
+    COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = {EditorCommands}
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
             "ctrl+s",
             "save",
@@ -273,11 +274,13 @@ the primitive at the cursor.  Empty list entries are dropped on save.
                 yield form
                 yield Static("", id="kb-hint")
                 with TabbedContent(id="kb-panels", initial="tab-outcome"):
-                    with TabPane("Save", id="tab-outcome"):
-                        with VerticalScroll(id="kb-outcome-scroll"):
-                            yield Static(
-                                Text("Edits are saved with ctrl+s.", style="dim"), id="kb-outcome"
-                            )
+                    with (
+                        TabPane("Save", id="tab-outcome"),
+                        VerticalScroll(id="kb-outcome-scroll"),
+                    ):
+                        yield Static(
+                            Text("Edits are saved with ctrl+s.", style="dim"), id="kb-outcome"
+                        )
                     with TabPane("Lint", id="tab-lint"):
                         yield LintList(id="kb-lint")
                     with TabPane("History", id="tab-history"):

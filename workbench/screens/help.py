@@ -7,6 +7,7 @@ can never disagree with the keys that actually work.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -42,7 +43,7 @@ def binding_rows(
 class HelpScreen(ModalScreen[None]):
     """A modal listing key bindings; any of escape, F1 or q closes it."""
 
-    BINDINGS = [Binding("escape,f1,q", "dismiss", "Close help")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f1,q", "dismiss", "Close help")]
 
     def __init__(self, sections: Sequence[tuple[str, list[tuple[str, str]]]]) -> None:
         super().__init__()

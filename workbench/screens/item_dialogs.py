@@ -10,10 +10,11 @@ from __future__ import annotations
 import keyword
 import re
 from collections.abc import Callable, Mapping
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
@@ -78,7 +79,7 @@ class NewItemScreen(ModalScreen[NewItem | None]):
     """Kind (and, for a method, its task) and a name; dismissed with a :class:`NewItem`."""
 
     DEFAULT_CSS = "NewItemScreen {" + DIALOG_CSS + "}"
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(
         self,
@@ -178,7 +179,7 @@ class RenameScreen(ModalScreen[str | None]):
     """A new name for one item; dismissed with it, or None."""
 
     DEFAULT_CSS = "RenameScreen {" + DIALOG_CSS + "}"
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, kind: str, name: str, taken: set[str]) -> None:
         super().__init__()
@@ -218,7 +219,10 @@ class ConfirmScreen(ModalScreen[bool]):
     """Yes or no to one consequential step (y/enter: yes; n/escape: no)."""
 
     DEFAULT_CSS = "ConfirmScreen {" + DIALOG_CSS + "}"
-    BINDINGS = [Binding("escape,n", "answer(False)", "No"), Binding("y", "answer(True)", "Yes")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,n", "answer(False)", "No"),
+        Binding("y", "answer(True)", "Yes"),
+    ]
 
     def __init__(self, title: str, text: str) -> None:
         super().__init__()

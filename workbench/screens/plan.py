@@ -11,10 +11,11 @@ superseded (or cancelled and replaced) are ignored rather than shown over the ne
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import var
 from textual.screen import Screen
@@ -59,7 +60,7 @@ PLANNER_GROUP = "planner"
 class PlanScreen(Screen[None]):
     """Problem picker | plan tree | explanation, with a status line and the footer."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "run", "Run", id="plan.run", tooltip="Plan the highlighted problem"),
         Binding(
             "escape,c", "cancel", "Cancel", id="plan.cancel", tooltip="Stop the running planner"

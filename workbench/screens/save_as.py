@@ -8,10 +8,11 @@ enter can only return a name the store will accept as new.  Escape returns None.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.validation import ValidationResult, Validator
@@ -54,7 +55,7 @@ class SaveAsScreen(ModalScreen[str | None]):
     }
     """
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
     NOUN = "design"
     """What is being saved, for the title and the messages (a subclass saves deals)."""
     PLACEHOLDER = "e.g. RM1-wider-gap"

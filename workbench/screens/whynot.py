@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
@@ -94,7 +95,7 @@ class WhyNotScreen(Screen[None]):
     }
     """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", id="whynot.close", tooltip="Back to the plan"),
     ]
 
@@ -253,7 +254,7 @@ def why_not_target(item: object) -> tuple[ChoicePoint, AlternativeRecord] | str:
     game policy that was one alternative of a recorded choice.
     """
     choice = alternative = None
-    if isinstance(item, AlternativeItem) or isinstance(item, PolicyItem):
+    if isinstance(item, (AlternativeItem, PolicyItem)):
         choice, alternative = item.choice, item.alternative
     if choice is None or alternative is None:
         return "Highlight an alternative at a choice point (a ✗ or · line) to ask why not."

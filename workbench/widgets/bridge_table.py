@@ -22,10 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
@@ -143,7 +144,7 @@ class TrickPanel(Widget):
     }
     """
 
-    COMPONENT_CLASSES = {
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
         "trick-panel--contract",
         "trick-panel--red",
         "trick-panel--lead",
@@ -279,7 +280,7 @@ class BridgeTable(Widget, can_focus=True):
     }
     """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
             "v",
             "toggle_declarer_view",

@@ -13,6 +13,8 @@ hand whose turn it is gets a marker, so a table of four diagrams says who is to 
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
@@ -53,7 +55,7 @@ class HandDiagram(Widget):
     }
     """
 
-    COMPONENT_CLASSES = {
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
         "hand-diagram--title",
         "hand-diagram--turn",
         "hand-diagram--red",

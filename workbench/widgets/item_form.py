@@ -256,7 +256,7 @@ class ItemForm(VerticalScroll):
     async def _grow(self, widget: FieldInput) -> None:
         """Typing into the last entry of a list adds an empty one after it."""
         container = self.query_one(f"#{_dom_id(widget.spec.key, None, 'list')}", VerticalGroup)
-        inputs = [w for w in container.query(FieldInput)]
+        inputs = list(container.query(FieldInput))
         if inputs and inputs[-1] is widget and widget.index is not None:
             await container.mount(self._entry(widget.spec, widget.index + 1, ""))
 

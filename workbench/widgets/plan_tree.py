@@ -43,7 +43,7 @@ class PlanTree(Tree[PlanItem]):
     EXPAND_LIMIT = 5000
 
     FILTERS = ("all", "chosen", "rejected")
-    FILTER_TITLES = {
+    FILTER_TITLES: ClassVar[dict[str, str]] = {
         "all": "all considered",
         "chosen": "chosen path only",
         "rejected": "rejected alternatives only",
