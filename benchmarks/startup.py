@@ -1,0 +1,86 @@
+"""How long the workbench takes to start: the median of ``--runs`` fresh processes each.
+
+Run: ``.venv/bin/python benchmarks/startup.py [--runs 10]``.  Each command is a new
+interpreter, as a user's shell starts it, timed from spawn to exit; the rows are measured
+interleaved (one run of each per round) so that a busy moment on this shared machine
+spreads over all of them.  ``python -c pass`` is the floor no command can beat.
+
+* ``workbench --version``: the entry point alone.
+* ``workbench plan edaps RM1``: the whole headless path -- parse, open the store, compile
+  the domain, plan, print.
+* ``workbench (first screen)``: the Textual app, headless, until its first screen has
+  mounted and painted, then it exits.
+
+The store is a private one made for the run (``$WORKBENCH_DB``), seeded before timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+
+FIRST_SCREEN = """
+from workbench.app import WorkbenchApp
+
+app = WorkbenchApp(None)
+
+async def pilot(p):
+    await p.pause()
+    app.exit()
+
+app.run(headless=True, auto_pilot=pilot)
+"""
+
+
+def commands() -> dict[str, list[str]]:
+    workbench = str(BIN / "workbench")
+    return {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "workbench --version": [workbench, "--version"],
+        "workbench plan edaps RM1": [workbench, "plan", "edaps", "RM1"],
+        "workbench (first screen)": [sys.executable, "-c", FIRST_SCREEN],
+    }
+
+
+def time_once(argv: list[str], env: dict[str, str]) -> float:
+    t0 = time.perf_counter()
+    done = subprocess.run(argv, env=env, cwd=ROOT, capture_output=True, check=False)
+    took = time.perf_counter() - t0
+    if done.returncode != 0:
+        raise SystemExit(
+            f"{' '.join(argv[:3])} exited {done.returncode}:\n{done.stderr.decode()[-2000:]}"
+        )
+    return took
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=10)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, WORKBENCH_DB=str(Path(tmp) / "workbench.db"))
+        cmds = commands()
+        for argv in cmds.values():  # seed the store, warm the file cache and .pyc files
+            time_once(argv, env)
+        times: dict[str, list[float]] = {name: [] for name in cmds}
+        for _ in range(args.runs):
+            for name, argv in cmds.items():
+                times[name].append(time_once(argv, env))
+    print(f"median of {args.runs} fresh processes each, interleaved")
+    print(f"{'command':28s} {'median s':>9s} {'min s':>7s} {'max s':>7s}")
+    for name, ts in times.items():
+        print(f"{name:28s} {statistics.median(ts):9.3f} {min(ts):7.3f} {max(ts):7.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
