@@ -42,10 +42,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from multiprocessing.connection import wait as mp_wait
+from typing import TYPE_CHECKING
 
 from .cards import CARD_NAMES, Denom, Seat, parse_card
 from .deal import Contract, Deal, Vul
 from .scoring import score as contract_score
+
+if TYPE_CHECKING:
+    from .players import Player
 
 __all__ = [
     "BoardResult",
@@ -191,7 +195,7 @@ def _split_cards(text: str) -> list[int]:
 
 def play_problem(
     problem: Problem | object,
-    declarer: str | object = "mcdd",
+    declarer: str | Player = "mcdd",
     defense: str = "heuristic",
     *,
     options: Mapping[str, object] | None = None,
@@ -539,7 +543,7 @@ class MatchReport:
             score_mean=_mean([r.score for r in ok]),  # type: ignore[misc]
             dd_tricks_lost_mean=_mean([r.dd_lost for r in ok if r.dd_lost is not None]),
             seconds_per_deal=_mean([r.seconds for r in ok]),
-            nodes_per_deal=_mean(nodes) if nodes else None,  # type: ignore[arg-type]
+            nodes_per_deal=_mean(nodes) if nodes else None,
             timeouts=sum(1 for r in rs if r.timeout),
             errors=sum(1 for r in rs if r.error is not None and not r.timeout),
             completed=len(ok),
