@@ -184,7 +184,7 @@ async def test_a_random_walk_over_rm1_stays_in_step_with_the_model() -> None:
         screen = await open_stepper(app, pilot, result.trace, result, RM1.title)
         tree = screen.query_one(SearchTree)
         await press(pilot, *["right_square_bracket"] * 12)
-        assert tree.anchor is not None  # 70 levels deep: the tree shows a window
+        assert tree.anchor_line is not None  # 70 levels deep: the tree shows a window
         assert_mirrors_model(tree)
         for _ in range(8):
             await press(pilot, *rnd.choices(keys, weights=[5, 3, 2, 1, 3, 2], k=6))
