@@ -101,7 +101,9 @@ def domains(draw: st.DrawFn, flag_safe_task: bool = False) -> Generated:
             for _ in range(n_sub):
                 later = [f"T{k}()" for k in range(j + 1, n_tasks)]
                 i = draw(st.integers(0, N_COUNTERS - 1))
-                dsrc = "X" if bindings and draw(st.booleans()) else str(draw(st.integers(0, 2)))
+                dsrc = (
+                    "X" if bool(bindings) and draw(st.booleans()) else str(draw(st.integers(0, 2)))
+                )
                 ops = [f"O{k}({i}, {dsrc})" for k in range(n_ops)]
                 subs.append(draw(st.sampled_from(later + ops)))
             methods.append(

@@ -424,7 +424,7 @@ async def test_plan_tree_filters(tmp_path) -> None:
         await pilot.press("f")
         chosen = "\n".join(labels(tree))
         assert "✓ Spindle" in chosen and "✗ Spread" not in chosen and "✗ Paint" not in chosen
-        assert "chosen path only" in tree.border_title
+        assert tree.border_title is not None and "chosen path only" in tree.border_title
         await pilot.press("f")
         rejected = "\n".join(labels(tree))
         assert "✗ Spread" in rejected and "partial-plan pruned" in rejected

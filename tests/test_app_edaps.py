@@ -39,7 +39,8 @@ def run_of(name: str) -> EdapsRun:
     return plan_design(get_package("edaps").domain("edaps"), load_design(DESIGNS / f"{name}.txt"))
 
 
-def stored(db: Path, name: str) -> str | None:
+def stored(db: Path | None, name: str) -> str | None:
+    assert db is not None  # the test's own store, never the default one
     store = open_store(db)
     try:
         return store.problem_text("edaps", name)

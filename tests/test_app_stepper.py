@@ -17,6 +17,7 @@ import pytest
 from textual.message import Message
 from textual.notifications import Notify
 from textual.pilot import Pilot
+from textual.widgets.tree import TreeNode
 
 from engine.tofs import CancelToken, RunResult, Status
 from tests.trace_synth import synthetic_events
@@ -28,7 +29,7 @@ from workbench.screens.stepper import ReplayIndexed, StepperScreen
 from workbench.screens.whynot import ForcedRunFinished, WhyNotScreen
 from workbench.widgets import PlanTree, ProblemPicker
 from workbench.widgets.plan_contrast import PlanColumn
-from workbench.widgets.search_tree import SearchTree
+from workbench.widgets.search_tree import LineData, SearchTree
 from workbench.widgets.step_panel import StepPanel
 
 SIZE = (120, 40)
@@ -42,15 +43,20 @@ def planned(request: ProblemRef) -> RunResult:
     return runner.execute(request, CancelToken(), lambda p: None)
 
 
+def line_of(node: TreeNode[LineData]) -> int:
+    assert node.data is not None
+    return node.data.line
+
+
 def assert_mirrors_model(tree: SearchTree, follows: bool = True) -> None:
     """Every Textual node shows the model's label now; built lines hold all children;
     the cursor is on the current node unless the user moved it (``follows=False``)."""
     r, k = tree.replay, tree.position
     seen = 0
-    stack = [(None, tree.root)]
+    stack: list[tuple[int | None, TreeNode[LineData]]] = [(None, tree.root)]
     while stack:
         parent_line, node = stack.pop()
-        lines = [c.data.line for c in node.children]
+        lines = [line_of(c) for c in node.children]
         if parent_line is None:
             assert lines == tree.top_lines()
         elif lines:
@@ -167,7 +173,7 @@ async def test_the_cursor_inspects_other_nodes_at_the_same_position() -> None:
         assert node.data.plain.startswith("MovieThenDinner #1")
         assert "Node 1 ← MovieThenDinner (below node 0)" in panel.text
         await press(pilot, "space")  # open it: children are built on demand
-        assert [c.data.line for c in node.children] == screen.replay.children_at(
+        assert [line_of(c) for c in node.children] == screen.replay.children_at(
             node.data.line, tree.position
         )
         assert_mirrors_model(tree, follows=False)
@@ -184,7 +190,7 @@ async def test_a_random_walk_over_rm1_stays_in_step_with_the_model() -> None:
         screen = await open_stepper(app, pilot, result.trace, result, RM1.title)
         tree = screen.query_one(SearchTree)
         await press(pilot, *["right_square_bracket"] * 12)
-        assert tree.anchor is not None  # 70 levels deep: the tree shows a window
+        assert tree.anchor_line is not None  # 70 levels deep: the tree shows a window
         assert_mirrors_model(tree)
         for _ in range(8):
             await press(pilot, *rnd.choices(keys, weights=[5, 3, 2, 1, 3, 2], k=6))
@@ -384,6 +390,7 @@ async def test_leaving_why_not_cancels_the_forced_run() -> None:
         await pilot.pause()
         await app.push_screen(WhyNotScreen(DINNER, result, cp, alt, runner=slow))
         assert started.wait(5)
+        assert isinstance(app.screen, WhyNotScreen)
         assert (
             "Re-planning examples/dinner from Go to dinner and a movie (node 0) with "
             "MovieThenDinner taken"

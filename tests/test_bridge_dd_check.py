@@ -37,6 +37,7 @@ def board_353021() -> BoardRecord:
 
 def start_353021() -> PlayState:
     r = board_353021()
+    assert r.contract is not None and r.declarer is not None
     return PlayState.start(r.deal, r.contract, r.declarer)
 
 
@@ -258,6 +259,7 @@ def test_explain_json_carries_the_check(capsys) -> None:  # type: ignore[no-unty
     assert (first["trick"], first["seat"]) == (1, "N")
     n = 1  # dummy, second to play to trick 1
     pos = state.copy().replay(play[:n])
+    assert r.declarer is not None
     check = double_dummy_check(pos, vulnerable=r.vulnerability.is_vulnerable(r.declarer))
     assert first["double_dummy_check"]["cards"] == check.to_dict(play[n])["cards"]
 

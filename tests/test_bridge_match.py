@@ -7,6 +7,7 @@ import json
 import time
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,7 +45,7 @@ class SlowDeclarer(HeuristicDeclarer):
         return super().choose(state, seat, info)
 
 
-def slow_declarer(**options: object) -> SlowDeclarer:
+def slow_declarer(**options: Any) -> SlowDeclarer:
     return SlowDeclarer(**options)
 
 

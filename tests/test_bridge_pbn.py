@@ -66,7 +66,7 @@ def test_dev_set_reads_like_endplay() -> None:
         # endplay keeps [Dealer] only when there is a [Contract]; otherwise it derives the
         # dealer from the board number (board 3 here: file says N, endplay says S).
         assert rec.dealer is not None and rec.dealer.letter == rec.tags["Dealer"]
-        assert rec.vulnerability is Vul.from_endplay(b.vul)
+        assert b.vul is not None and rec.vulnerability is Vul.from_endplay(b.vul)
         for name in ("DDSPlay", "DDSTrace", "DDSFutureTricks", "DoubleDummyTricks", "DDSPar"):
             assert rec.tags[name] == b.info[name]
         assert len(rec.sections["OptimumResultTable"]) == 20

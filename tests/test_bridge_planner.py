@@ -139,6 +139,7 @@ def test_trick_5_of_353021_weighs_tignums_four_plans() -> None:
         "SequenceWinner(C=♠Q)",
         "CashOut(C=♦A)",
     } <= set(plans)
+    assert node.chosen is not None
     chosen = node.children[node.chosen].step
     assert chosen is not None and chosen.args[1] == parse_card("DA")
 

@@ -170,7 +170,7 @@ def test_discard_keeps_winners_and_length_with_dummy() -> None:
     )
     assert st.turn == Seat.E
     c, note = defender_choice(st)
-    assert c == parse_card("D8") and note.startswith("discard")
+    assert c == parse_card("D8") and note is not None and note.startswith("discard")
 
 
 def test_ruff_when_it_wins_not_when_partner_wins() -> None:
@@ -183,7 +183,7 @@ def test_ruff_when_it_wins_not_when_partner_wins() -> None:
     hands2 = {"N": "..32.2", "E": "..54.A", "S": "32...3", "W": ".93.6."}
     st2 = position(hands2, Denom.H, "N", "S", played="C2 CA C3", contract="4H")
     c2, note2 = defender_choice(st2)
-    assert c2 == parse_card("D6") and note2.startswith("discard")
+    assert c2 == parse_card("D6") and note2 is not None and note2.startswith("discard")
 
 
 def test_opening_lead_top_of_sequence_against_nt() -> None:
@@ -193,7 +193,7 @@ def test_opening_lead_top_of_sequence_against_nt() -> None:
     st = PlayState.start(Deal.from_pbn(deal_text), Contract.parse("3NT"), Seat.N)
     assert st.turn == Seat.E
     c, note = defender_choice(st)
-    assert c == parse_card("SK") and "sequence" in note
+    assert c == parse_card("SK") and note is not None and "sequence" in note
 
 
 # -- information hiding --------------------------------------------------------------------------
@@ -320,9 +320,9 @@ def test_sampler_is_uniform_over_consistent_layouts() -> None:
     rng = random.Random(1)
     n = 15_000
     counts: dict[tuple, int] = {}
-    for hands in info.consistent_layouts(rng, n):
-        assert hands in consistent
-        counts[hands] = counts.get(hands, 0) + 1
+    for layout in info.consistent_layouts(rng, n):
+        assert layout in consistent
+        counts[layout] = counts.get(layout, 0) + 1
     expected = n / 15
     chi2 = sum((counts.get(h, 0) - expected) ** 2 / expected for h in consistent)
     assert chi2 < 36.12  # chi-square, 14 degrees of freedom, p = 0.001

@@ -44,6 +44,7 @@ def choose(
     result = plan_position(position_of(declarer_info(state), table), domain)
     assert result.policy is not None
     node = _skip_decompositions(result.policy)
+    assert node.chosen is not None
     edge = node.children[node.chosen]
     assert edge.step is not None
     scores, _ = dd_solve(state)
@@ -55,7 +56,9 @@ def choose(
     )
 
 
-CASES = [
+# (scheme, hands, contract, leader, won[, trick]): the arguments of choose() after the name
+Case = tuple[str, str, str, str, tuple[int, int]] | tuple[str, str, str, str, tuple[int, int], str]
+CASES: list[Case] = [
     # Finesse: dummy leads towards A-Q; East holds the king.  Two of the last three needed.
     ("Finesse", "N:32..2. E:K5..3. S:AQ..4. W:J4..5.", "3NT", "N", (7, 3)),
     # Drawing trump: West's singleton queen would ruff the second heart.

@@ -18,6 +18,7 @@ from knowledge.bridge import DATA_DIR
 from knowledge.bridge.deal import PlayState
 from knowledge.bridge.match import play_problem, problem_from_record
 from knowledge.bridge.pbn import read_pbn
+from knowledge.bridge.players import PlayRecord
 from knowledge.bridge.tofs_player import (
     Decision,
     TofsDeclarer,
@@ -29,7 +30,7 @@ DEV = DATA_DIR / "dds-list100.pbn"
 MARGIN = float(bridge_domain().constant("tie_margin"))
 
 
-def _play(board: int, **options: object) -> tuple[TofsDeclarer, object]:
+def _play(board: int, **options: object) -> tuple[TofsDeclarer, PlayRecord]:
     problem = problem_from_record(read_pbn(DEV)[board], board)
     player = TofsDeclarer(vulnerable=problem.declarer_vulnerable, seed=board, **options)  # type: ignore[arg-type]
     rec = play_problem(problem, player, "heuristic", options={"dd_analysis": False})

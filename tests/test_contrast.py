@@ -104,7 +104,10 @@ def test_finesse_cash_ace_loses_172_8() -> None:
     assert "value is 87.2 against 260: far worse, by 172.8" in c.verdict()
     # The relevant issues: cashing the ace's two outcomes, each against the finesse's 260.
     assert c.issues is not None and c.issues.rest == 0.0
-    by_p = {round(i.probability, 2): i.contribution for i in c.issues.items}
+    by_p = {}
+    for i in c.issues.items:
+        assert i.probability is not None
+        by_p[round(i.probability, 2)] = i.contribution
     assert by_p == {
         0.74: pytest.approx(0.74 * (finesse - -100)),
         0.26: pytest.approx(0.26 * (finesse - 620)),

@@ -210,7 +210,9 @@ def test_every_operator_has_a_time_test() -> None:
     """Together the two tables above cover every operator of the knowledge base."""
     import inspect
 
-    src = inspect.getsource(inspect.getmodule(test_every_operator_has_a_time_test))
+    module = inspect.getmodule(test_every_operator_has_a_time_test)
+    assert module is not None
+    src = inspect.getsource(module)
     domain = get_package("edaps").domain("edaps")
     missing = [name for name in domain.operators if f'("{name}",' not in src]
     assert missing == ["Tap"]  # covered by test_tap_time_is_drilling_time_times_threads

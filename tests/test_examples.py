@@ -174,6 +174,7 @@ def test_planning_horizon_leaves_nodes_not_expanded(examples) -> None:
     pkg_domain, problem = examples.problem("finesse")
     domain = compile_domain(pkg_domain.spec, reg)
     r = plan(domain, problem, SearchOptions(mode="game"))
+    assert r.policy is not None
     leaves = [n for n in r.policy.walk() if n.kind == "leaf"]
     assert leaves and all(n.note == "not expanded because planning stops" for n in leaves)
     assert r.value == 0.0  # nothing decided yet at the horizon: the evaluation says 0

@@ -134,7 +134,8 @@ def test_optimise_explanations_agree_with_brute_force(gen) -> None:  # type: ign
     for choice in e.choices:
         cp = choice.choice
         spent = sum(s.cost for s in run.plan if s.node <= cp.node)
-        assert cp.value is not None and abs(cp.value - run.value) < 1e-9
+        assert cp.value is not None and run.value is not None
+        assert abs(cp.value - run.value) < 1e-9
         for a in choice.alternatives:
             rec = a.record
             if rec.reason in (Reason.PRECONDITION_FAILED, Reason.NO_BINDING):
@@ -152,8 +153,10 @@ def test_optimise_explanations_agree_with_brute_force(gen) -> None:  # type: ign
                 assert a.loss is not None and abs(a.loss - (expected - cp.value)) < 1e-9
             if a.issues is not None:
                 assert abs(a.issues.total - a.issues.loss) < 1e-9
+                assert a.replanned is not None
                 assert abs(a.issues.loss - (a.replanned - cp.value)) < 1e-9
                 for issue in a.issues.items:
+                    assert issue.other is not None and issue.chosen is not None
                     assert abs(issue.contribution - (issue.other - issue.chosen)) < 1e-9
 
 
@@ -215,6 +218,7 @@ def test_game_issues_add_up_and_each_part_is_probability_times_difference(
     for i in issues.items:
         p = 1.0 if i.probability is None else i.probability
         assert 0.0 < p <= 1.0 + 1e-12
+        assert i.chosen is not None and i.other is not None
         assert abs(i.contribution - p * (i.chosen - i.other)) < 1e-9
 
 

@@ -49,6 +49,7 @@ def test_rm1_photoresist(rm1: Explanation) -> None:
     task = "Apply the photoresist"
     choice = rm1.choice(task)
     assert choice.choice.chosen is not None and choice.choice.chosen.label == "Spindle"
+    assert rm1.run.value is not None
     for label, minutes in (("Spread", spread), ("Spray", spray)):
         a = alt(rm1, task, label)
         assert a.reason is Reason.PARTIAL_PLAN_PRUNED
@@ -100,6 +101,7 @@ def test_rm1_flux_cleaning(rm1: Explanation) -> None:
     task = "Clean the flux"
     b = alt(rm1, task, "Brush")
     assert b.reason is Reason.BOUND_PRUNED  # never finished by the search ...
+    assert rm1.run.value is not None
     assert b.replanned == pytest.approx(rm1.run.value + brush - vapor)  # ... but here
     assert b.magnitude == "clearly"  # 25.6 min: between the domain's 5 and 60
     assert "finished, it costs 667.90 min, clearly worse" in b.summary
@@ -364,6 +366,7 @@ def test_353306_trick_3_says_why_not_set_up_clubs() -> None:
     pkg = get_package("bridge")
     domain, problem = pkg.problem("353306-trick3")
     run = plan_position(problem.state, domain)
+    assert pkg.phrasing is not None
     e = explain(
         run, phrasing=pkg.phrasing(domain), thresholds=Thresholds.from_constants(domain.constants)
     )
@@ -371,6 +374,7 @@ def test_353306_trick_3_says_why_not_set_up_clubs() -> None:
     assert root.choice.chosen is not None
     assert root.choice.chosen.label == "SequenceWinner(C=♦J)"  # the diamond ace first
     best = root.choice.value
+    assert best is not None
     club = next(a for a in root.alternatives if a.record.method == "CrossToLength")
     assert club.record.value == pytest.approx(p43 * made + p52 * down)
     assert club.magnitude == "clearly"  # 121.6 points: between bridge's 50 and 200
@@ -396,5 +400,6 @@ def test_353306_trick_3_says_why_not_set_up_clubs() -> None:
         options=options,
         phrasing=pkg.phrasing(domain),
     )
+    assert club.record.value is not None
     assert c.loss == pytest.approx(best - club.record.value)
     assert c.magnitude == "clearly" and c.gist == club.gist

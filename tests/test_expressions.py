@@ -764,9 +764,9 @@ def test_one_compilation_serves_many_environments(
     compiled = compile_in_world(source)
     namespace_base = python_namespace(state, {}, SAMPLE_CONSTANTS)
     for env in envs:
-        ours = outcome_of(lambda env=env: compiled.evaluate(state, env))
+        ours = outcome_of(functools.partial(compiled.evaluate, state, env))
         theirs = outcome_of(
-            lambda env=env: eval(source, {"__builtins__": {}}, {**namespace_base, **env})
+            functools.partial(eval, source, {"__builtins__": {}}, {**namespace_base, **env})
         )
         assert ours.matches(theirs), f"{source!r} with {env}: {ours} vs {theirs}"
 
@@ -956,13 +956,15 @@ def test_explain_false_returns_a_false_part_with_true_values(
         text, variables=VARIABLES, constants=constants, primitives=PRIMITIVES
     )
     assert not blamed.evaluate(state, env), f"{text!r} blamed for {source!r} is not false"
+
+    def evaluate_text(text: str) -> Any:
+        return compile_expression(
+            text, variables=VARIABLES, constants=constants, primitives=PRIMITIVES
+        ).evaluate(state, env)
+
     for shown in values:
         assert shown.text in source
-        again = outcome_of(
-            lambda shown=shown: compile_expression(
-                shown.text, variables=VARIABLES, constants=constants, primitives=PRIMITIVES
-            ).evaluate(state, env)
-        )
+        again = outcome_of(functools.partial(evaluate_text, shown.text))
         if again.error is not None:
             assert shown.value == f"<{again.error.__name__}: {again.message}>"
         else:

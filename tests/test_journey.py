@@ -106,7 +106,7 @@ async def test_edit_run_explain_force_and_step(tmp_path: Path) -> None:
         await pilot.press("r")
         await settle(app, pilot)
         plan_tree = plan_screen.query_one(PlanTree)
-        assert plan_screen.view is not None
+        assert isinstance(plan_screen, PlanScreen) and plan_screen.view is not None
         assert abs((plan_screen.view.result.value or 0) - 642.3271) < 1e-3
         assert app.focused is plan_tree
 

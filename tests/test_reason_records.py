@@ -241,9 +241,8 @@ def test_game_reasons_carry_the_policy_trees_numbers(case_id: str) -> None:
                 if a.reason in SEARCHED and not a.detail.startswith(SAME_MOVE)
             }
             assert searched == set(edges), where(case_id, cp)
-            assert pn.chosen is not None and pn.children[pn.chosen].label == cp.chosen.label, where(
-                case_id, cp
-            )
+            assert pn.chosen is not None and cp.chosen is not None, where(case_id, cp)
+            assert pn.children[pn.chosen].label == cp.chosen.label, where(case_id, cp)
             best = max(e.node.value for e in pn.children)
             assert close(cp.value, best), f"{where(case_id, cp)}: value {cp.value}, max {best}"
             for a in cp.alternatives:
@@ -276,9 +275,9 @@ def test_game_reasons_carry_the_policy_trees_numbers(case_id: str) -> None:
         else:
             weighted = [a for a in cp.alternatives if a.reason is Reason.WEIGHTED]
             assert {a.label for a in weighted} == set(edges), where(case_id, cp)
-            assert pn.planned is not None and pn.children[pn.planned].label == cp.chosen.label, (
-                where(case_id, cp)
-            )
+            assert pn.planned is not None and cp.chosen is not None, where(case_id, cp)
+            assert pn.children[pn.planned].label == cp.chosen.label, where(case_id, cp)
+            weights: list[tuple[float, float]] = []  # (probability, value) of each answer
             for a in weighted:
                 edge = edges[a.label]
                 assert a.probability is not None and a.probability == edge.probability, (
@@ -289,11 +288,12 @@ def test_game_reasons_carry_the_policy_trees_numbers(case_id: str) -> None:
                     f"{where(case_id, cp, a)}: value {a.value}, policy child {edge.node.value}"
                 )
                 assert a.compared_with == cp.value, where(case_id, cp, a)
-            assert cp.chosen.probability == max(a.probability for a in weighted), (
+                weights.append((a.probability, a.value))
+            assert cp.chosen.probability == max(p for p, _ in weights), (
                 f"{where(case_id, cp)}: the planned move is not the most likely"
             )
-            total = sum(a.probability for a in weighted)
-            average = sum(a.probability * a.value for a in weighted) / total
+            total = sum(p for p, _ in weights)
+            average = sum(p * v for p, v in weights) / total
             assert close(cp.value, average), (
                 f"{where(case_id, cp)}: value {cp.value}, weighted average {average}"
             )
@@ -341,15 +341,18 @@ def test_cost_reasons_match_forced_replans(case_id: str) -> None:
                 continue
             if a.reason in (Reason.BOUND_PRUNED, Reason.TRANSPOSED):
                 # a bound: the alternative cannot do better (a forced dead end costs "infinity")
-                assert got is None or got >= a.value - 1e-9 * max(1.0, abs(a.value)), say
+                assert got is None or (
+                    a.value is not None and got >= a.value - 1e-9 * max(1.0, abs(a.value))
+                ), say
                 assert a.compared_with is not None, say
                 if a.reason is Reason.TRANSPOSED:
-                    assert a.compared_with <= a.value + 1e-9, say
+                    assert a.value is not None and a.compared_with <= a.value + 1e-9, say
                 continue
             assert close(got, a.value), say
             if a.reason is Reason.CHOSEN:
                 assert close(a.value, cp.value), say
             elif optimise:  # a minimiser: the others cost at least as much
+                assert a.value is not None and cp.value is not None, say
                 assert a.value >= cp.value - 1e-9, say
                 if a.reason is Reason.TIE:
                     assert close(a.value, cp.value), say

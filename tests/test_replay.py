@@ -155,13 +155,18 @@ def test_partial_plan_pruned_children_are_marked_not_duplicated() -> None:
     assert r.tone(spread.id, end) == "rejected"
 
 
+def kind_at(r: Replay, k: int) -> EventKind:
+    event = r.event_at(k)
+    assert event is not None, f"no event at {k}"
+    return event.kind
+
+
 def test_choice_navigation() -> None:
     r = replay_of("examples", "dinner")
     first = r.next_choice(0)
-    assert r.event_at(first).kind is EventKind.CHOICE_MADE
+    assert kind_at(r, first) is EventKind.CHOICE_MADE
     assert (
-        r.next_choice(first) > first
-        and r.event_at(r.next_choice(first)).kind is EventKind.CHOICE_MADE
+        r.next_choice(first) > first and kind_at(r, r.next_choice(first)) is EventKind.CHOICE_MADE
     )
     assert r.previous_choice(first) == 0
     assert r.previous_choice(r.next_choice(first)) == first
@@ -171,7 +176,7 @@ def test_choice_navigation() -> None:
 
 def test_every_event_kind_is_described() -> None:
     r = replay_of("examples", "finesse")
-    words = {r.event_at(k).kind: r.describe(k) for k in range(1, len(r) + 1)}
+    words = {kind_at(r, k): r.describe(k) for k in range(1, len(r) + 1)}
     assert set(words) == set(EventKind) - {EventKind.BINDING}
     assert words[EventKind.NODE_PRUNED].startswith("At node 11, SingletonFalls was pruned")
     assert r.describe(0).startswith("Before the first event")

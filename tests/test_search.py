@@ -41,6 +41,7 @@ def test_branch_and_bound_and_transpositions_match_exhaustive_search(gen) -> Non
     assert _plan_ops(full) == _plan_ops(fast) == _plan_ops(no_tt)
     assert fast.nodes <= full.nodes
     if full.value is not None:
+        assert fast.value is not None  # equal to full.value
         assert abs(sum(s.cost for s in fast.plan) - fast.value) < 1e-9
 
 
@@ -98,11 +99,13 @@ def test_every_alternative_on_the_plan_has_exactly_one_consistent_reason(gen) ->
             for a in cp.alternatives:
                 assert isinstance(a.reason, Reason)
                 if a.reason is Reason.LOWER_VALUE:
-                    assert a.value is not None and a.value > cp.value
+                    assert a.value is not None and cp.value is not None and a.value > cp.value
                 if a.reason is Reason.TIE:
                     assert a.value == cp.value
                 if a.reason is Reason.BOUND_PRUNED:
-                    assert a.value_is_bound and a.value >= a.compared_with - 1e-9
+                    assert a.value_is_bound
+                    assert a.value is not None and a.compared_with is not None
+                    assert a.value >= a.compared_with - 1e-9
                 if a.reason is Reason.PRECONDITION_FAILED:
                     assert a.failure is not None and a.failure.failing
             if options.full_tree:  # exhaustive: never a bound, never transposed

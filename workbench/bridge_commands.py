@@ -129,7 +129,7 @@ def _play_data(problem: Any, rec: Any, player: Any, explain: bool) -> dict[str, 
     from knowledge.bridge.scoring import score
 
     state = PlayState.start(rec.deal, rec.contract, rec.declarer)
-    tricks = []
+    tricks: list[dict[str, Any]] = []
     notes: list[str | None] = list(rec.notes)
     side = rec.declarer & 1
     for i, c in enumerate(rec.cards):

@@ -190,12 +190,12 @@ class PlanningProcess:
     ) -> RunResult:
         """Plan in the child (blocking); see :func:`workbench.runner.execute`."""
         run_id = next(self._ids)
-        job = (_run_in_child, run_id, request, db, settings, dict(force) if force else None, at)
+        job = (run_id, request, db, settings, dict(force) if force else None, at)
         try:
-            future: Future[tuple[Any, ...]] = self._pool().submit(*job)
+            future: Future[tuple[Any, ...]] = self._pool().submit(_run_in_child, *job)
         except BrokenProcessPool:
             self._restart()
-            future = self._pool().submit(*job)
+            future = self._pool().submit(_run_in_child, *job)
         sent_cancel = False
         try:
             while True:

@@ -109,4 +109,5 @@ def critic_function(fn: Callable[[Any, Move, Move], bool], name: str) -> Critic:
     cls = type(
         f"Critic_{name}", (Critic,), {"name": name, "accepts": lambda self, s, p, a: fn(s, p, a)}
     )
-    return cls()
+    critic: Critic = cls()  # cls is a subclass of Critic that implements accepts
+    return critic

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 from .expressions import (
     CompiledExpression,
@@ -199,6 +199,10 @@ class Domain:
     tasks: dict[str, TaskInfo]
     operators: dict[str, Operator]
 
+    @overload
+    def hook(self, kind: str, default: None = None) -> Callable[..., Any] | None: ...
+    @overload
+    def hook(self, kind: str, default: Callable[..., Any]) -> Callable[..., Any]: ...
     def hook(
         self, kind: str, default: Callable[..., Any] | None = None
     ) -> Callable[..., Any] | None:

@@ -418,7 +418,8 @@ class _Resolver(ast.NodeTransformer):
             compiled.namespace.get("__primitives__", {}),
         )
         copy = ast.parse(ast.unparse(node), mode="eval").body
-        return ast.fix_missing_locations(resolver.visit(copy))
+        resolved: ast.expr = resolver.visit(copy)  # an expression is rewritten to one
+        return ast.fix_missing_locations(resolved)
 
     def visit_Name(self, node: ast.Name) -> ast.expr:
         name = node.id

@@ -56,14 +56,14 @@ class ConstantRule:
                 return None
             want = f"one of {', '.join(self.choices)}" if self.choices else "a word"
             return f"expected {want}, got {value!r}"
-        number = isinstance(value, (int, float)) and not isinstance(value, bool)
         whole = self.kind is int
         if (
-            number
+            isinstance(value, (int, float))
+            and not isinstance(value, bool)
             and (not whole or float(value).is_integer())
             and (self.minimum is None or value >= self.minimum)
             and (self.maximum is None or value <= self.maximum)
-        ):  # type: ignore[operator]
+        ):
             return None
         return f"expected {self.expected()}, got {value!r}"
 
@@ -188,6 +188,6 @@ def _param_names(fn: Callable[..., Any]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def default_state_key(state: Any) -> Hashable:
+def default_state_key(state: Hashable) -> Hashable:
     """Without a domain key, the whole state is cost-relevant (always safe)."""
     return state

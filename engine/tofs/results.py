@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, overload
 
 from .expressions import SubexpressionValue
 
@@ -308,6 +308,10 @@ def _policy_dict(p: PolicyNode) -> dict[str, Any]:
     }
 
 
+@overload
+def _jsonable(obj: dict[Any, Any]) -> dict[str, Any]: ...
+@overload
+def _jsonable(obj: object) -> Any: ...
 def _jsonable(obj: Any) -> Any:
     if isinstance(obj, dict):
         return {str(k): _jsonable(v) for k, v in obj.items()}

@@ -44,7 +44,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from math import comb
-from typing import Literal
+from typing import Literal, overload
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -375,6 +375,10 @@ def get_model(name: str) -> BeliefModel:
 # --------------------------------------------------------------------------------------
 
 
+@overload
+def _set4(row: tuple[int, int, int, int], suit: int, value: int) -> tuple[int, int, int, int]: ...
+@overload
+def _set4(row: tuple[int, ...], suit: int, value: int) -> tuple[int, ...]: ...
 def _set4(row: tuple[int, ...], suit: int, value: int) -> tuple[int, ...]:
     return (*row[:suit], value, *row[suit + 1 :])
 

@@ -21,12 +21,11 @@ suits.
 from __future__ import annotations
 
 from engine.critics import Critic, CriticRegistry
+from engine.critics.base import Move
 from knowledge.bridge.cards import SUIT_OF
 from knowledge.bridge.position import Position
 
 __all__ = ["BridgeDiscard", "BridgeEquivalent", "BridgeLead", "critics", "equivalent_for_us"]
-
-Move = tuple[str, tuple[object, ...]]
 
 
 def equivalent_for_us(pos: Position, planned: int, actual: int) -> bool:
@@ -49,7 +48,7 @@ def _cards(planned: Move, actual: Move) -> tuple[int, int, int, int] | None:
     (_, pargs), (_, aargs) = planned, actual
     if len(pargs) < 2 or len(aargs) < 2:
         return None
-    return int(pargs[0]), int(pargs[1]), int(aargs[0]), int(aargs[1])  # type: ignore[arg-type]
+    return int(pargs[0]), int(pargs[1]), int(aargs[0]), int(aargs[1])
 
 
 class BridgeEquivalent(Critic):

@@ -19,7 +19,7 @@ The small card helpers at the top are shared with :mod:`.declarers`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .cards import (
     RANK_OF,
@@ -32,7 +32,7 @@ from .cards import (
 )
 from .deal import PlayState
 from .information import Information
-from .players import DoubleDummyPlayer
+from .players import DoubleDummyPlayer, Player
 
 __all__ = [
     "DEFENDERS",
@@ -614,9 +614,9 @@ class ScriptedDefender:
     name = "scripted"
     double_dummy = False
 
-    def __init__(self, script: Sequence[int | str], fallback: object | None = None) -> None:
+    def __init__(self, script: Sequence[int | str], fallback: Player | None = None) -> None:
         self.script = tuple(parse_card(c) if isinstance(c, str) else int(c) for c in script)
-        self.fallback = fallback if fallback is not None else HeuristicDefender()
+        self.fallback: Player = fallback if fallback is not None else HeuristicDefender()
         self.followed = 0
         self.diverged_at: int | None = None
         self.note: str | None = None
@@ -645,14 +645,14 @@ class ScriptedDefender:
                 return c
         if self.diverged_at is None:
             self.diverged_at = k
-        card = self.fallback.choose(state, seat, info)  # type: ignore[attr-defined]
+        card = self.fallback.choose(state, seat, info)
         self.note = getattr(self.fallback, "note", None)
         return card
 
 
 def _scripted(
     record: object | None = None, script: Sequence[int | str] | None = None, **_: object
-) -> object:
+) -> Player:
     if script:
         return ScriptedDefender(script)
     if record is not None:
@@ -660,7 +660,7 @@ def _scripted(
     return ScriptedDefender(())
 
 
-DEFENDERS = {
+DEFENDERS: dict[str, Callable[..., Player]] = {
     "heuristic": lambda record=None, **_: HeuristicDefender(),
     "dd": lambda record=None, **_: DoubleDummyDefender(),
     "scripted": _scripted,
@@ -669,7 +669,7 @@ DEFENDERS = {
 replays ``script`` (cards) or the record's play, then defends by the heuristics."""
 
 
-def make_defender(name: str, record: object | None = None, **options: object) -> object:
+def make_defender(name: str, record: object | None = None, **options: object) -> Player:
     """A defender by registry name (see :data:`DEFENDERS`)."""
     try:
         factory = DEFENDERS[name]

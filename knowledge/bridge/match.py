@@ -44,10 +44,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from multiprocessing.connection import wait as mp_wait
+from typing import TYPE_CHECKING
 
 from .cards import CARD_NAMES, Denom, Seat, parse_card
 from .deal import Contract, Deal, Vul
 from .scoring import score as contract_score
+
+if TYPE_CHECKING:
+    from .players import Player
 
 __all__ = [
     "BoardResult",
@@ -202,7 +206,7 @@ def _split_cards(text: str) -> list[int]:
 
 def play_problem(
     problem: Problem | object,
-    declarer: str | object = "mcdd",
+    declarer: str | Player = "mcdd",
     defense: str = "heuristic",
     *,
     options: Mapping[str, object] | None = None,
@@ -356,8 +360,8 @@ class _Worker:
         self.started = None
         self.conn.send((i, job))
 
-    def over_time(self, timeout: float | None, now: float) -> bool:
-        return timeout is not None and self.started is not None and now - self.started >= timeout
+    def over_time(self, timeout: float, now: float) -> bool:
+        return self.started is not None and now - self.started >= timeout
 
     def kill(self) -> None:
         with contextlib.suppress(Exception):
@@ -431,7 +435,7 @@ def _run_pool(
                         _, res = message
                         w.index = None
                     finish(i, res)
-                elif w.over_time(timeout, time.monotonic()):
+                elif timeout is not None and w.over_time(timeout, time.monotonic()):
                     i = w.index
                     w.kill()
                     pool[k] = _Worker(ctx)
@@ -556,7 +560,7 @@ class MatchReport:
             score_mean=_mean([r.score for r in ok]),  # type: ignore[misc]
             dd_tricks_lost_mean=_mean([r.dd_lost for r in ok if r.dd_lost is not None]),
             seconds_per_deal=_mean([r.seconds for r in ok]),
-            nodes_per_deal=_mean(nodes) if nodes else None,  # type: ignore[arg-type]
+            nodes_per_deal=_mean(nodes) if nodes else None,
             timeouts=sum(1 for r in rs if r.timeout),
             errors=sum(1 for r in rs if r.failed),
             completed=len(ok),

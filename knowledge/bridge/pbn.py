@@ -187,7 +187,7 @@ def _decode(raw: bytes) -> str:
 
 def _strip_comment(text: str, game: _Game) -> tuple[str, bool]:
     """Remove ';' and '{…}' comments from a line; True if a '{' stays open."""
-    out = []
+    out: list[str] = []
     i = 0
     while i < len(text):
         ch = text[i]
@@ -691,6 +691,7 @@ def parse_lin(text: str, *, source: str = "<lin>") -> list[BoardRecord]:
             if state.is_over:
                 result = state.declarer_tricks
         if b.claimed and contract is not None and result is None:
+            assert b.contract is not None  # contract was read from it
             result = b.contract.result + contract.tricks_needed
         tags = {str(k): str(v) for k, v in b.info.items()}
         out.append(

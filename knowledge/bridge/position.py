@@ -15,8 +15,9 @@ no-trump) for speed; :mod:`knowledge.bridge.cards` names them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from knowledge.bridge.beliefs import DEFAULT_MODEL, BeliefModel, Knowledge
 from knowledge.bridge.cards import ALL_CARDS, SUIT_MASKS, SUIT_OF
@@ -26,6 +27,20 @@ from knowledge.bridge.information import Information
 __all__ = ["Position", "Table", "position_of"]
 
 UNKNOWN = -1
+
+T = TypeVar("T")
+
+
+def as_pair(values: Iterable[T]) -> tuple[T, T]:
+    """Per-defender values as the fixed-size tuple the fields hold."""
+    first, second = values
+    return first, second
+
+
+def as_four(values: Iterable[T]) -> tuple[T, T, T, T]:
+    """Per-seat (or per-suit) values as the fixed-size tuple the fields hold."""
+    a, b, c, d = values
+    return a, b, c, d
 
 
 @dataclass(frozen=True, eq=False)
@@ -179,9 +194,9 @@ class Position:
         if len(trick) < 4:
             return replace(
                 self,
-                hands=tuple(hands),
+                hands=as_four(hands),
                 unseen=unseen,
-                trick=trick,  # type: ignore[arg-type]
+                trick=trick,
                 counts=counts,
                 lengths=lengths,
                 voids=voids,
@@ -193,9 +208,9 @@ class Position:
         ours = winner[0] in (self.table.declarer, self.table.dummy)
         return replace(
             self,
-            hands=tuple(hands),
+            hands=as_four(hands),
             unseen=unseen,
-            trick=(),  # type: ignore[arg-type]
+            trick=(),
             leader=winner[0],
             won=self.won + ours,
             lost=self.lost + (not ours),
@@ -259,26 +274,26 @@ class Position:
             pos = replace(
                 self,
                 unseen=unseen,
-                counts=tuple(counts),  # type: ignore[arg-type]
+                counts=as_pair(counts),
                 played=(tuple(played[0]), tuple(played[1])),
-                voids=tuple(voids),
+                voids=as_pair(voids),
                 trick=(),
-            )  # type: ignore[arg-type]
+            )
             return pos.knowledge()
         lho, rho = self.table.defenders
-        unseen = tuple((self.unseen & SUIT_MASKS[s]).bit_count() for s in range(4))
-        known = tuple(
+        unseen_by_suit = as_four((self.unseen & SUIT_MASKS[s]).bit_count() for s in range(4))
+        known = as_pair(
             tuple((self.hands[seat] & SUIT_MASKS[s]).bit_count() for s in range(4))
             for seat in (lho, rho)
         )
-        voids = tuple(frozenset(s for s in range(4) if v >> s & 1) for v in self.voids)
+        shown_out = as_pair(frozenset(s for s in range(4) if v >> s & 1) for v in self.voids)
         return Knowledge(
             hands=self.counts,
-            unseen=unseen,
-            known=known,  # type: ignore[arg-type]
+            unseen=unseen_by_suit,
+            known=known,
             played=self.played,
-            voids=voids,
-        )  # type: ignore[arg-type]
+            voids=shown_out,
+        )
 
 
 def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
@@ -298,23 +313,25 @@ def position_of(info: Information, table: Table, start_tricks: int | None = None
     counts = (info.counts[lho], info.counts[rho])
     side = table.declarer & 1
     won, lost = info.won[side], info.won[1 - side]
-    lengths = tuple(tuple(0 if voids[d] >> s & 1 else UNKNOWN for s in range(4)) for d in range(2))
-    played = tuple(
+    lengths = as_pair(
+        tuple(0 if voids[d] >> s & 1 else UNKNOWN for s in range(4)) for d in range(2)
+    )
+    played = as_pair(
         tuple((info.played_by[seat] & SUIT_MASKS[s]).bit_count() for s in range(4))
         for seat in (lho, rho)
     )
     done = won + lost
     return Position(
         table,
-        tuple(hands),
+        as_four(hands),
         info.unseen,
         trick,
-        int(info.leader),  # type: ignore[arg-type]
+        int(info.leader),
         won,
         lost,
         counts,
         lengths,
-        voids,  # type: ignore[arg-type]
+        voids,
         done if start_tricks is None else start_tricks,
         played,
-    )  # type: ignore[arg-type]
+    )

@@ -47,7 +47,7 @@ from knowledge.bridge.deal import Contract, PlayState
 from knowledge.bridge.information import Information
 from knowledge.bridge.network import SEATS, card_text, registry
 from knowledge.bridge.players import dd_solve_many
-from knowledge.bridge.position import Position, Table, position_of
+from knowledge.bridge.position import Position, Table, as_four, position_of
 
 __all__ = ["SOURCE", "Decision", "TieBreak", "TofsDeclarer", "bridge_domain", "plan_position"]
 
@@ -383,8 +383,8 @@ def _rewind(pos: Position, plays: tuple[tuple[int, int], ...], upto: int) -> Pos
     leader = trick[0][0] if trick else (plays[upto][0] if upto < len(plays) else pos.leader)
     return replace(
         pos,
-        hands=tuple(hands),
+        hands=as_four(hands),
         unseen=unseen,
-        trick=trick,  # type: ignore[arg-type]
+        trick=trick,
         leader=leader,
     )

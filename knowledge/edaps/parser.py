@@ -212,6 +212,35 @@ SIGNATURES: dict[str, tuple[_Arg, ...]] = {
 _Value = float | int | bool | str
 
 
+# What _convert made of an argument, by the argument's kind, for the typed fields of the
+# design: "num" gives a float, "int" an int, "flag" a bool, "word" and "cbkind" a str.
+def _as_float(value: _Value) -> float:
+    assert isinstance(value, float)
+    return value
+
+
+def _as_int(value: _Value) -> int:
+    assert isinstance(value, int) and not isinstance(value, bool)
+    return value
+
+
+def _as_flag(value: _Value) -> bool:
+    assert isinstance(value, bool)
+    return value
+
+
+def _as_word(value: _Value) -> str:
+    assert isinstance(value, str)
+    return value
+
+
+def _as_bore_kind(value: _Value) -> Literal["conical", "cylindrical"]:
+    if value == "conical":
+        return "conical"
+    assert value == "cylindrical"
+    return "cylindrical"
+
+
 def _shown(token: str) -> str:
     """A token as messages quote it: repr-quoted (control characters escaped), shortened."""
     return repr(token if len(token) <= 40 else token[:37] + "...")
@@ -405,7 +434,7 @@ class _Reader:
             self._orphan("Y", "Z", line)
         elif values is not None:
             x, y = values
-            self.open.pins.append(Pin(x=x, y=y, line=line))
+            self.open.pins.append(Pin(x=_as_float(x), y=_as_float(y), line=line))
 
     def hole_part(self, letter: str, line: int, values: list[_Value] | None) -> None:
         hole = self.open
@@ -429,7 +458,12 @@ class _Reader:
             hole.bore_line = line
             if values is not None:
                 kind, depth, diameter = values
-                hole.bore = Counterbore(kind=kind, depth=depth, diameter=diameter, line=line)
+                hole.bore = Counterbore(
+                    kind=_as_bore_kind(kind),
+                    depth=_as_float(depth),
+                    diameter=_as_float(diameter),
+                    line=line,
+                )
 
     def read(self, text: str) -> None:
         if text.startswith("\ufeff"):
@@ -454,23 +488,31 @@ class _Reader:
     def design(self, name: str) -> Design:
         s = self.scalars
 
-        def one(letter: str) -> _Value | None:
-            return s[letter][0] if letter in s else None
+        def num(letter: str) -> float | None:
+            return _as_float(s[letter][0]) if letter in s else None
+
+        def word(letter: str) -> str | None:
+            return _as_word(s[letter][0]) if letter in s else None
 
         pths = [
             PlatedThroughHole(
-                x=v[0], y=v[1], depth=v[2], diameter=v[3], tolerance=v[4], line=p.line
+                x=_as_float(v[0]),
+                y=_as_float(v[1]),
+                depth=_as_float(v[2]),
+                diameter=_as_float(v[3]),
+                tolerance=_as_float(v[4]),
+                line=p.line,
             )
             for p in self.items["P"]
             if (v := p.values) is not None
         ]
         holes = [
             Hole(
-                x=v[0],
-                y=v[1],
-                depth=v[2],
-                diameter=v[3],
-                tolerance=v[4],
+                x=_as_float(v[0]),
+                y=_as_float(v[1]),
+                depth=_as_float(v[2]),
+                diameter=_as_float(v[3]),
+                tolerance=_as_float(v[4]),
                 threads_per_inch=p.threads,
                 counterbore=p.bore,
                 line=p.line,
@@ -480,14 +522,14 @@ class _Reader:
         ]
         milling = [
             MillingFeature(
-                x=v[0],
-                y=v[1],
-                rotation=v[2],
-                depth=v[3],
-                length=v[4],
-                width=v[5],
-                corner_radius=v[6],
-                tolerance=v[7],
+                x=_as_float(v[0]),
+                y=_as_float(v[1]),
+                rotation=_as_float(v[2]),
+                depth=_as_float(v[3]),
+                length=_as_float(v[4]),
+                width=_as_float(v[5]),
+                corner_radius=_as_float(v[6]),
+                tolerance=_as_float(v[7]),
                 line=p.line,
             )
             for p in self.items["M"]
@@ -495,19 +537,19 @@ class _Reader:
         ]
         components = [
             Component(
-                x=v[0],
-                y=v[1],
-                rotation=v[2],
-                dimx=v[3],
-                dimy=v[4],
-                dimz=v[5],
-                type=v[6],
-                hardware=v[7],
-                part=v[8],
-                preformed=v[9],
-                auto_insert=v[10],
-                adhesion=v[11],
-                hand_solder=v[12],
+                x=_as_float(v[0]),
+                y=_as_float(v[1]),
+                rotation=_as_float(v[2]),
+                dimx=_as_float(v[3]),
+                dimy=_as_float(v[4]),
+                dimz=_as_float(v[5]),
+                type=_as_int(v[6]),
+                hardware=_as_int(v[7]),
+                part=_as_word(v[8]),
+                preformed=_as_flag(v[9]),
+                auto_insert=_as_flag(v[10]),
+                adhesion=_as_flag(v[11]),
+                hand_solder=_as_flag(v[12]),
                 pins=tuple(p.pins),
                 line=p.line,
             )
@@ -516,16 +558,16 @@ class _Reader:
         ]
         return Design(
             name=name,
-            length=s["D"][0] if "D" in s else None,
-            width=s["D"][1] if "D" in s else None,
-            thickness=s["D"][2] if "D" in s else None,
-            dielectric=one("I"),
-            resistivity=one("O"),
-            plating_width=one("W"),
-            bullseye=(s["B"][0], s["B"][1]) if "B" in s else None,
-            artwork_file=one("F"),
-            min_gap=one("G"),
-            trace_thickness=one("R"),
+            length=_as_float(s["D"][0]) if "D" in s else None,
+            width=_as_float(s["D"][1]) if "D" in s else None,
+            thickness=_as_float(s["D"][2]) if "D" in s else None,
+            dielectric=word("I"),
+            resistivity=num("O"),
+            plating_width=num("W"),
+            bullseye=(_as_float(s["B"][0]), _as_float(s["B"][1])) if "B" in s else None,
+            artwork_file=word("F"),
+            min_gap=num("G"),
+            trace_thickness=num("R"),
             pths=tuple(pths),
             holes=tuple(holes),
             milling=tuple(milling),

@@ -104,12 +104,13 @@ def prepare(design: Design, constants: dict[str, Any]) -> Prepared:
     bx32, by32 = np.float32(bx), np.float32(by)
     items: dict[str, Item] = {}
     printed: dict[str, tuple[float, float]] = {}
-    for prefix, group in (
+    groups: tuple[tuple[str, tuple[Item, ...]], ...] = (
         ("P", design.pths),
         ("H", design.holes),
         ("M", design.milling),
         ("Z", design.components),
-    ):
+    )
+    for prefix, group in groups:
         for n, item in enumerate(group, 1):
             items[f"{prefix}{n}"] = item
             printed[f"{prefix}{n}"] = (
@@ -136,9 +137,8 @@ def prepare(design: Design, constants: dict[str, Any]) -> Prepared:
     radius = {i: items[i].corner_radius for i in mill_ids}  # type: ignore[union-attr]
     comps = [(f"Z{n}", c) for n, c in enumerate(design.components, 1)]
     machine = [cid for cid, c in comps if not c.hand_solder]
-    paste = tuple(
-        f"{cid}.{k}" for cid in reversed(machine) for k in range(len(items[cid].pins), 0, -1)
-    )  # type: ignore[union-attr]
+    pin_count = {cid: len(c.pins) for cid, c in comps}
+    paste = tuple(f"{cid}.{k}" for cid in reversed(machine) for k in range(pin_count[cid], 0, -1))
     length, width = design.length or 0.0, design.width or 0.0
     return Prepared(
         design=design,
@@ -179,8 +179,8 @@ class Shop:
 def _make_registry() -> Registry:
     reg = Registry("edaps")
     prim = reg.primitive
-    for tol in ("end_mill_min_tol", "slot_mill_min_tol", "side_mill_min_tol"):
-        reg.constant(tol, float, minimum=0)  # the design critique reads them
+    for name in ("end_mill_min_tol", "slot_mill_min_tol", "side_mill_min_tol"):
+        reg.constant(name, float, minimum=0)  # the design critique reads them
 
     def item(s: Shop, x: str) -> Any:
         return s.prep.items[x]
@@ -360,17 +360,17 @@ def _make_registry() -> Registry:
 
     # --- board ---
     @prim
-    def board_length(s: Shop) -> float:
+    def board_length(s: Shop) -> float | None:
         """Board length (along x), inches."""
         return s.prep.design.length
 
     @prim
-    def board_width(s: Shop) -> float:
+    def board_width(s: Shop) -> float | None:
         """Board width (along y), inches."""
         return s.prep.design.width
 
     @prim
-    def min_gap(s: Shop) -> float:
+    def min_gap(s: Shop) -> float | None:
         """Smallest coupler gap in the artwork, inches."""
         return s.prep.design.min_gap
 
@@ -380,7 +380,7 @@ def _make_registry() -> Registry:
         return s.prep.design.plating_width or 0.0
 
     @prim
-    def trace_thickness(s: Shop) -> float:
+    def trace_thickness(s: Shop) -> float | None:
         """Thickness of the transmission lines, inches."""
         return s.prep.design.trace_thickness
 

@@ -59,8 +59,8 @@ def cmd_list(store: KnowledgeStore, args: argparse.Namespace) -> int:
         print(f"constant {c.name} = {c.value!r}" + (f" {c.unit}" if c.unit else ""))
     for p in store.problems(spec.name):
         print(f"problem {p['name']} ({p['kind']})")
-    for t in spec.tests:
-        print(f"test {t.name!r} on {t.problem}")
+    for kt in spec.tests:
+        print(f"test {kt.name!r} on {kt.problem}")
     return 0
 
 

@@ -218,7 +218,7 @@ class _AnyPrimitives(dict[str, Primitive]):
     def _stub(self, name: str) -> Primitive:
         return Primitive(name, _unchecked, uses_state=True, doc="(assumed: no registry)")
 
-    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, key: str, default: Any = None) -> Any:
         if key in self:
             return super().__getitem__(key)
         return default if key in self._refuse else self._stub(key)
@@ -230,7 +230,7 @@ class _AnyPrimitives(dict[str, Primitive]):
 class _AnyEffects(dict[str, Callable[..., Any]]):
     """Effects when no registry is given: every effect name is assumed to exist."""
 
-    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, key: str, default: Any = None) -> Any:
         return super().get(key, _unchecked)
 
 

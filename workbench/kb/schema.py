@@ -18,7 +18,7 @@ __all__ = ["MIGRATIONS", "SCHEMA_VERSION"]
 
 def _v1(db: Database) -> None:
     """Domains and their knowledge, problems, primitives, and revisions."""
-    db["domains"].create(
+    db.table("domains").create(
         {
             "name": str,
             "package": str,
@@ -34,13 +34,13 @@ def _v1(db: Database) -> None:
         not_null={"package", "revision"},
         strict=True,
     )
-    db["constants"].create(
+    db.table("constants").create(
         {"domain": str, "name": str, "pos": int, "value": str, "description": str, "unit": str},
         pk=("domain", "name"),
         foreign_keys=[("domain", "domains", "name")],
         strict=True,
     )
-    db["tasks"].create(
+    db.table("tasks").create(
         {
             "domain": str,
             "name": str,
@@ -55,7 +55,7 @@ def _v1(db: Database) -> None:
         foreign_keys=[("domain", "domains", "name")],
         strict=True,
     )
-    db["methods"].create(
+    db.table("methods").create(
         {
             "domain": str,
             "task": str,
@@ -83,7 +83,7 @@ def _v1(db: Database) -> None:
         FOREIGN KEY (domain, task, method) REFERENCES methods (domain, task, name)
             ON DELETE CASCADE
     ) STRICT""")
-    db["operators"].create(
+    db.table("operators").create(
         {
             "domain": str,
             "name": str,
@@ -99,19 +99,19 @@ def _v1(db: Database) -> None:
         foreign_keys=[("domain", "domains", "name")],
         strict=True,
     )
-    db["primitives"].create(
+    db.table("primitives").create(
         {"domain": str, "name": str, "signature": str, "doc": str, "uses_state": int},
         pk=("domain", "name"),
         foreign_keys=[("domain", "domains", "name")],
         strict=True,
     )
-    db["problems"].create(
+    db.table("problems").create(
         {"domain": str, "name": str, "kind": str, "content": str, "description": str},
         pk=("domain", "name"),
         foreign_keys=[("domain", "domains", "name")],
         strict=True,
     )
-    db["revisions"].create(
+    db.table("revisions").create(
         {
             "id": int,
             "domain": str,
@@ -132,12 +132,12 @@ def _v1(db: Database) -> None:
         strict=True,
         foreign_keys=[("domain", "domains", "name")],
     )
-    db["revisions"].create_index(["domain", "id"])
+    db.table("revisions").create_index(["domain", "id"])
 
 
 def _v2(db: Database) -> None:
     """Knowledge tests live in the store, and runs are recorded."""
-    db["knowledge_tests"].create(
+    db.table("knowledge_tests").create(
         {
             "domain": str,
             "name": str,
@@ -152,7 +152,7 @@ def _v2(db: Database) -> None:
         foreign_keys=[("domain", "domains", "name")],
         strict=True,
     )
-    db["runs"].create(
+    db.table("runs").create(
         {
             "id": int,
             "domain": str,
@@ -167,7 +167,7 @@ def _v2(db: Database) -> None:
         foreign_keys=[("domain", "domains", "name")],
         strict=True,
     )
-    db["runs"].create_index(["domain", "id"])
+    db.table("runs").create_index(["domain", "id"])
 
 
 MIGRATIONS: list[Callable[[Database], None]] = [_v1, _v2]

@@ -31,7 +31,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from sqlite_utils import Database
 
 from engine.tofs import DomainSpec
@@ -138,13 +138,14 @@ def item_key(kind: str, item: Any) -> str:
 
 
 def _items(spec: DomainSpec, kind: str) -> list[Any]:
-    return {
+    lists: dict[str, list[Any]] = {
         "constant": spec.constants,
         "task": spec.tasks,
         "method": spec.methods,
         "operator": spec.operators,
         "test": spec.tests,
-    }[kind]
+    }
+    return lists[kind]
 
 
 def find_item(spec: DomainSpec, kind: str, name: str) -> Any | None:
@@ -152,7 +153,7 @@ def find_item(spec: DomainSpec, kind: str, name: str) -> Any | None:
     return next((it for it in _items(spec, kind) if item_key(kind, it) == name), None)
 
 
-_MODELS: dict[str, type] = {
+_MODELS: dict[str, type[BaseModel]] = {
     "constant": ConstantDef,
     "task": TaskDef,
     "method": MethodDef,
@@ -196,6 +197,7 @@ def apply_change(
         after = item.model_dump(mode="json")
         if index is None:
             if kind == "method":  # a new method goes after its task's last method
+                assert isinstance(item, MethodDef)
                 last = max(
                     (i for i, m in enumerate(items) if m.task == item.task), default=len(items) - 1
                 )
@@ -475,7 +477,7 @@ class KnowledgeStore:
             "knowledge_tests",
         ):
             db.execute(f"DELETE FROM {table} WHERE domain = ?", [d])
-        db["constants"].insert_all(
+        db.table("constants").insert_all(
             {
                 "domain": d,
                 "name": c.name,
@@ -486,7 +488,7 @@ class KnowledgeStore:
             }
             for i, c in enumerate(spec.constants)
         )
-        db["tasks"].insert_all(
+        db.table("tasks").insert_all(
             {
                 "domain": d,
                 "name": t.name,
@@ -499,7 +501,7 @@ class KnowledgeStore:
             }
             for i, t in enumerate(spec.tasks)
         )
-        db["methods"].insert_all(
+        db.table("methods").insert_all(
             {
                 "domain": d,
                 "task": m.task,
@@ -518,12 +520,12 @@ class KnowledgeStore:
             }
             for i, m in enumerate(spec.methods)
         )
-        db["method_subtasks"].insert_all(
+        db.table("method_subtasks").insert_all(
             {"domain": d, "task": m.task, "method": m.name, "pos": k, "call": call}
             for m in spec.methods
             for k, call in enumerate(m.subtasks or [])
         )
-        db["operators"].insert_all(
+        db.table("operators").insert_all(
             {
                 "domain": d,
                 "name": o.name,
@@ -537,7 +539,7 @@ class KnowledgeStore:
             }
             for i, o in enumerate(spec.operators)
         )
-        db["knowledge_tests"].insert_all(
+        db.table("knowledge_tests").insert_all(
             {
                 "domain": d,
                 "name": t.name,
@@ -572,10 +574,12 @@ class KnowledgeStore:
         message: str,
     ) -> Revision:
         snapshot = dump_domain_source(spec, header)
+        who = author or _author()
+        created = _now()
         row = {
             "domain": spec.name,
-            "author": author or _author(),
-            "created": _now(),
+            "author": who,
+            "created": created,
             "action": action,
             "kind": kind,
             "target": target,
@@ -586,13 +590,14 @@ class KnowledgeStore:
             "reverts": reverts,
             "message": message,
         }
-        rid = db["revisions"].insert(row).last_pk
+        rid = db.table("revisions").insert(row).last_pk
         db.execute("UPDATE domains SET revision = ? WHERE name = ?", [rid, spec.name])
+        assert rid is not None  # an insert sets the new row's id
         return Revision(
             int(rid),
             spec.name,
-            row["author"],
-            row["created"],
+            who,
+            created,
             action,
             kind,
             target,
@@ -645,7 +650,7 @@ class KnowledgeStore:
                     [package, header, spec.name],
                 )
             else:
-                db["domains"].insert(
+                db.table("domains").insert(
                     {
                         "name": spec.name,
                         "package": package,
@@ -946,7 +951,7 @@ class KnowledgeStore:
     ) -> None:
         with self._write() as db:
             self._check_base(db, domain, None)
-            db["problems"].upsert(
+            db.table("problems").upsert(
                 {
                     "domain": domain,
                     "name": name,
@@ -976,7 +981,7 @@ class KnowledgeStore:
         """The registry's primitives (name, signature, doc, uses_state): read-only here."""
         with self._write() as db:
             db.execute("DELETE FROM primitives WHERE domain = ?", [domain])
-            db["primitives"].insert_all(
+            db.table("primitives").insert_all(
                 {"domain": domain, "name": n, "signature": sig, "doc": doc, "uses_state": int(st)}
                 for n, sig, doc, st in primitives
             )
@@ -1000,8 +1005,8 @@ class KnowledgeStore:
     ) -> int:
         with self._write() as db:
             rev = self._check_base(db, domain, None)
-            return int(
-                db["runs"]
+            run_id = (
+                db.table("runs")
                 .insert(
                     {
                         "domain": domain,
@@ -1015,6 +1020,8 @@ class KnowledgeStore:
                 )
                 .last_pk
             )
+            assert run_id is not None  # an insert sets the new row's id
+            return int(run_id)
 
     def runs(self, domain: str) -> list[dict[str, Any]]:
         return list(

@@ -79,9 +79,10 @@ class BridgeScreen(Screen[None]):
         """The screen for a stored board (its PBN text); raises ValueError if unreadable."""
         from knowledge.bridge.problems import board_state
 
-        [record, *_] = parse_pbn(text, source=name) or [None]
-        if record is None:
+        records = parse_pbn(text, source=name)
+        if not records:
             raise ValueError(f"{name}: no board in the PBN text")
+        record = records[0]
         return cls(record, name, board_state(record, name))
 
     def compose(self) -> ComposeResult:

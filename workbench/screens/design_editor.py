@@ -224,7 +224,7 @@ class DesignScreen(Screen[None]):
                     editor.border_title = "Input"
                     yield editor
                     yield OptionList(id="design-problems")
-                summary = DataTable(
+                summary: DataTable[str | Text] = DataTable(
                     id="design-summary",
                     show_header=False,
                     cursor_type="none",

@@ -144,7 +144,7 @@ class NewItemScreen(ModalScreen[NewItem | None]):
         self._explain()
 
     @on(Select.Changed, "#new-task")
-    def _task(self, event: Select.Changed) -> None:
+    def _task_chosen(self, event: Select.Changed) -> None:
         self.task_name = event.value if isinstance(event.value, str) else None
         self._explain()
 

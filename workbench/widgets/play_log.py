@@ -90,7 +90,9 @@ def trick_rows(
         won[Seat(t.winner).side] -= 1
     first = won[0] + won[1] + 1
     rows: list[TrickRow] = []
-    tricks = [(t.leader, t.cards, t.winner) for t in history]
+    tricks: list[tuple[int, tuple[int, ...], int | None]] = [
+        (t.leader, t.cards, t.winner) for t in history
+    ]
     if state.trick:
         tricks.append((state.leader, tuple(state.trick), None))
     played = 0

@@ -91,7 +91,7 @@ class SearchTree(Tree[LineData]):
         self.replay = replay
         self.position = 0
         self.current: int | None = None
-        self.anchor: int | None = None
+        self.anchor_line: int | None = None
         """The line shown at the top (None: the whole tree from the search's root)."""
         self._tnodes: dict[int, TreeNode[LineData]] = {}
         self._built: set[int] = set()
@@ -109,9 +109,9 @@ class SearchTree(Tree[LineData]):
     def top_lines(self, k: int | None = None) -> list[int]:
         """The lines shown at the top level at position k (the anchor, or the roots)."""
         k = self.position if k is None else k
-        if self.anchor is None:
+        if self.anchor_line is None:
             return self.replay.roots_at(k)
-        return [self.anchor] if self.replay.visible(self.anchor, k) else []
+        return [self.anchor_line] if self.replay.visible(self.anchor_line, k) else []
 
     def labels(self) -> list[str]:
         """The labels of the nodes that exist, depth first (tests)."""
@@ -129,7 +129,7 @@ class SearchTree(Tree[LineData]):
         self.replay = replay
         self.position = 0
         self.current = None
-        self.anchor = None
+        self.anchor_line = None
         self.border_subtitle = ""
         self._resync(0)
 
@@ -165,7 +165,7 @@ class SearchTree(Tree[LineData]):
         for line in r.created[i]:
             parent = r.items[line].parent
             if parent is None:
-                pnode = self.root if self.anchor is None else None
+                pnode = self.root if self.anchor_line is None else None
                 built = pnode is not None
             else:
                 pnode = self._tnodes.get(parent)
@@ -246,11 +246,11 @@ class SearchTree(Tree[LineData]):
         """The top line for a current node with this path (hysteresis: keep the anchor
         while the node stays 1 .. MAX_SHOWN_DEPTH levels below it)."""
         depth = len(path) - 1
-        if self.anchor is not None and self.anchor in path:
-            below = depth - self.replay.items[self.anchor].depth
+        if self.anchor_line is not None and self.anchor_line in path:
+            below = depth - self.replay.items[self.anchor_line].depth
             if 0 < below <= self.MAX_SHOWN_DEPTH:
-                return self.anchor
-        elif self.anchor is None and depth <= self.MAX_SHOWN_DEPTH:
+                return self.anchor_line
+        elif self.anchor_line is None and depth <= self.MAX_SHOWN_DEPTH:
             return None
         top = depth - self.KEEP_ABOVE
         return path[top] if top > 0 else None
@@ -261,13 +261,13 @@ class SearchTree(Tree[LineData]):
         cur = r.current_line(k)
         path = r.path(cur) if cur is not None else []
         anchor = self._anchor_for(path) if path else None
-        if anchor != self.anchor:
-            self.anchor = anchor
+        if anchor != self.anchor_line:
+            self.anchor_line = anchor
             self._resync(k)
             depth = r.items[anchor].depth if anchor is not None else 0
             self.border_subtitle = f"from depth {depth}" if anchor is not None else ""
-        if self.anchor is not None:
-            path = path[r.items[self.anchor].depth :]
+        if self.anchor_line is not None:
+            path = path[r.items[self.anchor_line].depth :]
         keep = set(path)
         for line in reversed(self._path):
             if line not in keep:
@@ -283,8 +283,8 @@ class SearchTree(Tree[LineData]):
                 node.expand()
         self._path = path
         self.current = cur
-        for line in (previous, cur):
-            node = self._tnodes.get(line) if line is not None else None
+        for shown in (previous, cur):
+            node = self._tnodes.get(shown) if shown is not None else None
             if node is not None:
                 node.refresh()
         if cur is not None:
