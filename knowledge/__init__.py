@@ -19,6 +19,7 @@ __all__ = [
     "PackageError",
     "PlanReport",
     "PlanRequest",
+    "exit_status",
     "get_package",
     "package_names",
 ]
@@ -33,10 +34,23 @@ _PACKAGES = {
 # Exit statuses of a planning command, shared by every package.
 EXIT_PLAN = 0
 EXIT_BAD_INPUT = 1
-EXIT_NO_PLAN = 2
+EXIT_NO_PLAN = 2  # the whole tree was searched: no plan exists
+EXIT_GAVE_UP = 3  # a budget stopped the search before any plan: nothing is known
 # A batch command (a match, a knowledge-test run) some of whose jobs raised: the rest ran and
 # were reported, but the figures are incomplete.
 EXIT_JOBS_FAILED = 4
+
+
+def exit_status(result: Any) -> int:
+    """A run's exit status: 0 a plan (proven best or not), 2 none exists, 3 gave up."""
+    from engine.tofs import Outcome
+
+    return {
+        Outcome.PLAN: EXIT_PLAN,
+        Outcome.PLAN_UNPROVEN: EXIT_PLAN,
+        Outcome.NO_PLAN: EXIT_NO_PLAN,
+        Outcome.GAVE_UP: EXIT_GAVE_UP,
+    }[result.outcome]
 
 
 class PackageError(LookupError):
@@ -258,7 +272,7 @@ def generic_plan(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
             result = plan(domain, problem, options)
     except (PackageError, SourceError, DomainError, EvaluationError, ValueError) as exc:
         return PlanReport(f"error: {exc}", EXIT_BAD_INPUT)
-    status = EXIT_PLAN if result.found else EXIT_NO_PLAN
+    status = exit_status(result)
     explanation = (
         pkg.explain(result, domain, problem, options)
         if request.explain and not request.force

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from workbench.cli import main
 
 
@@ -79,3 +81,42 @@ def test_list_shows_packages_and_problems(capsys) -> None:
     assert main(["list"]) == 0
     out = capsys.readouterr().out
     assert "examples:" in out and "dinner" in out and "finesse" in out
+
+
+@pytest.mark.parametrize("extra", [[], ["--explain"], ["--json"], ["--json", "--explain"]])
+def test_a_budget_that_stops_the_search_is_said_and_never_called_unmanufacturable(
+    capsys, extra: list[str]
+) -> None:  # type: ignore[no-untyped-def]
+    """RM1 is manufacturable: ten nodes are simply not enough to find out.  Every form of
+    the output says the budget stopped the search, and the status is 3, not 2."""
+    assert main(["plan", "edaps", "RM1", "--node-budget", "10", *extra]) == 3
+    out = capsys.readouterr().out
+    assert "cannot be made" not in out and "unmanufacturable" not in out.lower()
+    assert "gave up at the node budget of 10 nodes" in out
+    if "--json" in extra:
+        data = json.loads(out)
+        assert data["manufacturable"] is None and data["outcome"] == "gave up"
+        assert data["diagnostics"] == []
+
+
+def test_a_budget_after_a_plan_gives_the_best_found_and_says_it_is_not_proven(capsys) -> None:  # type: ignore[no-untyped-def]
+    status = main(["plan", "edaps", "RM1", "--full-tree", "--node-budget", "3000", "--explain"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "best plan found when the node budget of 3,000 nodes stopped the search" in out
+    assert "(not proven best)" in out
+
+
+def test_exit_statuses_no_plan_and_usage_are_told_apart(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["plan", "edaps", "RUM1"]) == 2  # the whole tree searched: cannot be made
+    assert "Total nodes: 148." in capsys.readouterr().out  # the dissertation's whole tree
+    with pytest.raises(SystemExit) as usage:
+        main(["plan", "edaps"])  # argparse: a required argument is missing
+    assert usage.value.code == 1
+    assert "the following arguments are required: problem" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as unknown:
+        main(["plan", "edaps", "RM1", "--no-such-flag"])
+    assert unknown.value.code == 1
+    with pytest.raises(SystemExit):
+        main(["plan", "--help"])
+    assert "3  gave up at a budget with no plan found" in capsys.readouterr().out

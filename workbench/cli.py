@@ -2,9 +2,9 @@
 
 ``workbench`` with no command opens the Textual workbench; ``workbench plan PACKAGE
 PROBLEM`` plans headless and prints the plan, with ``--explain`` every alternative at every
-choice point and its reason, and with ``--json`` the same as JSON.  Exit status: 0 for a
-plan, 2 when there is none (an unmanufacturable design), 1 for unreadable input -- which
-is one clear message on stderr, never a traceback.
+choice point and its reason, and with ``--json`` the same as JSON.  Exit statuses are
+shared by every command (:data:`EXIT_STATUSES`); unreadable input is one clear message on
+stderr, never a traceback.
 """
 
 from __future__ import annotations
@@ -12,8 +12,25 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
-__all__ = ["main"]
+__all__ = ["EXIT_STATUSES", "main"]
+
+EXIT_STATUSES = """exit status (every command):
+  0  a plan (proven best, or the best found before a budget stopped the search)
+  1  bad input or usage: one message on stderr naming what and where
+  2  no plan exists: the whole tree was searched
+  3  gave up at a budget with no plan found (and none ruled out)
+  4  a batch (match, kb test) ran, but some of its jobs raised: each is named on stderr"""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with usage errors on exit status 1, like every other kind of bad input
+    (argparse's own 2 would read as "no plan exists")."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(1, f"{self.prog}: error: {message}\n")
 
 
 def _force(pairs: Sequence[str]) -> dict[str, str]:
@@ -32,14 +49,16 @@ def _fail(message: str, status: int = 1) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="workbench",
         description="TOFS Workbench: author, run and explain HTN knowledge (Smith 1997).",
+        epilog=EXIT_STATUSES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command")
     # --db works before or after the command: "workbench --db F kb list" and
     # "workbench kb list --db F" mean the same.
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     common.add_argument(
         "--db",
         metavar="PATH",
@@ -48,7 +67,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--db", metavar="PATH", default=None, help=common._actions[0].help)
 
-    p = sub.add_parser("plan", parents=[common], help="plan a problem headless and print the plan")
+    p = sub.add_parser(
+        "plan",
+        parents=[common],
+        help="plan a problem headless and print the plan",
+        epilog=EXIT_STATUSES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("package", help="knowledge package, e.g. examples")
     p.add_argument(
         "problem",
@@ -220,6 +245,18 @@ def _cmd_list() -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader went away (`workbench plan ... | head`): not an error of ours.  Point
+        # stdout at nothing so that the interpreter's final flush cannot fail again.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.version:

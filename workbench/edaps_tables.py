@@ -128,6 +128,8 @@ def plan_header(run: EdapsRun) -> str:
     """The line above the plan: lead time and how it splits, and what the search cost."""
     name = run.design.name
     search = f"{run.nodes:,} nodes · {run.seconds:.3f} s"
+    if run.verdict is None:
+        return f"{name}: the search {run.result.outcome_text} · {search}"
     if not run.manufacturable:
         n = len(run.diagnostics)
         what = f"{n} unmanufacturable feature{'s' if n != 1 else ''}" if n else "no plan"
@@ -195,11 +197,16 @@ def critique_header(run: EdapsRun) -> str:
             f"{name} is manufacturable: lead time {lead:.2f} min "
             f"(setup {run.setup_time:.2f} + run {run.run_time:.2f}). Nothing to criticise."
         )
+    if run.verdict is None:
+        return (
+            f"Whether {name} can be made is not known: the search {run.result.outcome_text}. "
+            "Plan it again with a larger budget, or none."
+        )
     n = len(run.diagnostics)
     if n == 0:
         return (
             f"{name} cannot be made, but no single hole or feature is at fault: "
-            f"the planner found no plan ({run.result.status})."
+            f"{run.result.outcome_text}."
         )
     return (
         f"{name} cannot be made: {n} feature{'s' if n != 1 else ''} no method can "

@@ -22,10 +22,10 @@ def _fmt(v: float) -> str:
 
 def plan_markdown(title: str, result: RunResult) -> str:
     lines = [f"# {title}", ""]
-    value = _fmt(result.value) if result.value is not None else "no plan"
+    value = _fmt(result.value) if result.value is not None else "none"
     lines += [
         f"- mode: {result.mode}",
-        f"- status: {result.status}",
+        f"- outcome: {result.outcome_text}",
         f"- value: {value}",
         f"- nodes: {result.nodes:,} ({result.tree_nodes:,} in the tree)",
         f"- planning time: {result.seconds:.3f} s",

@@ -15,7 +15,7 @@ from .domain import Domain, Problem
 from .explanation import Explanation, Phrasing, describe_alternative
 from .explanation import explain as build
 from .render import explanation_text
-from .results import ChoicePoint, Failure, PlanStep, PolicyNode, RunResult
+from .results import ChoicePoint, Failure, Outcome, PlanStep, PolicyNode, RunResult
 from .search import SearchOptions, plan
 
 __all__ = [
@@ -63,7 +63,7 @@ def render_text(
     """The plan and, for each choice point, every alternative with its reason (from
     ``explanation`` when the caller built one with its domain's phrasing)."""
     lines: list[str] = []
-    head = f"{result.domain}/{result.problem} ({result.mode}): {result.status}"
+    head = f"{result.domain}/{result.problem} ({result.mode}): {result.outcome_text}"
     lines.append(head)
     if result.value is not None:
         lines.append(
@@ -71,7 +71,8 @@ def render_text(
             f"({result.tree_nodes} in the tree); {result.seconds:.3f} s"
         )
     else:
-        lines.append(f"no plan; {result.nodes} nodes; {result.seconds:.3f} s")
+        none = "no plan yet" if result.outcome is Outcome.GAVE_UP else "no plan"
+        lines.append(f"{none}; {result.nodes} nodes; {result.seconds:.3f} s")
         if result.failure is not None:
             lines.append(f"deepest failure: {failure_text(result.failure)}")
     if result.plan:

@@ -30,6 +30,7 @@ from .magnitude import DEFAULT_THRESHOLDS, Thresholds, magnitude_word
 from .results import (
     AlternativeRecord,
     ChoicePoint,
+    Outcome,
     PlanStep,
     PolicyNode,
     Reason,
@@ -257,14 +258,21 @@ def _policy_index(run: RunResult) -> dict[int, PolicyNode]:
 
 
 def standing_text(run: RunResult, phrasing: Phrasing) -> str:
+    # A budget that stopped the search is said here, whatever the domain's phrasing: a
+    # domain's "cannot be made" must only ever follow a search that proved it.
+    if run.outcome is Outcome.GAVE_UP:
+        return f"No answer yet: the search {run.outcome_text}."
     said = phrasing.standing(run)
-    if said:
-        return said
-    if run.value is None:
-        return f"There is no plan ({run.status})."
-    if run.mode == "game":
-        return f"The expected value is {phrasing.value(run.value)}."
-    return f"The plan costs {phrasing.value(run.value)}."
+    if not said:
+        if run.value is None:
+            said = "There is no plan: the whole tree was searched."
+        elif run.mode == "game":
+            said = f"The expected value is {phrasing.value(run.value)}."
+        else:
+            said = f"The plan costs {phrasing.value(run.value)}."
+    if run.outcome is Outcome.PLAN_UNPROVEN:
+        said += f" This is the {run.outcome_text}."
+    return said
 
 
 def explain(

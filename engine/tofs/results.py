@@ -17,6 +17,7 @@ __all__ = [
     "AlternativeRecord",
     "ChoicePoint",
     "Failure",
+    "Outcome",
     "PlanStep",
     "PolicyEdge",
     "PolicyNode",
@@ -51,6 +52,27 @@ class Status(StrEnum):
     NODE_BUDGET = "node budget"
     TIME_BUDGET = "time budget"
     CANCELLED = "cancelled"
+
+
+class Outcome(StrEnum):
+    """What a run established, whatever stopped it: the one vocabulary that the text, the
+    JSON, the explanations, Markdown and the workbench all use, and that exit statuses map.
+
+    Only ``NO_PLAN`` says that nothing can be done: the whole tree was searched.  A search
+    that a budget stopped has either a plan that is not proven best, or no answer at all.
+    """
+
+    PLAN = "plan"  # the search finished: the best plan (first-plan mode: a plan)
+    PLAN_UNPROVEN = "plan, not proven best"  # a budget stopped the search after a plan
+    NO_PLAN = "no plan exists"  # the search finished without a plan
+    GAVE_UP = "gave up"  # a budget stopped the search before any plan
+
+
+_STOPPED_BY = {
+    Status.NODE_BUDGET: "the node budget",
+    Status.TIME_BUDGET: "the time budget",
+    Status.CANCELLED: "cancelling the search",
+}
 
 
 @dataclass(frozen=True)
@@ -233,6 +255,40 @@ class RunResult:
     def found(self) -> bool:
         return self.value is not None
 
+    @property
+    def outcome(self) -> Outcome:
+        if self.complete:
+            return Outcome.PLAN if self.found else Outcome.NO_PLAN
+        return Outcome.PLAN_UNPROVEN if self.found else Outcome.GAVE_UP
+
+    @property
+    def stopped_by(self) -> str | None:
+        """What cut the search short, in words ("the node budget"), or None."""
+        return _STOPPED_BY.get(self.status)
+
+    @property
+    def outcome_text(self) -> str:
+        """The outcome in words, the same everywhere it is shown."""
+        outcome = self.outcome
+        if outcome is Outcome.PLAN:
+            if self.mode == "first":
+                return "plan found (the first one: first-plan mode compares no others)"
+            return "plan found and proven best"
+        if outcome is Outcome.NO_PLAN:
+            return "no plan exists (the whole tree was searched)"
+        if self.status is Status.CANCELLED:
+            if outcome is Outcome.PLAN_UNPROVEN:
+                return "best plan found before the search was cancelled (not proven best)"
+            return "cancelled with no plan found (none ruled out)"
+        limit = self.stopped_by or str(self.status)
+        if self.status is Status.NODE_BUDGET:
+            limit += f" of {self.options.get('node_budget') or self.nodes:,} nodes"
+        elif self.status is Status.TIME_BUDGET and self.options.get("time_budget"):
+            limit += f" of {self.options['time_budget']:g} s"
+        if outcome is Outcome.PLAN_UNPROVEN:
+            return f"best plan found when {limit} stopped the search (not proven best)"
+        return f"gave up at {limit} with no plan (none found yet; none ruled out)"
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form (values that JSON cannot hold are shown as text)."""
         return _jsonable(
@@ -241,6 +297,8 @@ class RunResult:
                 "problem": self.problem,
                 "mode": self.mode,
                 "status": str(self.status),
+                "outcome": str(self.outcome),
+                "outcome_text": self.outcome_text,
                 "complete": self.complete,
                 "value": self.value,
                 "plan": [asdict(s) | {"cost": s.cost} for s in self.plan],

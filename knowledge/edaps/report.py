@@ -15,16 +15,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.tofs import Domain, Problem, RunResult, SearchOptions, plan
+from engine.tofs import Domain, Outcome, Problem, RunResult, SearchOptions, plan
 from engine.tofs.explanation import Explanation
 from engine.tofs.render import explanation_dict, explanation_text
 from knowledge import (
     EXIT_BAD_INPUT,
-    EXIT_NO_PLAN,
-    EXIT_PLAN,
     KnowledgePackage,
     PlanReport,
     PlanRequest,
+    exit_status,
     explain_run,
     result_facts,
     why_not,
@@ -82,6 +81,14 @@ class EdapsRun:
         return self.result.found
 
     @property
+    def verdict(self) -> bool | None:
+        """Can the design be made: True, False (the whole tree was searched), or None when
+        a budget stopped the search before any plan -- then nobody knows yet."""
+        if self.result.found:
+            return True
+        return False if self.result.outcome is Outcome.NO_PLAN else None
+
+    @property
     def nodes(self) -> int:
         """Nodes as the dissertation counted them (convention 13)."""
         return self.result.tree_nodes + 1
@@ -100,8 +107,16 @@ class EdapsRun:
             parts.append(echo_text(self.design))
         if self.manufacturable:
             parts.append(render_plan(self.result, self.nodes, self.seconds))
+            if self.result.outcome is Outcome.PLAN_UNPROVEN:
+                parts.append(f"Note: this is the {self.result.outcome_text}.")
         else:
-            parts.append(error_text(self.diagnostics))
+            if self.verdict is None:
+                parts.append(
+                    f"The search {self.result.outcome_text}: whether {self.design.name} can "
+                    "be made is not known. Raise the budget, or plan without one."
+                )
+            else:
+                parts.append(error_text(self.diagnostics))
             parts.append(f"Total planning time: {self.seconds:.3f} seconds.")
             parts.append(f"Total nodes: {self.nodes}.")
         if explain and self.explanation is not None:
@@ -114,7 +129,7 @@ class EdapsRun:
         lead = self.setup_time + self.run_time if self.manufacturable else None
         data: dict[str, Any] = {
             "design": self.design.name,
-            "manufacturable": self.manufacturable,
+            "manufacturable": self.verdict,
             "lead_time": round(lead, 6) if lead is not None else None,
             "setup_time": round(self.setup_time, 6) if self.manufacturable else None,
             "run_time": round(self.run_time, 6) if self.manufacturable else None,
@@ -133,6 +148,8 @@ class EdapsRun:
             "nodes": self.nodes,
             "seconds": self.seconds,
             "status": str(self.result.status),
+            "outcome": str(self.result.outcome),
+            "outcome_text": self.result.outcome_text,
         }
         if explain and self.explanation is not None:
             data["explanation"] = explanation_dict(self.explanation)
@@ -190,7 +207,8 @@ def plan_design(
     else:
         result = plan(domain, problem, options)
     seconds = time.perf_counter() - t0
-    diagnostics = [] if result.found else critique(domain, problem)
+    # The critique says what cannot be made: only once the search has proved it.
+    diagnostics = critique(domain, problem) if result.outcome is Outcome.NO_PLAN else []
     explanation = None
     if explain and not force:
         explanation = explain_run(result, domain, problem, options, phrasing(domain))
@@ -223,7 +241,7 @@ def design_facts(pkg: KnowledgePackage, request: PlanRequest) -> dict[str, Any]:
     facts = result_facts(run.result)
     facts.update(
         {
-            "manufacturable": run.manufacturable,
+            "manufacturable": run.verdict,
             "lead_time": run.setup_time + run.run_time if run.manufacturable else None,
             "setup_time": run.setup_time if run.manufacturable else None,
             "run_time": run.run_time if run.manufacturable else None,
@@ -242,7 +260,7 @@ def plan_request(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
         run = _run_request(pkg, request)
     except (DesignError, SourceError, DomainError, EvaluationError, ValueError) as exc:
         return PlanReport(f"error: {exc}", EXIT_BAD_INPUT)
-    status = EXIT_PLAN if run.manufacturable else EXIT_NO_PLAN
+    status = exit_status(run.result)
     if request.json:
         data = run.to_dict(explain=request.explain)
         return PlanReport(json.dumps(data, indent=2), status, data)

@@ -508,6 +508,8 @@ class DesignScreen(Screen[None]):
                 "ok",
             )
             self._show_tab("plan", "#plan-table")
+        elif run.verdict is None:
+            self._status(f"{message.name}: the search {run.result.outcome_text}.", "warning")
         else:
             n = len(run.diagnostics)
             self._status(

@@ -22,7 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Tree
 from textual.worker import Worker, WorkerState
 
-from engine.tofs import CancelToken, Progress, Status
+from engine.tofs import CancelToken, Outcome, Progress, Status
 from knowledge import PackageError, get_package
 from workbench import runner
 from workbench.export import export_path, plan_markdown
@@ -492,8 +492,8 @@ class PlanScreen(Screen[None]):
                 f"{message.request.title}: cancelled after {result.nodes:,} nodes.",
                 severity="warning",
             )
-        elif result.status is not Status.OK:
-            self.notify(f"{message.request.title}: {result.status}.", severity="warning")
+        elif result.outcome is not Outcome.PLAN:
+            self.notify(f"{message.request.title}: {result.outcome_text}.", severity="warning")
         tree.focus()
 
     @on(PlanFailed)

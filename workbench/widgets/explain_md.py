@@ -56,11 +56,11 @@ def explain(item: PlanItem | None) -> str:
 
 
 def run_summary(r: RunResult) -> str:
-    value = "no plan" if r.value is None else f"value **{fmt_value(r.value)}**"
+    value = "" if r.value is None else f" · value **{fmt_value(r.value)}**"
     lines = [
         f"## {md(r.domain)} / {md(r.problem)}",
         "",
-        f"{md(r.mode)} mode · status **{md(r.status)}** · {value}",
+        f"{md(r.mode)} mode · **{md(r.outcome_text)}**{value}",
         "",
         f"- {r.nodes} nodes searched ({r.tree_nodes} kept in the tree), {r.seconds:.3f} s",
         f"- {plural(len(r.plan), 'plan step')}, {plural(len(r.choice_points), 'choice point')}",

@@ -149,10 +149,10 @@ class SummaryItem(PlanItem):
         r = self.view.result
         head: tuple[Part, ...] = (
             (f"{r.domain}/{r.problem}", ""),
-            (f"  {r.mode} · {r.status}", "muted"),
+            (f"  {r.mode} · {r.outcome_text}", "muted"),
         )
         if r.value is None:
-            return (*head, ("  no plan", "reason"))
+            return head
         return (*head, (f"  value {fmt_value(r.value)}", "value"))
 
     @property

@@ -9,7 +9,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from engine.tofs import Progress, RunResult, Status
+from engine.tofs import Outcome, Progress, RunResult
 from workbench.runner import ProblemRef
 from workbench.widgets.plan_items import fmt_value
 
@@ -27,9 +27,10 @@ def progress_text(request: ProblemRef, p: Progress) -> str:
 
 
 def result_text(request: ProblemRef, r: RunResult) -> str:
-    value = f"value {fmt_value(r.value)}" if r.value is not None else "no plan"
+    value = f" · value {fmt_value(r.value)}" if r.value is not None else ""
     return (
-        f"{request.title} ({r.mode}): {r.status} · {value} · {r.nodes:,} nodes · {r.seconds:.3f} s"
+        f"{request.title} ({r.mode}): {r.outcome_text}{value} · {r.nodes:,} nodes · "
+        f"{r.seconds:.3f} s"
     )
 
 
@@ -44,5 +45,5 @@ class StatusLine(Static):
         self.tooltip = text or None
 
     def show_result(self, request: ProblemRef, r: RunResult) -> None:
-        kind = "ok" if r.status is Status.OK else "warning"
+        kind = "ok" if r.outcome is Outcome.PLAN else "warning"
         self.set_status(result_text(request, r), kind)
