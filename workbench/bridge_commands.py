@@ -26,8 +26,10 @@ from .batch import report_failures
 __all__ = ["add_parsers", "run_match_command", "run_play_command"]
 
 
-def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("play", parents=[common], help="play one bridge board headless")
+def add_parsers(
+    sub: Any, common: argparse.ArgumentParser, bundled: argparse.ArgumentParser
+) -> None:
+    p = sub.add_parser("play", parents=[common, bundled], help="play one bridge board headless")
     p.add_argument("package", choices=["bridge"], help="the bridge package")
     p.add_argument("file", help="PBN file")
     p.add_argument("--board", help="the [Board] tag of the board to play (default: the first)")
@@ -59,7 +61,9 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     m = sub.add_parser(
-        "match", parents=[common], help="play every board of a PBN file with several declarers"
+        "match",
+        parents=[common, bundled],
+        help="play every board of a PBN file with several declarers",
     )
     m.add_argument("package", choices=["bridge"], help="the bridge package")
     m.add_argument("file", help="PBN file")
@@ -81,6 +85,17 @@ def _fail(message: str) -> int:
     return EXIT_BAD_INPUT
 
 
+def _network(args: argparse.Namespace) -> dict[str, Any]:
+    """The declarers' options that carry the method network: the store's, unless
+    ``--bundled`` asks for the file shipped with the package."""
+    if args.bundled:
+        return {}
+    from workbench.kb.catalog import stored_knowledge
+
+    spec, _ = stored_knowledge(args.db, "bridge")
+    return {"spec": spec}
+
+
 def _records(path: str) -> list[Any]:
     from knowledge.bridge.pbn import read_pbn
 
@@ -91,6 +106,7 @@ def run_play_command(args: argparse.Namespace) -> int:
     from knowledge.bridge.declarers import make_declarer
     from knowledge.bridge.match import play_problem, problem_from_record
     from knowledge.bridge.pbn import PbnError
+    from workbench.kb import StoreError
 
     try:
         records = _records(args.file)
@@ -110,9 +126,10 @@ def run_play_command(args: argparse.Namespace) -> int:
             model=args.model,
             board=problem.board,
             vulnerable=problem.declarer_vulnerable,
+            **_network(args),
         )
         rec = play_problem(problem, player, args.defense)
-    except (PbnError, ValueError) as exc:
+    except (PbnError, ValueError, StoreError) as exc:
         return _fail(str(exc))
     data = _play_data(problem, rec, player, args.explain)
     if args.json:
@@ -195,7 +212,7 @@ def _decisions(player: Any, rec: Any = None, vulnerable: bool = False) -> list[d
             kept.append((d, min(points, key=lambda c: c.node)))
     checks = _dd_checks(rec, [d for d, _ in kept], vulnerable) if rec is not None else {}
     out: list[dict[str, Any]] = []
-    domain = bridge_domain()
+    domain = getattr(player, "domain", None) or bridge_domain()
     phrasing, thresholds = bridge_phrasing(domain), Thresholds.from_constants(domain.constants)
     for d, cp in kept:
         result = d.result
@@ -345,6 +362,7 @@ def _play_text(data: dict[str, Any], explain: bool) -> str:
 def run_match_command(args: argparse.Namespace) -> int:
     from knowledge.bridge.match import run_match
     from knowledge.bridge.pbn import PbnError
+    from workbench.kb import StoreError
 
     names = [n.strip() for n in args.declarers.split(",") if n.strip()]
     if args.jobs < 1:
@@ -374,9 +392,9 @@ def run_match_command(args: argparse.Namespace) -> int:
             jobs=args.jobs,
             timeout=args.timeout,
             progress=progress,
-            options={"samples": args.samples},
+            options={"samples": args.samples, **_network(args)},
         )
-    except (PbnError, ValueError) as exc:
+    except (PbnError, ValueError, StoreError) as exc:
         return _fail(str(exc))
     print(report.to_json() if args.json else report.to_text(title=Path(args.file).name))
     return report_failures(

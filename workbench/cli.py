@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 __all__ = ["EXIT_STATUSES", "main"]
 
@@ -66,10 +66,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="knowledge store to use (default: $WORKBENCH_DB, or the user data directory)",
     )
     parser.add_argument("--db", metavar="PATH", default=None, help=common._actions[0].help)
+    # Planning from the files shipped with the packages, bypassing the store: for comparing
+    # an edited store with the original knowledge, or when no store may be written.
+    bundled = _Parser(add_help=False)
+    bundled.add_argument(
+        "--bundled",
+        action="store_true",
+        help="use the knowledge files shipped with the package, not the store",
+    )
 
     p = sub.add_parser(
         "plan",
-        parents=[common],
+        parents=[common, bundled],
         help="plan a problem headless and print the plan",
         epilog=EXIT_STATUSES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -114,11 +122,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
-    sub.add_parser("list", parents=[common], help="list knowledge packages and their problems")
+    ls = sub.add_parser("list", parents=[common], help="list knowledge packages and their problems")
+    ls.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     from workbench.bridge_commands import add_parsers
 
-    add_parsers(sub, common)
+    add_parsers(sub, common, bundled)
 
     kb = sub.add_parser(
         "kb",
@@ -209,22 +218,18 @@ def _cmd_plan(args: argparse.Namespace) -> int:
         explain=args.explain,
         json=args.json,
     )
-    if args.db is not None:
+    if not args.bundled:
         from dataclasses import replace
 
         from workbench.kb import StoreError
-        from workbench.kb.catalog import open_store
+        from workbench.kb.catalog import stored_knowledge
 
         try:
-            store = open_store(args.db)
             domain = pkg.domain_of(args.problem)
-            request = replace(
-                request,
-                spec=store.load(domain),
-                problem_text=store.problem_text(domain, args.problem),
-            )
+            spec, text = stored_knowledge(args.db, domain, args.problem)
         except (StoreError, PackageError) as exc:
             return _fail(str(exc), EXIT_BAD_INPUT)
+        request = replace(request, spec=spec, problem_text=text)
     report = pkg.plan(request)
     if report.status == EXIT_BAD_INPUT:
         message = report.text.removeprefix("error: ")
@@ -233,14 +238,44 @@ def _cmd_plan(args: argparse.Namespace) -> int:
     return report.status
 
 
-def _cmd_list() -> int:
-    from knowledge import get_package, package_names
+def _cmd_list(args: argparse.Namespace) -> int:
+    """Packages and their problems: the shipped ones and those saved in the store."""
+    import json
 
-    for name in package_names():
-        pkg = get_package(name)
-        print(f"{name}: {pkg.description}")
-        for prob in sorted(pkg.problems):
-            print(f"  {prob:12s} {pkg.problem_descriptions.get(prob, '')}")
+    from knowledge import get_package, package_names
+    from workbench.kb import StoreError
+    from workbench.kb.catalog import open_store
+
+    try:
+        store = open_store(args.db)
+    except StoreError as exc:
+        return _fail(str(exc))
+    listing: list[dict[str, Any]] = []
+    try:
+        for name in package_names():
+            pkg = get_package(name)
+            problems = {p: pkg.problem_descriptions.get(p, "") for p in pkg.problems}
+            for domain in pkg.sources:
+                if store.has_domain(domain):
+                    problems.update(
+                        {r["name"]: r["description"] or "" for r in store.problems(domain)}
+                    )
+            listing.append(
+                {
+                    "package": name,
+                    "description": pkg.description,
+                    "problems": [{"name": p, "description": problems[p]} for p in sorted(problems)],
+                }
+            )
+    finally:
+        store.close()
+    if args.json:
+        print(json.dumps(listing, indent=2, ensure_ascii=False))
+        return 0
+    for entry in listing:
+        print(f"{entry['package']}: {entry['description']}")
+        for prob in entry["problems"]:
+            print(f"  {prob['name']:12s} {prob['description']}")
     return 0
 
 
@@ -267,7 +302,7 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command == "plan":
         return _cmd_plan(args)
     if args.command == "list":
-        return _cmd_list()
+        return _cmd_list(args)
     if args.command in ("play", "match"):
         from workbench.bridge_commands import run_match_command, run_play_command
 

@@ -409,11 +409,15 @@ def _tofs(replan: str = "trick", **options: object) -> Player:
     """The TOFS planner (imported on demand: it compiles the method network); ``replan``
     is "trick" (plan afresh at every trick) or "plan" (Tignum 2: follow the plan until a
     critic rejects a card or it runs out)."""
-    from .tofs_player import TofsDeclarer
+    from engine.tofs.model import DomainSpec
+
+    from .tofs_player import TofsDeclarer, bridge_domain
 
     ties = options.get("tie_samples")
     margin = options.get("tie_margin")
+    spec = options.get("spec")  # the network as edited in a knowledge store
     return TofsDeclarer(
+        domain=bridge_domain(spec) if isinstance(spec, DomainSpec) else None,
         model=str(options.get("model", "vacant-places")),
         vulnerable=bool(options.get("vulnerable", False)),
         replan=replan,

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +61,14 @@ def _shipped_domain() -> Domain:
 
 def bridge_domain(spec: DomainSpec | None = None) -> Domain:
     """The bridge domain: the shipped network, or ``spec`` as edited in the store."""
-    return _shipped_domain() if spec is None else compile_domain(spec, registry)
+    return _shipped_domain() if spec is None else _compiled(spec.model_dump_json())
+
+
+@lru_cache(maxsize=4)
+def _compiled(spec_json: str) -> Domain:
+    # A match makes a declarer per board, each handed the same edited network (a copy, in
+    # a worker process): it is compiled once per distinct network, not once per board.
+    return compile_domain(DomainSpec.model_validate_json(spec_json), registry)
 
 
 def root_tasks(pos: Position) -> tuple[tuple[str, tuple[Any, ...]], ...]:

@@ -19,7 +19,14 @@ from knowledge import KnowledgePackage, get_package, package_names
 
 from .store import KnowledgeStore
 
-__all__ = ["default_db_path", "domain_owner", "open_store", "seed", "validate"]
+__all__ = [
+    "default_db_path",
+    "domain_owner",
+    "open_store",
+    "seed",
+    "stored_knowledge",
+    "validate",
+]
 
 
 @cache
@@ -60,9 +67,17 @@ def default_db_path() -> Path:
 
 
 def seed(store: KnowledgeStore, packages: list[str] | None = None) -> list[str]:
-    """Import every bundled domain the store lacks, with its problems and primitives."""
+    """Import every bundled domain the store lacks, with its problems and primitives.
+
+    Without ``packages``, a package that already owns a domain in the store is not even
+    imported: opening the store must cost milliseconds, not the half second that loading
+    every package takes (a domain added to an existing package later is imported with
+    ``seed(store, [package])`` or ``kb import``)."""
     added = []
+    have = store.packages() if packages is None else set()
     for name in packages or package_names():
+        if name in have:
+            continue
         pkg = get_package(name)
         for domain, source in pkg.sources.items():
             if store.has_domain(domain):
@@ -100,6 +115,19 @@ def _seed_problems(store: KnowledgeStore, pkg: KnowledgePackage, domain: str) ->
             store.set_problem(
                 domain, problem, "builtin", "", pkg.problem_descriptions.get(problem, "")
             )
+
+
+def stored_knowledge(
+    path: str | Path | None, domain: str, problem: str | None = None
+) -> tuple[DomainSpec, str | None]:
+    """A domain as the store holds it now, and a problem's stored text (None when the store
+    has no such problem, e.g. a design given as a file): what every command plans with."""
+    store = open_store(path)
+    try:
+        text = store.problem_text(domain, problem) if problem is not None else None
+        return store.load(domain), text
+    finally:
+        store.close()
 
 
 def open_store(path: str | Path | None = None, *, seed_bundled: bool = True) -> KnowledgeStore:

@@ -346,6 +346,10 @@ class KnowledgeStore:
             out.append(DomainInfo(row[0], row[1], row[2] or "", row[3], counts))
         return out
 
+    def packages(self) -> set[str]:
+        """The packages that own at least one domain here."""
+        return {str(r[0]) for r in self.db.execute("SELECT DISTINCT package FROM domains")}
+
     def has_domain(self, domain: str) -> bool:
         return (
             self.db.execute("SELECT 1 FROM domains WHERE name = ?", [domain]).fetchone() is not None
