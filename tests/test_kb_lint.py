@@ -92,7 +92,7 @@ def test_compile_without_a_registry_assumes_called_primitives_and_effects() -> N
 
 def test_compile_without_a_registry_still_refuses_calling_a_constant_and_arity() -> None:
     spec = domain(
-        constants=[ConstantDef(name="limit", value=3)],
+        constants=[ConstantDef(name="limit", value=3, type="integer")],
         methods=[
             MethodDef(name="Only", task="Root", precondition="limit(1) > 0", subtasks=["Act(1)"])
         ],
@@ -239,7 +239,10 @@ def test_unused_operator_is_not_also_unreachable() -> None:
 def _pre(*preconditions: str, **extra: Any) -> DomainSpec:
     return domain(
         tasks=[TaskDef(name="Root", params=["x"], label="Do {x}")],
-        constants=[ConstantDef(name="max_x", value=5), ConstantDef(name="mode", value="slow")],
+        constants=[
+            ConstantDef(name="max_x", value=5, type="integer"),
+            ConstantDef(name="mode", value="slow", type="text"),
+        ],
         methods=[
             MethodDef(name=f"M{i}", task="Root", precondition=p, subtasks=["Act()"])
             for i, p in enumerate(preconditions)
@@ -494,6 +497,8 @@ def test_missing_label_on_a_shipped_choice_point() -> None:
 def test_rule_table_lists_every_rule_once_in_order() -> None:
     assert [r.name for r in RULES] == [
         "compile",
+        "constant-type",
+        "untyped-constant",
         "undefined-task",
         "no-roots",
         "unreachable-task",

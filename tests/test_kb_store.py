@@ -83,7 +83,7 @@ def test_migrating_from_the_previous_version_keeps_data_and_backs_up(tmp_path) -
     conn.close()
     store = KnowledgeStore(path)
     assert [d.name for d in store.domains()] == ["d"]
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     backup = tmp_path / "old.db.v1.bak"
     assert backup.exists()
     b = sqlite3.connect(backup)
@@ -220,19 +220,21 @@ def test_edit_undo_redo_and_history(store) -> None:
     ]
     diff = store.diff("edaps", r1.id, store.revision("edaps"))
     # An edit replaces the whole item: r1's spray_minutes had description "faster" and no
-    # unit; the dry_board_minutes edit gave no description or unit either.
+    # unit or type; the dry_board_minutes edit gave no description, unit or type either.
     changed = sorted(line for line in diff.splitlines()[2:] if line[:1] in "+-")
     assert changed == sorted(
         [
             "-value = 30.0",
             '-description = "Drying the board."',
             '-unit = "min"',
+            '-type = "number"',
             "+value = 25.0",
             "-value = 0.1",
             '-description = "faster"',
             "+value = 0.5",
             '+description = "Spraying photoresist."',
             '+unit = "min"',
+            '+type = "number"',
         ]
     )
 

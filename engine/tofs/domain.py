@@ -21,6 +21,7 @@ from .expressions import (
 )
 from .model import DomainSpec, MethodDef, OperatorDef, TaskDef
 from .registry import Registry, default_state_key
+from .value_types import BUILTIN_TYPES, type_problem
 
 __all__ = ["Domain", "DomainError", "KnowledgeProblem", "Problem", "compile_domain"]
 
@@ -309,6 +310,13 @@ def compile_domain(spec: DomainSpec, registry: Registry) -> Domain:
         wrong = rule.problem(c.value) if rule is not None else None
         if wrong is not None:
             problems.append(KnowledgeProblem(f"constant {c.name}", "value", wrong))
+        elif c.type is not None:
+            wrong = type_problem(c.type, c.value, registry.value_types)
+            known = c.type in BUILTIN_TYPES or c.type in registry.value_types
+            if wrong is not None:
+                problems.append(
+                    KnowledgeProblem(f"constant {c.name}", "value" if known else "type", wrong)
+                )
 
     operators: dict[str, Operator] = {}
     for o in spec.operators:

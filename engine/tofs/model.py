@@ -30,10 +30,17 @@ class _Model(BaseModel):
 
 
 class ConstantDef(_Model):
-    """A named number (or flag, or word) a knowledge engineer tunes without touching code."""
+    """A named number (or flag, or word) a knowledge engineer tunes without touching code.
+
+    ``type`` is what the value must be -- ``number``, ``integer``, ``text``, ``flag``, or a
+    type the domain's registry adds (bridge: ``card``) -- checked when the domain compiles,
+    so a wrong value is refused when it is saved, not when a run reaches it.  A constant
+    without one takes the kind of its value (and ``kb lint`` says so).
+    """
 
     name: Identifier
     value: bool | int | float | str
+    type: str | None = None
     description: str = ""
     unit: str = ""
 

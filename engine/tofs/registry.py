@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from .expressions import STANDARD_PRIMITIVES, Primitive
+from .value_types import BUILTIN_TYPES, ValueType
 
 __all__ = ["ENGINE_CONSTANTS", "ConstantRule", "Registry", "RegistryError"]
 
@@ -98,6 +99,7 @@ class Registry:
         self.effects: dict[str, Callable[..., Any]] = {}
         self.hooks: dict[str, Callable[..., Any]] = {}
         self.constant_rules: dict[str, ConstantRule] = dict(ENGINE_CONSTANTS)
+        self.value_types: dict[str, ValueType] = {}
 
     def __repr__(self) -> str:
         return (
@@ -168,6 +170,13 @@ class Registry:
         if kind not in (int, float, str):
             raise RegistryError(f"constant '{name}': kind must be int, float or str")
         self.constant_rules[name] = ConstantRule(kind, minimum, maximum, tuple(choices))
+
+    def value_type(self, name: str, accepts: Callable[[object], bool], expects: str) -> None:
+        """Add a type that this domain's constants may declare (``type = "card"``), with
+        its check and the words for what it expects ("a card such as SA or H10")."""
+        if name in BUILTIN_TYPES or name in self.value_types:
+            raise RegistryError(f"value type '{name}' is already defined")
+        self.value_types[name] = ValueType(name, accepts, expects)
 
     def primitive_docs(self) -> Sequence[Primitive]:
         """Every primitive, sorted by name, for editors and the store's read-only table."""

@@ -45,6 +45,7 @@ from engine.tofs.expressions import (
 )
 from engine.tofs.model import DomainSpec, MethodDef
 from engine.tofs.registry import Registry
+from engine.tofs.value_types import BUILTIN_TYPES, type_of_value, type_problem
 
 __all__ = ["RULES", "Finding", "Kind", "Rule", "Severity", "lint_domain"]
 
@@ -256,8 +257,42 @@ def _compile(ctx: _Context) -> Iterator[_Hit]:
             kind, name = "domain", p.where
         if (kind, name, p.field) in ctx.undefined_locations:
             continue
+        if kind == "constant" and p.field in ("value", "type"):
+            continue  # constant-type says it, with the declared type
         column = f" (column {p.column})" if p.column else ""
         yield _Hit(cast(Kind, kind), name, p.field, f"{p.message}{column}")
+
+
+# ---------------------------------------------------------------------- constant-type
+
+
+def _constant_type(ctx: _Context) -> Iterator[_Hit]:
+    """A value that is not of its constant's declared type (one saved before types were
+    checked, or written into the file by hand)."""
+    registry = ctx.registry
+    extra = registry.value_types if registry is not None else {}
+    for c in ctx.spec.constants:
+        rule = registry.constant_rules.get(c.name) if registry is not None else None
+        wrong = rule.problem(c.value) if rule is not None else None
+        if wrong is not None:
+            yield _Hit("constant", c.name, "value", wrong)
+        elif c.type is not None and (registry is not None or c.type in BUILTIN_TYPES):
+            wrong = type_problem(c.type, c.value, extra)
+            if wrong is not None:
+                known = c.type in BUILTIN_TYPES or c.type in extra
+                yield _Hit("constant", c.name, "value" if known else "type", wrong)
+
+
+def _untyped_constant(ctx: _Context) -> Iterator[_Hit]:
+    for c in ctx.spec.constants:
+        if c.type is None:
+            yield _Hit(
+                "constant",
+                c.name,
+                "type",
+                "declares no type, so any value is accepted; its value makes it "
+                f"{type_of_value(c.value)!r}",
+            )
 
 
 # ---------------------------------------------------------------------- undefined-task
@@ -675,6 +710,18 @@ RULES: tuple[Rule, ...] = (
         "the domain compiles: expression syntax and names, arities, effects, templates "
         "(primitives and effects only with a registry)",
         _compile,
+    ),
+    Rule(
+        "constant-type",
+        "error",
+        "every constant holds a value of its declared type",
+        _constant_type,
+    ),
+    Rule(
+        "untyped-constant",
+        "warning",
+        "every constant declares its type (number, integer, text, flag, ...)",
+        _untyped_constant,
     ),
     Rule(
         "undefined-task",

@@ -13,6 +13,8 @@ from collections.abc import Callable
 
 from sqlite_utils import Database
 
+from engine.tofs.value_types import type_of_value
+
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION"]
 
 
@@ -170,5 +172,23 @@ def _v2(db: Database) -> None:
     db.table("runs").create_index(["domain", "id"])
 
 
-MIGRATIONS: list[Callable[[Database], None]] = [_v1, _v2]
+def _v3(db: Database) -> None:
+    """Constants declare their type.  A store made before gets the type the shipped
+    knowledge declares for a constant of that name, else the kind of its value -- so a
+    value that was saved wrong before types existed shows up in ``kb lint``."""
+    import json
+
+    from .bundled import declared_constant_types
+
+    db.execute("ALTER TABLE constants ADD COLUMN type TEXT")
+    declared = declared_constant_types()
+    rows = db.execute("SELECT domain, name, value FROM constants").fetchall()
+    for domain, name, value in rows:
+        kind = declared.get((domain, name)) or type_of_value(json.loads(value))
+        db.execute(
+            "UPDATE constants SET type = ? WHERE domain = ? AND name = ?", [kind, domain, name]
+        )
+
+
+MIGRATIONS: list[Callable[[Database], None]] = [_v1, _v2, _v3]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -376,6 +376,7 @@ class KnowledgeStore:
             ConstantDef(
                 name=r["name"],
                 value=json.loads(r["value"]),
+                type=r["type"],
                 description=r["description"],
                 unit=r["unit"],
             )
@@ -487,6 +488,7 @@ class KnowledgeStore:
                 "name": c.name,
                 "pos": i,
                 "value": _j(c.value),
+                "type": c.type,
                 "description": c.description,
                 "unit": c.unit,
             }

@@ -210,6 +210,9 @@ _METHOD_TAIL = (
 FIELDS: dict[str, tuple[FieldSpec, ...]] = {
     "constant": (
         FieldSpec("value", "Value", "value", placeholder="0.05, true or text"),
+        FieldSpec(
+            "type", "Type", "text", optional=True, placeholder="number, integer, text or flag"
+        ),
         FieldSpec("unit", "Unit", "text"),
         FieldSpec("description", "Description", "text"),
     ),
