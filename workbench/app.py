@@ -50,10 +50,12 @@ class WorkbenchApp(App[None]):
         Binding("q", "quit", "Quit", id="app.quit"),
     ]
 
-    def __init__(self, db: Path | None = None) -> None:
+    def __init__(self, db: Path | None = None, exports: Path | None = None) -> None:
         super().__init__()
         self.db = db
         """The knowledge store to plan from (None: the default store)."""
+        self.exports = exports
+        """Where exports are written (None: :func:`workbench.export.default_export_folder`)."""
 
     def on_mount(self) -> None:
         # Spawning the planning process takes about half a second: do it while the user
@@ -61,7 +63,7 @@ class WorkbenchApp(App[None]):
         planning_process.start()
 
     def get_default_screen(self) -> Screen[Any]:
-        return PlanScreen(self.db)
+        return PlanScreen(self.db, self.exports)
 
     def action_editor(self) -> None:
         """Open the knowledge editor on the domain of the problem in the picker, if any:
@@ -128,7 +130,7 @@ class WorkbenchApp(App[None]):
             )
 
 
-def run_app(db: str | Path | None = None) -> int:
+def run_app(db: str | Path | None = None, exports: str | Path | None = None) -> int:
     """Run the workbench on the store ``db`` until the user quits; the exit status."""
     from workbench.kb import StoreError
     from workbench.kb.catalog import open_store
@@ -139,6 +141,6 @@ def run_app(db: str | Path | None = None) -> int:
     except StoreError as exc:
         print(f"workbench: error: {exc}", file=sys.stderr)
         return 1
-    app = WorkbenchApp(path)
+    app = WorkbenchApp(path, Path(exports) if exports is not None else None)
     app.run()
     return app.return_code or 0

@@ -373,7 +373,7 @@ def run_match_command(args: argparse.Namespace) -> int:
             records = records[: args.boards]
 
         def progress(done: int, total: int, result: Any) -> None:
-            if sys.stderr.isatty() or not args.json:
+            if sys.stderr.isatty():  # a bar is for a person watching, never for a log
                 width = 30
                 filled = width * done // total
                 print(

@@ -135,11 +135,15 @@ def build_parser() -> argparse.ArgumentParser:
         "history, undo, redo, set, delete",
     )
     ks = kb.add_subparsers(dest="kb_command", required=True)
-    k = ks.add_parser("list", parents=[common], help="domains in the store, or one domain's items")
+    as_json = _Parser(add_help=False)
+    as_json.add_argument("--json", action="store_true", help="print JSON instead of text")
+    k = ks.add_parser(
+        "list", parents=[common, as_json], help="domains in the store, or one domain's items"
+    )
     k.add_argument("domain", nargs="?")
     k = ks.add_parser(
         "import",
-        parents=[common],
+        parents=[common, as_json],
         help="load a KB source file (or a bundled domain by name) into the store",
     )
     k.add_argument("source", help="a KB source file, or the name of a bundled domain")
@@ -152,12 +156,12 @@ def build_parser() -> argparse.ArgumentParser:
     k = ks.add_parser("export", parents=[common], help="write a domain's KB source file")
     k.add_argument("domain")
     k.add_argument("-o", "--output", metavar="FILE", help="file to write (default: stdout)")
-    k = ks.add_parser("lint", parents=[common], help="check a domain for likely mistakes")
+    k = ks.add_parser("lint", parents=[common, as_json], help="check a domain for likely mistakes")
     k.add_argument("domain")
-    k = ks.add_parser("test", parents=[common], help="run knowledge tests")
+    k = ks.add_parser("test", parents=[common, as_json], help="run knowledge tests")
     k.add_argument("domain", nargs="?", help="one domain (default: every domain)")
     k.add_argument("--name", action="append", help="only the test with this name")
-    k = ks.add_parser("history", parents=[common], help="a domain's revisions, or a diff")
+    k = ks.add_parser("history", parents=[common, as_json], help="a domain's revisions, or a diff")
     k.add_argument("domain")
     k.add_argument(
         "--diff",
@@ -167,14 +171,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="what changed from revision A to revision B",
     )
     for verb in ("undo", "redo"):
-        k = ks.add_parser(verb, parents=[common], help=f"{verb} the latest change to a domain")
+        k = ks.add_parser(
+            verb, parents=[common, as_json], help=f"{verb} the latest change to a domain"
+        )
         k.add_argument("domain")
         k.add_argument(
             "--base", type=int, help="refuse if the domain is no longer at this revision"
         )
     k = ks.add_parser(
         "set",
-        parents=[common],
+        parents=[common, as_json],
         help="create or change one item: FIELD=VALUE (VALUE as JSON, else text)",
     )
     k.add_argument("domain")
@@ -183,7 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("fields", nargs="+", metavar="FIELD=VALUE")
     k.add_argument("--base", type=int, help="refuse if the domain is no longer at this revision")
     k.add_argument("-m", "--message", default="", help="why (kept in the history)")
-    k = ks.add_parser("delete", parents=[common], help="delete one item")
+    k = ks.add_parser("delete", parents=[common, as_json], help="delete one item")
     k.add_argument("domain")
     k.add_argument("kind", choices=["constant", "task", "method", "operator", "test"])
     k.add_argument("name")
@@ -195,6 +201,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to serve on")
     parser.add_argument("--port", type=int, default=8000, help="port to serve on")
+    parser.add_argument(
+        "--exports",
+        metavar="DIR",
+        default=None,
+        help="where the workbench writes Markdown and SVG exports (default: "
+        "$WORKBENCH_EXPORTS, or 'exports' in the user data directory)",
+    )
     return parser
 
 
@@ -314,7 +327,7 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.serve:
         from workbench.serve import serve
 
-        return serve(args.host, args.port, args.db)
+        return serve(args.host, args.port, args.db, args.exports)
     from workbench.app import run_app
 
-    return run_app(args.db)
+    return run_app(args.db, args.exports)

@@ -6,6 +6,7 @@ a report someone reads later says exactly what the workbench said.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from engine.tofs import RunResult
@@ -13,7 +14,7 @@ from engine.tofs.explain import render_policy
 from engine.tofs.explanation import explain
 from engine.tofs.render import choice_markdown
 
-__all__ = ["export_path", "plan_markdown"]
+__all__ = ["default_export_folder", "export_path", "plan_markdown"]
 
 
 def _fmt(v: float) -> str:
@@ -50,8 +51,20 @@ def plan_markdown(title: str, result: RunResult) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+def default_export_folder() -> Path:
+    """``$WORKBENCH_EXPORTS``, or ``exports`` in the user's data directory: exports never
+    land in whatever folder the workbench was started from (often a checkout)."""
+    env = os.environ.get("WORKBENCH_EXPORTS")
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return platformdirs.user_data_path("tofs-workbench", appauthor=False) / "exports"
+
+
 def export_path(folder: Path, package: str, problem: str, suffix: str) -> Path:
-    """A file name that does not overwrite an earlier export."""
+    """A file name in ``folder`` (made if missing) that does not overwrite an earlier export."""
+    folder.mkdir(parents=True, exist_ok=True)
     stem = f"{package}-{Path(problem).stem}"
     path = folder / f"{stem}{suffix}"
     n = 2

@@ -33,7 +33,7 @@ from .critique import Diagnostic, critique, error_text
 from .design import Design
 from .echo import echo_text
 from .output import render_plan, steps_of
-from .parser import DesignError, load_design, parse_design
+from .parser import DesignError, InputProblem, load_design, parse_design
 from .phrasing import phrasing
 from .shop import edaps_problem
 
@@ -50,6 +50,19 @@ def resolve_design(name_or_path: str) -> Design:
         key = path.stem.lower() if path.suffix == ".txt" else name_or_path.lower()
         if key in by_name and path.parent == Path("."):
             path = by_name[key]
+        else:
+            names = ", ".join(sorted(p.stem for p in by_name.values()))
+            raise DesignError(
+                [
+                    InputProblem(
+                        name_or_path,
+                        0,
+                        0,
+                        f"no such design file, and package 'edaps' has no design of that "
+                        f"name; problems: {names}",
+                    )
+                ]
+            )
     return load_design(path)
 
 

@@ -8,6 +8,7 @@ half-written.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -35,7 +36,51 @@ def _value(text: str) -> Any:
         return text
 
 
+def _json(data: Any) -> int:
+    print(json.dumps(data, indent=2, ensure_ascii=False))
+    return 0
+
+
+def _revision_dict(rev: Any, current: int | None = None) -> dict[str, Any]:
+    out = {
+        "revision": rev.id,
+        "domain": rev.domain,
+        "action": rev.action,
+        "kind": rev.kind,
+        "target": rev.target,
+        "author": rev.author,
+        "time": rev.created,
+        "message": rev.message,
+        "reverts": rev.reverts,
+    }
+    if current is not None:
+        out["current"] = rev.id == current
+    return out
+
+
 def cmd_list(store: KnowledgeStore, args: argparse.Namespace) -> int:
+    if args.json:
+        if args.domain is None:
+            return _json(
+                [
+                    {
+                        "name": d.name,
+                        "package": d.package,
+                        "revision": d.revision,
+                        "description": d.description,
+                        "counts": d.counts,
+                    }
+                    for d in store.domains()
+                ]
+            )
+        spec = store.load(args.domain)
+        return _json(
+            {
+                "revision": store.revision(spec.name),
+                "domain": spec.model_dump(mode="json"),
+                "problems": store.problems(spec.name),
+            }
+        )
     if args.domain is None:
         for d in store.domains():
             counts = ", ".join(f"{v} {k}" for k, v in d.counts.items())
@@ -86,6 +131,8 @@ def cmd_import(store: KnowledgeStore, args: argparse.Namespace) -> int:
         except SourceError as exc:
             return _err(str(exc))
     rev = store.import_text(text, package=package or "", path=str(path), base=args.base)
+    if args.json:
+        return _json(_revision_dict(rev))
     print(f"imported {path} as domain '{rev.domain}', revision {rev.id}")
     return 0
 
@@ -105,9 +152,19 @@ def cmd_lint(store: KnowledgeStore, args: argparse.Namespace) -> int:
 
     owner = domain_owner(args.domain)
     findings = lint_domain(store.load(args.domain), owner[1] if owner else None)
+    errors = sum(f.severity == "error" for f in findings)
+    if args.json:
+        _json(
+            {
+                "domain": args.domain,
+                "errors": errors,
+                "warnings": len(findings) - errors,
+                "findings": [dataclasses.asdict(f) for f in findings],
+            }
+        )
+        return 2 if errors else 0
     for f in findings:
         print(f)
-    errors = sum(f.severity == "error" for f in findings)
     print(f"{args.domain}: {errors} error(s), {len(findings) - errors} warning(s)")
     return 2 if errors else 0
 
@@ -118,13 +175,29 @@ def cmd_test(store: KnowledgeStore, args: argparse.Namespace) -> int:
     domains = [args.domain] if args.domain else [d.name for d in store.domains()]
     failed = 0
     raised: list[tuple[str, str | None, str | None]] = []
+    report: dict[str, list[dict[str, Any]]] = {}
     for domain in domains:
         outcomes = run_tests(domain, store.load(domain), store, args.name)
-        print(render_report(domain, outcomes))
+        if args.json:
+            report[domain] = [
+                {
+                    "name": o.test.name,
+                    "problem": o.test.problem,
+                    "passed": o.passed,
+                    "failures": o.failures,
+                    "error": o.error,
+                    "seconds": round(o.seconds, 4),
+                }
+                for o in outcomes
+            ]
+        else:
+            print(render_report(domain, outcomes))
         failed += sum(not o.passed for o in outcomes)
         raised += [
             (f"{domain}: test {o.test.name}", o.error, o.traceback) for o in outcomes if o.traceback
         ]
+    if args.json:
+        _json(report)
     if raised:
         return report_failures(raised, "test")
     return 2 if failed else 0
@@ -132,9 +205,16 @@ def cmd_test(store: KnowledgeStore, args: argparse.Namespace) -> int:
 
 def cmd_history(store: KnowledgeStore, args: argparse.Namespace) -> int:
     if args.diff:
-        sys.stdout.write(store.diff(args.domain, *args.diff) or "(no difference)\n")
+        diff = store.diff(args.domain, *args.diff)
+        if args.json:
+            return _json(
+                {"domain": args.domain, "from": args.diff[0], "to": args.diff[1], "diff": diff}
+            )
+        sys.stdout.write(diff or "(no difference)\n")
         return 0
     current = store.revision(args.domain)
+    if args.json:
+        return _json([_revision_dict(r, current) for r in store.history(args.domain)])
     for rev in store.history(args.domain):
         mark = "*" if rev.id == current else " "
         print(f"{mark} {rev.summary()}")
@@ -144,6 +224,8 @@ def cmd_history(store: KnowledgeStore, args: argparse.Namespace) -> int:
 def cmd_undo_redo(store: KnowledgeStore, args: argparse.Namespace) -> int:
     step = store.undo if args.kb_command == "undo" else store.redo
     rev = step(args.domain, base=args.base)
+    if args.json:
+        return _json(_revision_dict(rev))
     print(
         f"{args.kb_command}: {rev.kind} {rev.target} (revision {rev.reverts}); domain "
         f"'{rev.domain}' is now at revision {rev.id}"
@@ -169,6 +251,8 @@ def cmd_set(store: KnowledgeStore, args: argparse.Namespace) -> int:
             return _err(f"expected FIELD=VALUE, got '{field}'")
         data[key] = _value(raw)
     rev = store.edit(args.domain, args.kind, args.name, data, base=args.base, message=args.message)
+    if args.json:
+        return _json(_revision_dict(rev))
     print(
         f"{rev.action} {args.kind} {args.name}: domain '{args.domain}' is now at revision {rev.id}"
     )
@@ -177,6 +261,8 @@ def cmd_set(store: KnowledgeStore, args: argparse.Namespace) -> int:
 
 def cmd_delete(store: KnowledgeStore, args: argparse.Namespace) -> int:
     rev = store.edit(args.domain, args.kind, args.name, None, base=args.base)
+    if args.json:
+        return _json(_revision_dict(rev))
     print(f"deleted {args.kind} {args.name}: domain '{args.domain}' is now at revision {rev.id}")
     return 0
 

@@ -25,7 +25,7 @@ from textual.worker import Worker, WorkerState
 from engine.tofs import CancelToken, Outcome, Progress, Status
 from knowledge import PackageError, get_package
 from workbench import runner
-from workbench.export import export_path, plan_markdown
+from workbench.export import default_export_folder, export_path, plan_markdown
 from workbench.kb import StoreError
 from workbench.messages import PlanFailed, PlanFinished, PlanProgress, TestsFinished
 from workbench.planning_process import PlanningError, planning_process
@@ -138,7 +138,7 @@ class PlanScreen(Screen[None]):
     def __init__(self, db: Path | None = None, export_folder: Path | None = None) -> None:
         super().__init__()
         self.db = db
-        self.export_folder = export_folder or Path.cwd()
+        self.export_folder = export_folder or default_export_folder()
         self.run_id = 0
         self.view: RunView | None = None
         self.shown: ProblemRef | None = None
@@ -384,11 +384,11 @@ class PlanScreen(Screen[None]):
             self.notify("Run a problem first; then export its plan.", severity="warning")
             return
         request = self.shown
-        path = export_path(self.export_folder, request.package, request.problem, ".md")
         try:
+            path = export_path(self.export_folder, request.package, request.problem, ".md")
             path.write_text(plan_markdown(request.title, self.view.result), encoding="utf-8")
         except OSError as exc:
-            self.notify(f"Could not write {path}: {exc.strerror}", severity="error")
+            self.notify(f"Could not write to {self.export_folder}: {exc}", severity="error")
             return
         self.notify(f"Wrote {path}", title="Exported")
 
@@ -398,11 +398,11 @@ class PlanScreen(Screen[None]):
             if self._request is None
             else f"{self._request.package}-{self._request.problem}"
         )
-        path = export_path(self.export_folder, name, "screen", ".svg")
         try:
+            path = export_path(self.export_folder, name, "screen", ".svg")
             self.app.save_screenshot(filename=path.name, path=str(path.parent))
         except OSError as exc:
-            self.notify(f"Could not write {path}: {exc.strerror}", severity="error")
+            self.notify(f"Could not write to {self.export_folder}: {exc}", severity="error")
             return
         self.notify(f"Wrote {path}", title="Screenshot")
 
