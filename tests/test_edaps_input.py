@@ -9,6 +9,7 @@ how each test built its text.
 
 from __future__ import annotations
 
+import math
 import re
 import tempfile
 from pathlib import Path
@@ -991,3 +992,31 @@ def test_arbitrary_bytes_raise_only_design_errors(data: bytes) -> None:
             load_design(path)
         except DesignError as exc:
             assert exc.problems and all(p.path == str(path) for p in exc.problems)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    a=st.floats(allow_nan=False, width=64),
+    b=st.floats(allow_nan=False, width=64),
+    c=st.floats(allow_nan=False, width=64),
+)
+def test_single_precision_without_numpy_agrees_with_numpy(a: float, b: float, c: float) -> None:
+    """EDAPS's coordinates are binary32 arithmetic; rounding each double result to binary32
+    (struct) must give numpy's float32 arithmetic bit for bit, overflow to infinity too."""
+    import numpy as np
+
+    from knowledge.edaps.single import f32
+
+    with np.errstate(over="ignore", invalid="ignore"):
+        want_sub = float(np.float32(a) - np.float32(b))
+        want_chain = float(np.float32(a) + np.float32(b) - np.float32(c))
+        want_mul = float(np.float32(a) * np.float32(1000))
+    assert _same_float(f32(f32(a) - f32(b)), want_sub)
+    assert _same_float(f32(f32(f32(a) + f32(b)) - f32(c)), want_chain)
+    assert _same_float(f32(f32(a) * 1000.0), want_mul)
+
+
+def _same_float(x: float, y: float) -> bool:
+    return (math.isnan(x) and math.isnan(y)) or (
+        x == y and math.copysign(1, x) == math.copysign(1, y)
+    )

@@ -15,7 +15,7 @@ from engine.tofs import RunResult
 from knowledge.edaps.critique import Diagnostic
 from knowledge.edaps.output import group_plan
 from knowledge.edaps.report import EdapsRun
-from knowledge.edaps.shop import f32
+from knowledge.edaps.single import f32
 
 __all__ = [
     "DIAGNOSTIC_COLUMNS",

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from engine.tofs import Domain, Problem, SearchOptions, make_task, plan
 
 from .design import Hole, MillingFeature, PlatedThroughHole
-from .shop import Prepared, Shop, f32
+from .shop import Prepared, Shop
+from .single import f32
 
 __all__ = ["Diagnostic", "critique", "error_text"]
 

@@ -23,10 +23,9 @@ is the caller's business.
 
 from __future__ import annotations
 
-import numpy as np
-
 from .design import Component, Design, Hole, MillingFeature, PlatedThroughHole
 from .parser import file_order
+from .single import f32
 
 __all__ = ["BEGIN", "END", "echo_text", "f2"]
 
@@ -34,19 +33,14 @@ BEGIN = "Begin echo of translated input."
 END = "End echo of translated input."
 
 
-def _single(value: float) -> float:
-    """The value as the original C ``float`` held it."""
-    return float(np.float32(value))
-
-
 def f2(value: float) -> str:
     """``printf("%.2f", (float) value)``."""
-    return f"{_single(value):.2f}"
+    return f"{f32(value):.2f}"
 
 
 def f4(value: float) -> str:
     """``printf("%.4f", (float) value)``."""
-    return f"{_single(value):.4f}"
+    return f"{f32(value):.4f}"
 
 
 def _at(x: float, y: float) -> str:
@@ -129,10 +123,9 @@ def _scalar(d: Design, letter: str) -> list[str]:
         return [f'The artwork information is in the file "{d.artwork_file}".']
     if letter == "G":
         assert d.min_gap is not None
-        gap = np.float32(d.min_gap)
-        with np.errstate(over="ignore"):  # a gap near the float limit prints "inf" mils, as C
-            mils = float(gap * np.float32(1000))
-        return [f"Minimum gap in artwork is {float(gap):.4f} inches ({mils:.4f} mils)."]
+        gap = f32(d.min_gap)
+        mils = f32(gap * 1000.0)  # a gap near the float limit prints "inf" mils, as C did
+        return [f"Minimum gap in artwork is {gap:.4f} inches ({mils:.4f} mils)."]
     if letter == "R":
         assert d.trace_thickness is not None
         return [f"Trace thickness is {f4(d.trace_thickness)}."]

@@ -18,21 +18,15 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from engine.tofs import Domain, Problem, Registry, make_task
 
 from .design import Component, Design, Hole, MillingFeature, PlatedThroughHole
+from .single import f32
 
 __all__ = ["Prepared", "Shop", "edaps_problem", "prepare", "registry"]
 
 SLACK = 1e-9
 Item = PlatedThroughHole | Hole | MillingFeature | Component
-
-
-def f32(x: float) -> float:
-    """The value a C ``float`` would hold: the dissertation printed single precision."""
-    return float(np.float32(x))
 
 
 @dataclass(frozen=True)
@@ -101,7 +95,7 @@ def _stable_desc(ids: list[str], key: dict[str, float]) -> tuple[str, ...]:
 def prepare(design: Design, constants: dict[str, Any]) -> Prepared:
     """Work lists and geometry for one design (conventions 6, 8, 9, 11)."""
     bx, by = design.bullseye or (0.0, 0.0)
-    bx32, by32 = np.float32(bx), np.float32(by)
+    bx32, by32 = f32(bx), f32(by)
     items: dict[str, Item] = {}
     printed: dict[str, tuple[float, float]] = {}
     groups: tuple[tuple[str, tuple[Item, ...]], ...] = (
@@ -114,22 +108,22 @@ def prepare(design: Design, constants: dict[str, Any]) -> Prepared:
         for n, item in enumerate(group, 1):
             items[f"{prefix}{n}"] = item
             printed[f"{prefix}{n}"] = (
-                float(np.float32(item.x) - bx32),
-                float(np.float32(item.y) - by32),
+                f32(f32(item.x) - bx32),
+                f32(f32(item.y) - by32),
             )
     pins: dict[str, Pin] = {}
     for n, comp in enumerate(design.components, 1):
         for k, pin in enumerate(comp.pins, 1):
             dx, dy = _rotate(pin.x, pin.y, comp.rotation)
             if comp.rotation == 0:
-                ox = np.float32(comp.x) + np.float32(pin.x) - bx32
-                oy = np.float32(comp.y) + np.float32(pin.y) - by32
+                ox = f32(f32(f32(comp.x) + f32(pin.x)) - bx32)
+                oy = f32(f32(f32(comp.y) + f32(pin.y)) - by32)
             else:
-                ox = np.float32(comp.x + dx) - bx32
-                oy = np.float32(comp.y + dy) - by32
+                ox = f32(f32(comp.x + dx) - bx32)
+                oy = f32(f32(comp.y + dy) - by32)
             pid = f"Z{n}.{k}"
-            pins[pid] = Pin(f"Z{n}", k, comp.x + dx, comp.y + dy, float(ox), float(oy))
-            printed[pid] = (float(ox), float(oy))
+            pins[pid] = Pin(f"Z{n}", k, comp.x + dx, comp.y + dy, ox, oy)
+            printed[pid] = (ox, oy)
     pth_ids = [f"P{n}" for n in range(1, len(design.pths) + 1)]
     mill_ids = [f"M{n}" for n in range(1, len(design.milling) + 1)]
     hole_ids = [f"H{n}" for n in range(1, len(design.holes) + 1)]

@@ -29,9 +29,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations
-from typing import Any, Literal, cast
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from engine.tofs.domain import IMPLICIT_METHOD_NAMES, DomainError, compile_domain
 from engine.tofs.expressions import (
@@ -46,6 +44,9 @@ from engine.tofs.expressions import (
 from engine.tofs.model import DomainSpec, MethodDef
 from engine.tofs.registry import Registry
 from engine.tofs.value_types import BUILTIN_TYPES, type_of_value, type_problem
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["RULES", "Finding", "Kind", "Rule", "Severity", "lint_domain"]
 
@@ -338,6 +339,8 @@ def _undefined_task(ctx: _Context) -> Iterator[_Hit]:
 
 def _call_graph(ctx: _Context) -> nx.DiGraph:
     """Task -> callee for every call of every method of an existing task."""
+    import networkx as nx  # 80 ms to import: only when a domain is linted
+
     g = nx.DiGraph()
     g.add_nodes_from(ctx.tasks)
     g.add_nodes_from(ctx.operators)
@@ -365,6 +368,8 @@ def _unreachable_task(ctx: _Context) -> Iterator[_Hit]:
     """
     if not ctx.spec.roots:
         return
+    import networkx as nx
+
     g = _call_graph(ctx)
     reached: set[str] = set()
     for root in ctx.spec.roots:
@@ -503,6 +508,8 @@ def _cycle_without_operator(ctx: _Context) -> Iterator[_Hit]:
     Right recursion (``DrillPths(i)`` -> ``SetupAndDrill(..), DrillPths(i + 1)``) is fine
     because the first subtask acts.
     """
+    import networkx as nx
+
     nullable = _nullable_tasks(ctx)
     g = nx.DiGraph()
     for m in ctx.spec.methods:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sqlite_utils import Database
-
 from engine.tofs.value_types import type_of_value
+
+from .sqlite import Database
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION"]
 

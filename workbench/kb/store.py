@@ -32,13 +32,13 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
-from sqlite_utils import Database
 
 from engine.tofs import DomainSpec
 from engine.tofs.model import ConstantDef, KnowledgeTest, MethodDef, OperatorDef, TaskDef
 from engine.tofs.source import SourceError, dump_domain_source, parse_domain_file_text
 
 from .schema import MIGRATIONS, SCHEMA_VERSION
+from .sqlite import Database
 
 __all__ = [
     "KINDS",
