@@ -24,16 +24,24 @@ bootstrap() {
         echo "Creating $venv ..." >&2
         "$py" -m venv "$venv"
     fi
-    local want
-    want="$(cat "$root/pyproject.toml" | sha256sum | cut -c1-16)-$extras"
+    # The stamp holds one line per set of extras installed for this pyproject.toml; the
+    # test extras include everything ./run needs, so ./run after ./test installs nothing
+    # (and neither does ./test after ./run once the test extras are in).
+    local hash
+    hash="$(sha256sum < "$root/pyproject.toml" | cut -c1-16)"
+    local want="$hash-$extras"
     local stamp="$venv/.tofs-installed"
-    if [ ! -f "$stamp" ] || ! grep -qx -- "$want" "$stamp"; then
+    if [ -f "$stamp" ] && ! grep -q -- "^$hash-" "$stamp"; then
+        rm -f "$stamp"  # pyproject.toml changed: every earlier install is stale
+    fi
+    if [ ! -f "$stamp" ] || ! { grep -qx -- "$want" "$stamp" ||
+        { [ "$extras" = base ] && grep -qx -- "$hash-test" "$stamp"; }; }; then
         echo "Installing the project into $venv ($extras) ..." >&2
         "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip
         local spec="$root"
         if [ "$extras" != "base" ]; then spec="$root[$extras]"; fi
         "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$spec"
-        echo "$want" > "$stamp"
+        echo "$want" >> "$stamp"
     fi
     VENV_PYTHON="$venv/bin/python"
     export VENV_PYTHON
