@@ -10,9 +10,12 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.tofs import Domain, DomainSpec, Problem, Registry, compile_domain, load_domain_file
+# The engine (and pydantic under it) loads when a package is used, not when this module is
+# imported: ``workbench --version`` and the exit statuses need none of it.
+if TYPE_CHECKING:
+    from engine.tofs import Domain, DomainSpec, Problem, Registry
 
 __all__ = [
     "KnowledgePackage",
@@ -111,9 +114,13 @@ class KnowledgePackage:
     _compiled: dict[str, Domain] = field(default_factory=dict)
 
     def spec(self, domain: str) -> DomainSpec:
+        from engine.tofs import load_domain_file
+
         return load_domain_file(self.sources[domain])
 
     def domain(self, domain: str, spec: DomainSpec | None = None) -> Domain:
+        from engine.tofs import compile_domain
+
         """The compiled domain (from its KB source file unless ``spec`` is given)."""
         if spec is not None:
             return compile_domain(spec, self.registries[domain])

@@ -10,10 +10,12 @@ silent conversion.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from engine.tofs.value_types import type_of_value
 
-from .sqlite import Database
+if TYPE_CHECKING:
+    from .sqlite import Database
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION"]
 

@@ -24,12 +24,12 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
@@ -38,7 +38,9 @@ from engine.tofs.model import ConstantDef, KnowledgeTest, MethodDef, OperatorDef
 from engine.tofs.source import SourceError, dump_domain_source, parse_domain_file_text
 
 from .schema import MIGRATIONS, SCHEMA_VERSION
-from .sqlite import Database
+
+if TYPE_CHECKING:
+    from .sqlite import Database
 
 __all__ = [
     "KINDS",
@@ -248,19 +250,36 @@ class KnowledgeStore:
         conn.execute("PRAGMA foreign_keys = ON")
         return conn
 
+    def _conn(self) -> sqlite3.Connection:
+        """This thread's connection: reads go straight to it."""
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._local.conn = self._connect()
+        return conn
+
     @property
     def db(self) -> Database:
+        """sqlite-utils on this thread's connection, for writing: loaded only when a command
+        writes, since reading a domain to plan it needs none of it."""
         db = getattr(self._local, "db", None)
         if db is None:
-            db = Database(self._connect())
-            self._local.db = db
+            from .sqlite import Database
+
+            db = self._local.db = Database(self._conn())
         return db
 
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> Iterator[dict[str, Any]]:
+        """Rows as dicts, as ``Database.query`` gives them."""
+        cursor = self._conn().execute(sql, params)
+        keys = [d[0] for d in cursor.description]
+        for row in cursor:
+            yield dict(zip(keys, row, strict=True))
+
     def close(self) -> None:
-        db = getattr(self._local, "db", None)
-        if db is not None:
-            db.conn.close()
-            self._local.db = None
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = self._local.db = None
 
     @contextmanager
     def _write(self) -> Iterator[Database]:
@@ -311,6 +330,8 @@ class KnowledgeStore:
                 dest.close()
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA foreign_keys = ON")
+            from .sqlite import Database
+
             db = Database(conn)
             for number in range(version + 1, SCHEMA_VERSION + 1):
                 conn.execute("BEGIN IMMEDIATE")
@@ -327,13 +348,13 @@ class KnowledgeStore:
     # .................................................................. reading
     def domains(self) -> list[DomainInfo]:
         out = []
-        for row in self.db.execute(
+        for row in self._conn().execute(
             "SELECT name, package, description, revision FROM domains ORDER BY name"
         ):
             counts = {
-                kind: self.db.execute(
-                    f"SELECT count(*) FROM {table} WHERE domain = ?", [row[0]]
-                ).fetchone()[0]
+                kind: self._conn()
+                .execute(f"SELECT count(*) FROM {table} WHERE domain = ?", [row[0]])
+                .fetchone()[0]
                 for kind, table in (
                     ("constants", "constants"),
                     ("tasks", "tasks"),
@@ -348,15 +369,16 @@ class KnowledgeStore:
 
     def packages(self) -> set[str]:
         """The packages that own at least one domain here."""
-        return {str(r[0]) for r in self.db.execute("SELECT DISTINCT package FROM domains")}
+        return {str(r[0]) for r in self._conn().execute("SELECT DISTINCT package FROM domains")}
 
     def has_domain(self, domain: str) -> bool:
         return (
-            self.db.execute("SELECT 1 FROM domains WHERE name = ?", [domain]).fetchone() is not None
+            self._conn().execute("SELECT 1 FROM domains WHERE name = ?", [domain]).fetchone()
+            is not None
         )
 
     def _domain_row(self, domain: str) -> dict[str, Any]:
-        rows = list(self.db.query("SELECT * FROM domains WHERE name = ?", [domain]))
+        rows = list(self._query("SELECT * FROM domains WHERE name = ?", [domain]))
         if not rows:
             known = ", ".join(d.name for d in self.domains()) or "none"
             raise UnknownItem(f"no domain '{domain}' in {self.path} (domains: {known})")
@@ -371,7 +393,7 @@ class KnowledgeStore:
     def load(self, domain: str) -> DomainSpec:
         """The domain as it is now, built from its item rows."""
         row = self._domain_row(domain)
-        q = self.db.query
+        q = self._query
         constants = [
             ConstantDef(
                 name=r["name"],
@@ -844,7 +866,7 @@ class KnowledgeStore:
         )
 
     def get_revision(self, rid: int) -> Revision:
-        rows = list(self.db.query("SELECT * FROM revisions WHERE id = ?", [rid]))
+        rows = list(self._query("SELECT * FROM revisions WHERE id = ?", [rid]))
         if not rows:
             raise UnknownItem(f"no revision {rid}")
         return self._row_to_revision(rows[0])
@@ -853,11 +875,11 @@ class KnowledgeStore:
         self._domain_row(domain)
         return [
             self._row_to_revision(r)
-            for r in self.db.query("SELECT * FROM revisions WHERE domain = ? ORDER BY id", [domain])
+            for r in self._query("SELECT * FROM revisions WHERE domain = ? ORDER BY id", [domain])
         ]
 
     def snapshot(self, rid: int) -> str:
-        row = self.db.execute("SELECT snapshot FROM revisions WHERE id = ?", [rid]).fetchone()
+        row = self._conn().execute("SELECT snapshot FROM revisions WHERE id = ?", [rid]).fetchone()
         if row is None:
             raise UnknownItem(f"no revision {rid}")
         return str(row[0])
@@ -970,17 +992,21 @@ class KnowledgeStore:
 
     def problems(self, domain: str) -> list[dict[str, Any]]:
         return list(
-            self.db.query(
+            self._query(
                 "SELECT name, kind, description FROM problems WHERE domain = ? ORDER BY name",
                 [domain],
             )
         )
 
     def problem_text(self, domain: str, name: str) -> str | None:
-        row = self.db.execute(
-            "SELECT content FROM problems WHERE domain = ? AND name = ? COLLATE NOCASE",
-            [domain, name],
-        ).fetchone()
+        row = (
+            self._conn()
+            .execute(
+                "SELECT content FROM problems WHERE domain = ? AND name = ? COLLATE NOCASE",
+                [domain, name],
+            )
+            .fetchone()
+        )
         return None if row is None else str(row[0])
 
     def set_primitives(self, domain: str, primitives: list[tuple[str, str, str, bool]]) -> None:
@@ -994,7 +1020,7 @@ class KnowledgeStore:
 
     def primitives(self, domain: str) -> list[dict[str, Any]]:
         return list(
-            self.db.query(
+            self._query(
                 "SELECT name, signature, doc, uses_state FROM primitives WHERE domain = ? "
                 "ORDER BY name",
                 [domain],
@@ -1031,7 +1057,7 @@ class KnowledgeStore:
 
     def runs(self, domain: str) -> list[dict[str, Any]]:
         return list(
-            self.db.query(
+            self._query(
                 "SELECT id, problem, started, revision, parameters, summary "
                 "FROM runs WHERE domain = ? ORDER BY id",
                 [domain],
