@@ -160,7 +160,9 @@ def test_a_browser_clicks_a_problem_and_plans_it(tmp_path: Path) -> None:
                 _click_cell(page, *_find_cell(page, r"── (dinner)\b"))
                 _wait_for_text(page, "examples / dinner", deadline, errors)
                 page.keyboard.press("r")
-                screen = _wait_for_text(page, "examples/dinner (first): plan found", deadline, errors)
+                screen = _wait_for_text(
+                    page, "examples/dinner (first): plan found", deadline, errors
+                )
                 assert "1. Have dinner at the Mongolian Barbecue" in screen, screen
             finally:
                 browser.close()

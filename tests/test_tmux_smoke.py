@@ -61,7 +61,9 @@ def test_workbench_runs_in_a_real_terminal(tmp_path: Path) -> None:
                 break
         _wait_for(session, "edaps / RM1")  # ... and the user sees it moved
         _tmux("send-keys", "-t", session, "r")
-        screen = _wait_for(session, "edaps/RM1 (optimise): plan found and proven best · value 642.327")
+        screen = _wait_for(
+            session, "edaps/RM1 (optimise): plan found and proven best · value 642.327"
+        )
         assert "Apply the photoresist" in screen
         _tmux("send-keys", "-t", session, "F1")
         _wait_for(session, "Everywhere")
