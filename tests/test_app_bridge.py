@@ -32,6 +32,7 @@ from workbench.screens.deal_editor import (
     SaveDealAsScreen,
     check_deal_form,
 )
+from workbench.screens.unsaved import UnsavedEditsScreen
 from workbench.widgets.bridge_table import BridgeTable
 from workbench.widgets.play_log import PlayLog, position_after, trick_rows
 
@@ -275,7 +276,7 @@ async def test_deal_string_fills_the_hands_and_counts_are_explained() -> None:
         assert "has 1 hand(s); expected 4" in error_text(screen, "deal-text")
 
 
-async def test_loading_a_record_and_escape_warns_before_discarding() -> None:
+async def test_loading_a_record_and_escape_asks_before_discarding() -> None:
     rec = board1()
     app = EditorHost(record=rec, name="list100-1")
     async with app.run_test(size=SIZE) as pilot:
@@ -284,9 +285,14 @@ async def test_loading_a_record_and_escape_warns_before_discarding() -> None:
         assert screen.deal_input.value == rec.deal.to_pbn()
         await type_into(pilot, screen.query_one("#deal-board", Input), "1a")
         assert screen.dirty and screen.sub_title == "list100-1 ●"
+        await pilot.press("escape")  # asks: escape again stays
+        await until(pilot, lambda: isinstance(app.screen, UnsavedEditsScreen))
         await pilot.press("escape")
-        assert app.screen is screen  # warned once
+        await until(pilot, lambda: app.screen is screen)
+        assert screen.query_one("#deal-board", Input).value == "1a"
         await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, UnsavedEditsScreen))
+        await pilot.press("d")  # discard
         await until(pilot, lambda: app.results == [None])
 
 

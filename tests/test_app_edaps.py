@@ -28,6 +28,7 @@ from workbench.edaps_tables import STALE_NOTE
 from workbench.kb.catalog import open_store
 from workbench.screens.design_editor import DesignPlanned, DesignSaved, DesignScreen
 from workbench.screens.save_as import SaveAsScreen
+from workbench.screens.unsaved import UnsavedEditsScreen
 from workbench.widgets.critique import CritiqueView
 from workbench.widgets.process_plan import ProcessPlanView
 from workbench.widgets.status_line import StatusLine
@@ -442,7 +443,7 @@ async def test_opening_by_another_case_saves_under_the_stored_name(tmp_path: Pat
         assert "\nG 0.02\n" in (stored(app.db, "RM1") or "")
 
 
-async def test_escape_warns_about_unsaved_changes_then_leaves(tmp_path: Path) -> None:
+async def test_escape_asks_about_unsaved_changes_then_leaves(tmp_path: Path) -> None:
     app = WorkbenchApp(tmp_path / "kb.db")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_design(app, pilot, "RM1")
@@ -452,12 +453,16 @@ async def test_escape_warns_about_unsaved_changes_then_leaves(tmp_path: Path) ->
         screen = await open_design(app, pilot, "RM1")
         screen.editor.insert("\n")
         await pilot.pause()
+        await pilot.press("escape")  # asks: escape again stays
+        await until(pilot, lambda: isinstance(app.screen, UnsavedEditsScreen))
         await pilot.press("escape")
-        await pilot.pause()
-        assert app.screen is screen
+        await until(pilot, lambda: app.screen is screen)
+        assert screen.has_unsaved_edits()
         await pilot.press("escape")
-        await pilot.pause()
-        assert app.screen is not screen
+        await until(pilot, lambda: isinstance(app.screen, UnsavedEditsScreen))
+        await pilot.press("d")  # discard
+        await until(pilot, lambda: app.screen is not screen and not screen.is_attached)
+        assert stored(app.db, "RM1") == screen.saved_text
 
 
 # ---------------------------------------------------------------- the widgets alone

@@ -23,6 +23,7 @@ from engine.tofs.model import MethodDef
 from workbench.kb.catalog import domain_owner, open_store
 from workbench.screens.editor import EditorScreen
 from workbench.screens.help import binding_rows
+from workbench.screens.unsaved import UnsavedEditsScreen
 from workbench.widgets.item_form import FieldInput, ItemForm
 from workbench.widgets.kb_fields import (
     EditContext,
@@ -233,7 +234,10 @@ async def test_undo_refused_while_form_has_unsaved_edits(tmp_path: Path) -> None
         await settle(app, pilot)
         assert screen.base == rev and precondition_in_store(db) == ORIGINAL
         assert pre.value == FIXED  # nothing typed was lost
-        await pilot.press("escape")  # revert
+        await pilot.press("escape")  # revert: asks first; d discards the edits
+        await settle(app, pilot)
+        assert isinstance(app.screen, UnsavedEditsScreen)
+        await pilot.press("d")
         await settle(app, pilot)
         assert screen.query_one("#f-precondition", FieldInput).value == ORIGINAL
         assert not screen.query_one(ItemForm).dirty

@@ -4,6 +4,11 @@ The app is deliberately thin: global keys (help, quit), the stylesheet, command-
 entries, and the default screen.  The planning screen owns the run and its state, so
 later screens (knowledge editor, step-through) can be added beside it without growing
 this class.
+
+Two things belong here because they span screens: quitting, which first asks every open
+editor with unsaved edits what to do with them (:mod:`workbench.screens.unsaved`), and
+offering at start-up the drafts a killed session left behind
+(:mod:`workbench.screens.draft_offer`).
 """
 
 from __future__ import annotations
@@ -20,12 +25,15 @@ from textual.screen import Screen
 from textual.widgets import Tree
 
 from knowledge import get_package
+from workbench.kb.drafts import Draft, DraftBox
 from workbench.planning_process import planning_process
 from workbench.screens import HelpScreen, PlanScreen
 from workbench.screens.design_editor import DesignScreen
+from workbench.screens.draft_offer import DraftChoice, DraftOfferScreen
 from workbench.screens.editor import EditorScreen
 from workbench.screens.help import binding_rows
 from workbench.screens.stepper import StepperScreen
+from workbench.screens.unsaved import UnsavedEditsScreen, guarded_screens, resolve_unsaved
 from workbench.screens.whynot import WhyNotScreen
 from workbench.widgets import ProblemPicker
 
@@ -47,7 +55,13 @@ class WorkbenchApp(App[None]):
             id="app.editor",
             tooltip="Browse and edit the knowledge: task network, forms, history, lint",
         ),
-        Binding("q", "quit", "Quit", id="app.quit"),
+        Binding(
+            "q",
+            "quit",
+            "Quit",
+            id="app.quit",
+            tooltip="Leave the workbench (unsaved edits are asked about first)",
+        ),
     ]
 
     def __init__(self, db: Path | None = None, exports: Path | None = None) -> None:
@@ -61,6 +75,76 @@ class WorkbenchApp(App[None]):
         # Spawning the planning process takes about half a second: do it while the user
         # is still reading the first screen, not when they press Run.
         planning_process.start()
+        self.call_after_refresh(self.offer_drafts)
+
+    async def action_quit(self) -> None:
+        """Every way of quitting (q, ctrl+q, the palette's Quit) comes here: each editor
+        with unsaved edits is asked about first, and a failed save or "stay" stops it."""
+        await resolve_unsaved(self, guarded_screens(self), "quitting", self.exit)
+
+    # ------------------------------------------------------------------ drafts
+
+    def offer_drafts(self) -> None:
+        """Offer, one at a time, the unsaved edits an earlier session left on disk."""
+        box = DraftBox.for_store(self.db)
+        try:
+            drafts = box.left_over()
+        except OSError:
+            return
+        self._offer(box, drafts[::-1])  # newest first
+
+    def _offer(self, box: DraftBox, drafts: list[Draft]) -> None:
+        if not drafts:
+            return
+        draft, rest = drafts[0], drafts[1:]
+
+        def answered(choice: DraftChoice | None) -> None:
+            if choice == "restore":
+                self.restore_draft(draft)
+                if rest:
+                    n = len(rest)
+                    self.notify(
+                        f"{n} more set{'s' if n != 1 else ''} of unsaved edits "
+                        f"{'are' if n != 1 else 'is'} kept; the next start offers "
+                        f"{'them' if n != 1 else 'it'} again.",
+                        title="Drafts",
+                    )
+                return
+            if choice == "discard":
+                box.drop(draft.key)
+            self._offer(box, rest)
+
+        self.push_screen(DraftOfferScreen(draft, self._moved_on(draft)), answered)
+
+    def _moved_on(self, draft: Draft) -> str | None:
+        """How the store moved on since ``draft`` was written, in words (None: it did not)."""
+        from workbench.kb import StoreError
+        from workbench.kb.catalog import open_store
+        from workbench.kb.drafts import moved_on
+
+        try:
+            store = open_store(self.db)
+        except StoreError as exc:
+            return f"The store could not be read: {exc}"
+        try:
+            return moved_on(draft, store)
+        finally:
+            store.close()
+
+    def restore_draft(self, draft: Draft) -> None:
+        """Open the editor ``draft`` came from, with its edits filled in (unsaved)."""
+        if draft.editor == "knowledge":
+            self.push_screen(EditorScreen(self.db, draft.domain, draft))
+        elif draft.editor == "design":
+            self.push_screen(DesignScreen(self.db, draft.name or None, draft=draft))
+        elif draft.editor == "deal" and isinstance(self.screen_stack[0], PlanScreen):
+            self.screen_stack[0].edit_board(draft.name, draft)
+        else:
+            self.notify(
+                f"These edits come from an editor this workbench does not have "
+                f"({draft.editor}); the draft is kept.",
+                severity="error",
+            )
 
     def get_default_screen(self) -> Screen[Any]:
         return PlanScreen(self.db, self.exports)
@@ -83,6 +167,8 @@ class WorkbenchApp(App[None]):
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
+        from workbench.screens.deal_editor import DealEditorScreen
+
         show = self.get_key_display
         self.push_screen(
             HelpScreen(
@@ -93,13 +179,26 @@ class WorkbenchApp(App[None]):
                     ("Step-through", binding_rows(show, StepperScreen.BINDINGS)),
                     ("Why not?", binding_rows(show, WhyNotScreen.BINDINGS)),
                     ("EDAPS design editor", binding_rows(show, DesignScreen.BINDINGS)),
+                    ("Bridge deal editor", binding_rows(show, DealEditorScreen.BINDINGS)),
+                    (
+                        "Unsaved edits (asked before anything would drop them)",
+                        binding_rows(show, UnsavedEditsScreen.BINDINGS),
+                    ),
+                    (
+                        "Unsaved edits from last time (offered at start-up)",
+                        binding_rows(show, DraftOfferScreen.BINDINGS),
+                    ),
                     ("Trees (problems and plan)", binding_rows(show, Tree.BINDINGS)),
                 ]
             )
         )
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):
+            if command.title == "Quit":  # same action, which no longer quits "at once"
+                help_text = "Leave the workbench (unsaved edits are asked about first)"
+                command = SystemCommand("Quit", help_text, *command[2:])
+            yield command
         yield SystemCommand("Help", "List every key binding", self.action_help)
         yield SystemCommand("Knowledge editor", "Browse and edit the knowledge", self.action_editor)
         if isinstance(screen, DesignScreen):

@@ -21,6 +21,10 @@ and reads it back with :func:`~knowledge.bridge.pbn.parse_pbn`, so what is hande
 exactly a board the reader accepts.  The result, a :class:`SavedDeal` (name, PBN text,
 record), goes to the ``on_save`` callback (the editor stays open) or, without one, is the
 screen's :meth:`dismiss` value; :class:`DealSaved` is posted to the app either way.
+
+Leaving with unsaved changes (escape, or quitting) asks Save / Discard / Stay; given a
+:class:`~workbench.kb.drafts.DraftBox`, the fields are kept as a draft on disk meanwhile
+(:class:`~workbench.screens.unsaved.GuardedScreen`).
 """
 
 from __future__ import annotations
@@ -36,7 +40,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.reactive import var
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Input, Label, Select, Static
 
@@ -50,7 +53,9 @@ from knowledge.bridge.deal import (
     dealer_for_board,
 )
 from knowledge.bridge.pbn import BoardRecord, PbnError, deal_to_pbn, parse_pbn
+from workbench.kb.drafts import Draft, DraftBox, digest
 from workbench.screens.save_as import SaveAsScreen
+from workbench.screens.unsaved import GuardedScreen
 from workbench.widgets.bridge_table import BridgeTable
 from workbench.widgets.status_line import StatusLine
 
@@ -63,6 +68,8 @@ __all__ = [
     "SavedDeal",
     "board_pbn",
     "check_deal_form",
+    "fields_of_form",
+    "form_of_fields",
     "form_of_record",
     "join_hands",
     "split_deal_text",
@@ -269,6 +276,45 @@ def form_of_record(record: BoardRecord | Deal | None) -> DealForm:
     )
 
 
+def fields_of_form(form: DealForm) -> dict[str, Any]:
+    """``form`` as plain JSON-able values (a draft's ``fields``)."""
+    return {
+        "hands": list(form.hands),
+        "deal_text": form.deal_text,
+        "board": form.board,
+        "dealer": None if form.dealer is None else int(form.dealer),
+        "vulnerability": None if form.vulnerability is None else int(form.vulnerability),
+        "contract": form.contract,
+        "declarer": None if form.declarer is None else int(form.declarer),
+    }
+
+
+def form_of_fields(fields: dict[str, Any]) -> DealForm:
+    """The form :func:`fields_of_form` wrote (a value of the wrong shape is left blank:
+    a draft is data from disk)."""
+
+    def text(key: str) -> str:
+        value = fields.get(key)
+        return value if isinstance(value, str) else ""
+
+    def choice(key: str, kind: type[Seat] | type[Vul]) -> Any:
+        value = fields.get(key)
+        return kind(value) if isinstance(value, int) and 0 <= value <= 3 else None
+
+    raw = fields.get("hands")
+    hands = [h if isinstance(h, str) else "" for h in raw] if isinstance(raw, list) else []
+    hands = [*hands, "", "", "", ""][:4]
+    return DealForm(
+        hands=(hands[0], hands[1], hands[2], hands[3]),
+        deal_text=text("deal_text"),
+        board=text("board"),
+        dealer=choice("dealer", Seat),
+        vulnerability=choice("vulnerability", Vul),
+        contract=text("contract"),
+        declarer=choice("declarer", Seat),
+    )
+
+
 def board_pbn(form: DealForm, check: DealCheck, original: BoardRecord | None = None) -> str:
     """The PBN text of the board ``form`` describes (``check`` must be ok).
 
@@ -339,9 +385,11 @@ class SaveDealAsScreen(SaveAsScreen):
 # ---------------------------------------------------------------------- the screen
 
 
-class DealEditorScreen(Screen[SavedDeal | None]):
+class DealEditorScreen(GuardedScreen[SavedDeal | None]):
     """Hands, deal string and board fields on the left; the live diagram and every
     problem on the right."""
+
+    EDITOR_NAME = "bridge deal editor"
 
     DEFAULT_CSS = """
     DealEditorScreen {
@@ -419,7 +467,7 @@ class DealEditorScreen(Screen[SavedDeal | None]):
             "close",
             "Back",
             id="deal.close",
-            tooltip="Leave the editor (twice to discard unsaved changes)",
+            tooltip="Leave the editor (with unsaved changes it asks: save, discard or stay)",
         ),
     ]
 
@@ -440,12 +488,21 @@ class DealEditorScreen(Screen[SavedDeal | None]):
         name: str | None = None,
         existing: Iterable[str] = (),
         on_save: Callable[[SavedDeal], bool | None] | None = None,
+        drafts: DraftBox | None = None,
+        base_digest: str = "",
+        draft: Draft | None = None,
     ) -> None:
         """``record``: the board to edit (None: a blank deal).  ``name``: what ctrl+s
         saves under (None: it asks, like f2).  ``existing``: names the save-as dialog
         refuses.  ``on_save``: called with each save (return False to refuse it); without
-        it the screen is dismissed with the :class:`SavedDeal`."""
+        it the screen is dismissed with the :class:`SavedDeal`.  ``drafts``: where to keep
+        unsaved fields (None: nowhere), with ``base_digest`` the digest of the stored
+        board's text; ``draft``: fields left unsaved by an earlier session, shown instead
+        of the record's (still unsaved)."""
         super().__init__()
+        self.drafts = drafts
+        self.base_digest = base_digest
+        self.restore = draft
         self.original = record if isinstance(record, BoardRecord) else None
         """The board loaded (its play and tags are kept while the deal is unchanged)."""
         self.deal_name = name
@@ -464,12 +521,11 @@ class DealEditorScreen(Screen[SavedDeal | None]):
         self._echo: dict[str, str] = {}
         self._shown: dict[str, str | None] = {}
         """What each error and count label shows (to update only what changed)."""
-        self._close_warned = False
 
     # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
-        form = self.loaded
+        form = self.loaded if self.restore is None else form_of_fields(self.restore.fields)
         yield Header()
         with Horizontal(id="deal-body"):
             with VerticalScroll(id="deal-form") as column:
@@ -554,6 +610,14 @@ class DealEditorScreen(Screen[SavedDeal | None]):
         self.validate_now()
         self._update_titles()
         self.hand_input(Seat.N).focus()
+        if self.restore is not None:
+            self.adopt_draft(self.restore)
+            self.notify(
+                f"The changes from {self.restore.when()} are back in the fields, not saved "
+                "yet: ctrl+s saves them.",
+                title="Restored",
+                timeout=10,
+            )
 
     # ------------------------------------------------------------------ fields
 
@@ -647,7 +711,7 @@ class DealEditorScreen(Screen[SavedDeal | None]):
     def _schedule(self) -> None:
         """Check the fields once typing pauses (messages about a half-typed hand would
         flicker at every key otherwise)."""
-        self._close_warned = False
+        self.edits_changed()
         if self._timer is not None:
             self._timer.stop()
         self._timer = self.set_timer(self.DEBOUNCE, self.validate_now, name="validate")
@@ -832,6 +896,7 @@ class DealEditorScreen(Screen[SavedDeal | None]):
         self.saved = saved
         self.deal_name = name
         self.saved_form = form
+        self.base_digest = digest(pbn)
         self.dirty = False
         self._update_titles()
         self._status(f"Saved {name}.", "ok")
@@ -849,16 +914,61 @@ class DealEditorScreen(Screen[SavedDeal | None]):
         self._status(why, "error")
         self.notify(why, title=title, severity="error")
 
-    def action_close(self) -> None:
-        if self.dirty and not self._close_warned:
-            self._close_warned = True
-            self.notify(
-                "Unsaved changes: ctrl+s saves them; escape again discards them.",
-                severity="warning",
-            )
-            return
-        if len(self.app.screen_stack) > 1:
+    async def action_close(self) -> None:
+        await self.guard("leaving the deal editor", self._leave)
+
+    def _leave(self) -> None:
+        if len(self.app.screen_stack) > 1 and self.is_current:  # a save may have left
             self.dismiss(None)
+
+    # ------------------------------------------------------------------ unsaved changes
+
+    def has_unsaved_edits(self) -> bool:
+        # The fields as they are now, not ``dirty``, which waits for the debounced check.
+        return bool(self.query("#deal-text")) and self.read_form() != self.saved_form
+
+    def unsaved_title(self) -> str:
+        return f"deal {self.deal_name}" if self.deal_name else "the new deal"
+
+    async def save_edits(self) -> bool:
+        if self.deal_name is None:
+            why = "A new deal needs a name: f2 saves it under one."
+            self._status(f"Not saved: {why}", "error")
+            self.notify(why, title="Not saved", severity="error")
+            return False
+        return self.save(self.deal_name) is not None
+
+    async def discard_edits(self) -> None:
+        self.fill_form(self.saved_form)
+
+    def fill_form(self, form: DealForm) -> None:
+        """Show ``form`` in the fields, checked at once."""
+        for seat in SEATS:
+            self._set_quietly(self.hand_input(seat), form.hands[seat])
+        self._set_quietly(self.deal_input, form.deal_text)
+        self.query_one("#deal-board", Input).value = form.board
+        self.query_one("#deal-contract", Input).value = form.contract
+        for selector, value in (
+            ("#deal-dealer", form.dealer),
+            ("#deal-vul", form.vulnerability),
+            ("#deal-declarer", form.declarer),
+        ):
+            select = self.query_one(selector, Select)
+            if value is None:
+                select.clear()
+            else:
+                select.value = value
+        self.validate_now()
+
+    def current_draft(self) -> Draft | None:
+        return Draft(
+            editor="deal",
+            domain="bridge",
+            kind="deal",
+            name=self.deal_name or "",
+            fields=fields_of_form(self.read_form()),
+            base_digest=self.base_digest,
+        )
 
     def commands(self) -> list[tuple[str, str, Callable[[], object]]]:
         """(title, help, callback) for the command palette: every action of this screen."""
@@ -876,9 +986,10 @@ class DealEditorScreen(Screen[SavedDeal | None]):
 
     # ------------------------------------------------------------------ helpers
 
-    def watch_dirty(self) -> None:
-        self._close_warned = False
+    def watch_dirty(self, dirty: bool) -> None:
         self._update_titles()
+        if not dirty:
+            self.sync_draft()  # saved or discarded: no draft to keep
 
     def _update_titles(self) -> None:
         self.title = "Bridge deal"

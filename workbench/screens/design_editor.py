@@ -12,6 +12,9 @@ new problem (f2, "Save as").  Planning runs in a thread worker that opens the st
 own thread, compiles the domain from the store's spec (so knowledge edits count) and posts
 :class:`DesignPlanned` or :class:`DesignPlanFailed`; the handlers here own every widget
 change.  Each plan gets an id, so the answer to a superseded request is dropped.
+
+Leaving with unsaved changes (escape, or quitting) asks Save / Discard / Stay, and the
+text is kept as a draft on disk meanwhile (:class:`~workbench.screens.unsaved.GuardedScreen`).
 """
 
 from __future__ import annotations
@@ -29,7 +32,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import var
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import (
     DataTable,
@@ -59,7 +61,9 @@ from workbench.design_form import (
     problem_label,
     summary_rows,
 )
+from workbench.kb.drafts import Draft, DraftBox, digest
 from workbench.screens.save_as import SaveAsScreen
+from workbench.screens.unsaved import GuardedScreen
 from workbench.widgets.critique import CritiqueView
 from workbench.widgets.process_plan import ProcessPlanView
 from workbench.widgets.status_line import StatusLine
@@ -107,8 +111,10 @@ class DesignSaved(Message):
     new: bool
 
 
-class DesignScreen(Screen[None]):
+class DesignScreen(GuardedScreen[None]):
     """Editor, echo, process plan and critique of one EDAPS design in the store."""
+
+    EDITOR_NAME = "EDAPS design editor"
 
     DEFAULT_CSS = """
     DesignScreen {
@@ -165,7 +171,7 @@ class DesignScreen(Screen[None]):
             "close",
             "Back",
             id="design.close",
-            tooltip="Leave the editor (twice to discard unsaved changes)",
+            tooltip="Leave the editor (with unsaved changes it asks: save, discard or stay)",
         ),
     ]
 
@@ -185,11 +191,16 @@ class DesignScreen(Screen[None]):
         *,
         plan_on_open: bool = False,
         result: RunResult | None = None,
+        draft: Draft | None = None,
     ) -> None:
         """``plan_on_open`` plans the design as soon as it is shown; ``result`` (a run the
-        planning screen made of this stored design) is shown instead of planning again."""
+        planning screen made of this stored design) is shown instead of planning again;
+        ``draft`` holds unsaved text left from an earlier session, shown instead of the
+        stored text (still unsaved)."""
         super().__init__()
         self.db = db
+        self.drafts = DraftBox.for_store(db)
+        self.restore = draft
         """The knowledge store (None: the default store)."""
         self.design_name = name
         """The problem's name in the store (None: a new design, not saved yet)."""
@@ -206,7 +217,6 @@ class DesignScreen(Screen[None]):
         self.planned_text: str | None = None
         """The text of the run shown in the plan and critique tabs."""
         self._timer: Timer | None = None
-        self._close_warned = False
 
     # ------------------------------------------------------------------ layout
 
@@ -250,8 +260,29 @@ class DesignScreen(Screen[None]):
         summary.add_column("Field", key="field")
         summary.add_column("Value", key="value")
         text = self._load()
+        restored = self.restore is not None and isinstance(self.restore.fields.get("text"), str)
+        if self.restore is not None and restored:
+            text = str(self.restore.fields["text"])
         self.editor.load_text(text)
+        self.dirty = text != self.saved_text
         self.validate_now()
+        if self.restore is not None and restored:
+            self.adopt_draft(self.restore)
+            stale = self.saved_text is not None and digest(self.saved_text) != (
+                self.restore.base_digest
+            )
+            self.notify(
+                f"The changes from {self.restore.when()} are back in the editor, not saved "
+                "yet: ctrl+s saves them."
+                + (
+                    f" {self.design_name} has been saved since: saving them replaces it."
+                    if stale
+                    else ""
+                ),
+                title="Restored",
+                severity="warning" if stale else "information",
+                timeout=10,
+            )
         self._update_titles()
         self.editor.focus()
         if self.result is not None and self.checked.ok:
@@ -296,7 +327,7 @@ class DesignScreen(Screen[None]):
     @on(TextArea.Changed, "#design-text")
     def _text_changed(self, event: TextArea.Changed) -> None:
         self.dirty = event.text_area.text != self.saved_text
-        self._close_warned = False
+        self.edits_changed()
         if self._timer is not None:
             self._timer.stop()
         self._timer = self.set_timer(self.DEBOUNCE, self.validate_now, name="validate")
@@ -612,21 +643,55 @@ class DesignScreen(Screen[None]):
 
     # ------------------------------------------------------------------ leaving
 
-    def action_close(self) -> None:
-        if self.dirty and not self._close_warned:
-            self._close_warned = True
-            self.notify(
-                "Unsaved changes: ctrl+s saves them; escape again discards them.",
-                severity="warning",
-            )
-            return
-        if len(self.app.screen_stack) > 1:
+    async def action_close(self) -> None:
+        await self.guard("leaving the design editor", self._leave)
+
+    def _leave(self) -> None:
+        if len(self.app.screen_stack) > 1 and self.is_current:
             self.dismiss()
+
+    def has_unsaved_edits(self) -> bool:
+        # Live, not ``dirty`` (which follows TextArea.Changed a message later); an
+        # untouched template for a new design is nothing to lose.
+        texts = self.query("#design-text")
+        if not texts:
+            return False
+        text = self.editor.text
+        return text != (self.saved_text if self.saved_text is not None else NEW_DESIGN)
+
+    def unsaved_title(self) -> str:
+        return f"design {self.design_name}" if self.design_name else "the new design"
+
+    async def save_edits(self) -> bool:
+        if self.design_name is None:
+            why = "A new design needs a name: f2 saves it under one."
+            self._status(f"Not saved: {why}", "error")
+            self.notify(why, title="Not saved", severity="error")
+            return False
+        return self.save(self.design_name)
+
+    async def discard_edits(self) -> None:
+        text = self.saved_text if self.saved_text is not None else NEW_DESIGN
+        self.editor.load_text(text)
+        self.dirty = self.saved_text is None
+        self.validate_now()
+
+    def current_draft(self) -> Draft | None:
+        return Draft(
+            editor="design",
+            domain=EDAPS,
+            kind="design",
+            name=self.design_name or "",
+            fields={"text": self.editor.text},
+            base_digest=digest(self.saved_text),
+        )
 
     # ------------------------------------------------------------------ helpers
 
-    def watch_dirty(self) -> None:
+    def watch_dirty(self, dirty: bool) -> None:
         self._update_titles()
+        if not dirty:
+            self.sync_draft()  # saved or discarded: no draft to keep
 
     def _update_titles(self) -> None:
         self.title = "EDAPS design"

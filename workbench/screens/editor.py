@@ -8,8 +8,11 @@ Why it is built this way:
   revision the form was loaded from, and the store's validator and optimistic check are
   what accept or refuse it.  A refused edit writes nothing and the form keeps the text.
 * **Nothing typed is lost by accident.**  Moving the tree cursor opens items only while
-  the form is clean; undo, redo and closing refuse while it is dirty; reloading after a
-  stale refusal keeps the edits in the form on top of the new state.
+  the form is clean; undo, redo, creating, renaming and deleting refuse while it is dirty;
+  whatever would drop the edits (leaving, quitting, another domain, another item, escape)
+  asks Save / Discard / Stay first (:mod:`workbench.screens.unsaved`), and meanwhile the
+  edits are kept as a draft on disk; reloading after a stale refusal keeps the edits in
+  the form on top of the new state.
 * **Threads.**  Store calls here are fast (tens of ms) and stay on the UI thread with the
   screen's own connection (SQLite objects cannot cross threads).  Lint is pure CPU over a
   ``DomainSpec``, so it runs in a thread worker with no store at all and posts
@@ -32,7 +35,6 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.reactive import var
-from textual.screen import Screen
 from textual.widgets import (
     Footer,
     Header,
@@ -47,8 +49,10 @@ from textual.widgets import (
 from engine.tofs.model import DomainSpec
 from engine.tofs.registry import Registry
 from workbench.kb.catalog import domain_owner, open_store
+from workbench.kb.drafts import Draft, DraftBox, moved_on
 from workbench.kb.lint import Finding, lint_domain
 from workbench.kb.store import (
+    KINDS,
     EditRejected,
     KnowledgeStore,
     Revision,
@@ -62,6 +66,7 @@ from workbench.screens.item_dialogs import (
     RenameScreen,
     taken_names,
 )
+from workbench.screens.unsaved import GuardedScreen
 from workbench.widgets.item_form import FieldInput, ItemForm
 from workbench.widgets.kb_fields import (
     EditContext,
@@ -70,6 +75,7 @@ from workbench.widgets.kb_fields import (
     ItemRef,
     build_value,
     find_item,
+    item_values,
 )
 from workbench.widgets.kb_history_view import HistoryPanel
 from workbench.widgets.kb_lint_view import LintList
@@ -119,8 +125,24 @@ def _ref_of(data: NodeData) -> ItemRef | None:
     return None
 
 
-class EditorScreen(Screen[None]):
+def _form_values(fields: dict[str, object], start: FormValues) -> FormValues:
+    """``start`` with the draft's ``fields`` laid over it, keeping only values of the
+    right shape for a field the form still has (a draft is data from disk)."""
+    out = dict(start)
+    for key, value in fields.items():
+        if key not in out:
+            continue
+        if isinstance(value, bool | str) or (
+            isinstance(value, list) and all(isinstance(e, str) for e in value)
+        ):
+            out[key] = value
+    return out
+
+
+class EditorScreen(GuardedScreen[None]):
     """Domain picker and task network | item form, primitive help, save/lint/history."""
+
+    EDITOR_NAME = "knowledge editor"
 
     CSS_PATH = str(Path(__file__).resolve().parent.parent / "editor.tcss")
     AUTO_FOCUS = "#kb-tree"
@@ -138,7 +160,7 @@ class EditorScreen(Screen[None]):
             "revert",
             "Revert",
             id="editor.revert",
-            tooltip="Drop unsaved edits to the open item",
+            tooltip="Go back to the stored item (asks first: save, discard or stay)",
         ),
         Binding(
             "ctrl+z",
@@ -211,7 +233,7 @@ class EditorScreen(Screen[None]):
             "close",
             "Close",
             id="editor.close",
-            tooltip="Leave the editor (refused while the form has unsaved edits)",
+            tooltip="Leave the editor (with unsaved edits it asks: save, discard or stay)",
         ),
     ]
     HELP = """\
@@ -230,10 +252,16 @@ the primitive at the cursor.  Empty list entries are dropped on save.
     has_item: var[bool] = var(False, bindings=True)
     """An item is open in the form (enables save)."""
 
-    def __init__(self, db: Path | None = None, domain: str | None = None) -> None:
+    def __init__(
+        self, db: Path | None = None, domain: str | None = None, draft: Draft | None = None
+    ) -> None:
+        """``draft``: unsaved edits left over from an earlier session, to put back into
+        the form (they stay unsaved: the user still saves them)."""
         super().__init__()
         self.db = db
-        self.domain: str | None = domain
+        self.domain: str | None = domain if draft is None else draft.domain
+        self.restore = draft
+        self.drafts = DraftBox.for_store(db)
         self.spec: DomainSpec | None = None
         self.base = 0
         """The revision the tree and the form were loaded from: the base of every edit."""
@@ -291,6 +319,8 @@ the primitive at the cursor.  Empty list entries are dropped on save.
     async def on_mount(self) -> None:
         if self.domain is not None:
             await self.load_domain(self.domain)
+        if self.restore is not None:
+            await self.restore_draft(self.restore)
 
     def on_unmount(self) -> None:
         if self._store is not None:
@@ -362,10 +392,13 @@ the primitive at the cursor.  Empty list entries are dropped on save.
         value = event.value
         if not isinstance(value, str) or value == self.domain:
             return
-        form = self.query_one(ItemForm)
-        if form.dirty and form.ref is not None:
-            self.notify(f"Unsaved edits to {form.ref.title} were dropped.", severity="warning")
-        await self.load_domain(value)
+        picker = self.query_one("#kb-domain", Select)
+
+        def stay() -> None:
+            if self.domain is not None:
+                picker.value = self.domain  # its Changed is then ignored above
+
+        await self.guard(f"switching to {value}", partial(self.load_domain, value), stay)
 
     @on(Tree.NodeHighlighted, "#kb-tree")
     async def _node_highlighted(self, event: Tree.NodeHighlighted[NodeData]) -> None:
@@ -375,8 +408,8 @@ the primitive at the cursor.  Empty list entries are dropped on save.
             return
         if form.dirty and form.ref is not None:
             self._status(
-                f"Unsaved edits to {form.ref.title}: ctrl+s saves them, escape drops "
-                "them (enter opens the highlighted item anyway).",
+                f"Unsaved edits to {form.ref.title}: ctrl+s saves them; escape, or enter "
+                "on another item, asks whether to save or drop them.",
                 "warning",
             )
             return
@@ -388,19 +421,31 @@ the primitive at the cursor.  Empty list entries are dropped on save.
         if ref is None:
             event.node.toggle()
             return
+        if ref != self.query_one(ItemForm).ref:
+            await self.guard(f"opening {ref.title}", partial(self._enter_item, ref))
+        else:
+            await self._enter_item(ref)
+
+    async def _enter_item(self, ref: ItemRef) -> None:
+        """Open ``ref`` (if it is not open) and move into its form."""
         form = self.query_one(ItemForm)
         if ref != form.ref:
-            if form.dirty and form.ref is not None:
-                self.notify(f"Unsaved edits to {form.ref.title} were dropped.", severity="warning")
             await self.open_item(ref)
+            self.query_one(KnowledgeTree).select_item(ref)
         fields = form.query("FieldInput")
         if fields:
             fields.first().focus()
+
+    @on(ItemForm.Edited)
+    def _form_edited(self) -> None:
+        self.edits_changed()
 
     @on(ItemForm.StateChanged)
     def _form_state(self, event: ItemForm.StateChanged) -> None:
         self.dirty = event.dirty
         self.has_item = event.ref is not None
+        if not event.dirty:
+            self.sync_draft()  # saved, reverted or another item: no draft to keep
         if event.ref is None:
             return
         if event.problems:
@@ -434,21 +479,26 @@ the primitive at the cursor.  Empty list entries are dropped on save.
     # ------------------------------------------------------------------ saving
 
     async def action_save(self) -> None:
+        await self._save()
+
+    async def _save(self) -> bool:
+        """Save the open item's edits as one revision; whether the store took them (the
+        Save tab says why not)."""
         form = self.query_one(ItemForm)
         ref = form.ref
         if ref is None or self.domain is None:
             self.notify("Open an item first.", severity="warning")
-            return
+            return False
         if not form.dirty:
             self._status(f"{ref.title} has no unsaved edits.", "ok")
-            return
+            return True
         focused = self._focused_field()
         try:
             value = build_value(ref, form.item, form.values())
             rev = self.store.edit(self.domain, ref.kind, ref.name, value, base=self.base)
         except FormError as exc:
             self._outcome(f"Not saved: {ref.title} could not be read.", exc.problems, "error")
-            return
+            return False
         except StaleRevision as exc:
             self._outcome(
                 "Not saved: someone else changed the domain.",
@@ -465,28 +515,100 @@ the primitive at the cursor.  Empty list entries are dropped on save.
                 severity="error",
                 timeout=8,
             )
-            return
+            return False
         except EditRejected as exc:
             self._outcome(
                 f"Not saved: the store refused the edit of {ref.title}; nothing was changed.",
                 exc.problems,
                 "error",
             )
-            return
+            return False
         except StoreError as exc:
             self._outcome(f"Not saved: {ref.title}.", [str(exc)], "error")
-            return
+            return False
         await self.load_domain(self.domain, keep=ref)
         self._refocus(focused)
         self._outcome(f"Saved {ref.title} as r{rev.id}.", [], "ok")
+        return True
 
     async def action_revert(self) -> None:
+        await self.guard(
+            "going back to the stored version",
+            self._nothing,
+            question="Discard them and go back to the stored version, save them, "
+            "or stay and keep editing?",
+        )
+
+    async def _nothing(self) -> None:
+        """Revert's work is done by the question: Save or Discard leaves nothing unsaved."""
+
+    async def discard_edits(self) -> None:
         form = self.query_one(ItemForm)
         if form.ref is not None and form.dirty:
             focused = self._focused_field()
             await self.open_item(form.ref)
             self._refocus(focused)
             self._status(f"Dropped the edits to {form.ref.title}.", "ok")
+
+    # ------------------------------------------------------------------ unsaved edits
+
+    def has_unsaved_edits(self) -> bool:
+        forms = self.query(ItemForm)
+        return bool(forms) and forms.first().dirty and forms.first().ref is not None
+
+    def unsaved_title(self) -> str:
+        ref = self.query_one(ItemForm).ref
+        return f"{ref.title} in {self.domain}" if ref is not None else "the open item"
+
+    async def save_edits(self) -> bool:
+        return await self._save()
+
+    def current_draft(self) -> Draft | None:
+        form = self.query_one(ItemForm)
+        if form.ref is None or self.domain is None:
+            return None
+        return Draft(
+            editor="knowledge",
+            domain=self.domain,
+            kind=form.ref.kind,
+            name=form.ref.name,
+            fields=dict(form.values()),
+            base=self.base,
+        )
+
+    async def restore_draft(self, draft: Draft) -> bool:
+        """Open the draft's item with the draft's values in the form (unsaved); whether
+        that was possible.  A draft that cannot be put back is left on disk."""
+        item = None
+        ref = None
+        if draft.kind in KINDS:
+            ref = ItemRef(draft.kind, draft.name)  # type: ignore[arg-type]
+        if ref is not None and self.spec is not None and self.domain == draft.domain:
+            item = find_item(self.spec, ref)
+        if ref is None or item is None or self.spec is None:
+            self.notify(
+                f"{draft.title} is not in {draft.domain} any more, so its unsaved edits "
+                "cannot be put back. The draft is kept; the next start offers it again.",
+                title="Draft not restored",
+                severity="error",
+                timeout=10,
+            )
+            return False
+        values = _form_values(draft.fields, item_values(ref, item))
+        await self.load_domain(draft.domain, keep=ref, values=values)
+        self.adopt_draft(draft)
+        note = moved_on(draft, self.store)
+        self.notify(
+            f"The edits to {draft.title} from {draft.when()} are back in the form, not saved "
+            "yet: ctrl+s saves them." + (f" {note}" if note else ""),
+            title="Restored",
+            severity="warning" if note else "information",
+            timeout=10,
+        )
+        fields = self.query_one(ItemForm).query("FieldInput")
+        if fields:
+            fields.first().focus()
+        return True
 
     async def action_reload(self) -> None:
         if self.domain is None:
@@ -720,13 +842,11 @@ the primitive at the cursor.  Empty list entries are dropped on save.
         ):
             self.query_one(KnowledgeTree).focus()
 
-    def action_close(self) -> None:
-        form = self.query_one(ItemForm)
-        if form.dirty and form.ref is not None:
-            self._status(
-                f"Save (ctrl+s) or drop (escape) the edits to {form.ref.title} before leaving.",
-                "warning",
-            )
+    async def action_close(self) -> None:
+        await self.guard("leaving the editor", self._leave)
+
+    def _leave(self) -> None:
+        if not self.is_current:  # something is over it: nothing to leave
             return
         if len(self.app.screen_stack) > 1:
             self.dismiss()
@@ -787,7 +907,12 @@ the primitive at the cursor.  Empty list entries are dropped on save.
 
     @on(LintList.FindingSelected)
     async def _finding_selected(self, event: LintList.FindingSelected) -> None:
-        await self.jump_to(event.finding)
+        finding = event.finding
+        ref = ItemRef(finding.kind, finding.name) if finding.kind != "domain" else None
+        if ref is None or ref == self.query_one(ItemForm).ref:
+            await self.jump_to(finding)
+        else:
+            await self.guard(f"opening {ref.title}", partial(self.jump_to, finding))
 
     async def jump_to(self, finding: Finding) -> bool:
         """Open the item a finding is about, put the tree cursor on it, focus its field."""

@@ -27,6 +27,7 @@ from knowledge import PackageError, get_package
 from workbench import runner
 from workbench.export import default_export_folder, export_path, plan_markdown
 from workbench.kb import StoreError
+from workbench.kb.drafts import Draft
 from workbench.messages import PlanFailed, PlanFinished, PlanProgress, TestsFinished
 from workbench.planning_process import PlanningError, planning_process
 from workbench.runner import ProblemRef, RunSettings
@@ -328,13 +329,16 @@ class PlanScreen(Screen[None]):
     def action_edit_problem(self) -> None:
         entry = self.query_one(ProblemPicker).current
         if entry is not None and entry.request.package == "bridge":
-            self._edit_board(entry.request.problem)
+            self.edit_board(entry.request.problem)
             return
         self.action_edit_design()
 
-    def _edit_board(self, name: str) -> None:
+    def edit_board(self, name: str, draft: Draft | None = None) -> None:
+        """Open the deal editor on the stored board ``name`` (with ``draft``'s unsaved
+        fields in place of the board's, if given); saving writes it back to the store."""
         from knowledge.bridge.pbn import parse_pbn
         from workbench.kb.catalog import open_store
+        from workbench.kb.drafts import DraftBox, digest
         from workbench.screens.bridge_view import stored_board
         from workbench.screens.deal_editor import DealEditorScreen, SavedDeal
 
@@ -361,7 +365,17 @@ class PlanScreen(Screen[None]):
             self.notify(f"Saved board {saved.name}", timeout=3)
             return True
 
-        self.app.push_screen(DealEditorScreen(record, name=name, existing=existing, on_save=save))
+        self.app.push_screen(
+            DealEditorScreen(
+                record,
+                name=name,
+                existing=existing,
+                on_save=save,
+                drafts=DraftBox.for_store(self.db),
+                base_digest=digest(text),
+                draft=draft,
+            )
+        )
 
     def action_edaps_view(self) -> None:
         request = self.shown

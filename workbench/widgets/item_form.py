@@ -6,8 +6,9 @@ engine's own compiler on every keystroke.  List fields (bindings, subtasks, cost
 input per entry and grow a fresh empty entry whenever the last one is typed into; an entry
 left empty is dropped on save.
 
-The form never saves: it tells its screen what state it is in (``StateChanged``) and which
-primitive the focused input is about (``HintChanged``), and hands over its texts on request.
+The form never saves: it tells its screen what state it is in (``StateChanged``), that the
+user changed something (``Edited``, so the screen can keep a draft), and which primitive
+the focused input is about (``HintChanged``), and hands over its texts on request.
 """
 
 from __future__ import annotations
@@ -93,6 +94,9 @@ class ItemForm(VerticalScroll):
         @property
         def control(self) -> ItemForm:
             return self.form
+
+    class Edited(Message):
+        """The user changed a field (sent on every change, unlike ``StateChanged``)."""
 
     class HintChanged(Message):
         """The focused input is about this primitive (``name`` None: about none)."""
@@ -245,6 +249,7 @@ class ItemForm(VerticalScroll):
         if widget.spec.many and widget.value.strip():
             await self._grow(widget)
         self.revalidate()
+        self.post_message(self.Edited())
         if widget.has_focus:
             self._hint(widget)
 
@@ -252,6 +257,7 @@ class ItemForm(VerticalScroll):
     def _flag_changed(self, event: Checkbox.Changed) -> None:
         event.stop()
         self.revalidate()
+        self.post_message(self.Edited())
 
     async def _grow(self, widget: FieldInput) -> None:
         """Typing into the last entry of a list adds an empty one after it."""
