@@ -38,7 +38,7 @@ from textual.message import Message
 from textual.reactive import var
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Input, Label, Select, Static
+from textual.widgets import Header, Input, Label, Select, Static
 
 from knowledge.bridge.cards import CardError, Seat, hand_to_pbn, parse_hand
 from knowledge.bridge.deal import (
@@ -52,6 +52,7 @@ from knowledge.bridge.deal import (
 from knowledge.bridge.pbn import BoardRecord, PbnError, deal_to_pbn, parse_pbn
 from workbench.screens.save_as import SaveAsScreen
 from workbench.widgets.bridge_table import BridgeTable
+from workbench.widgets.fitting_footer import FittingFooter
 from workbench.widgets.status_line import StatusLine
 
 __all__ = [
@@ -423,6 +424,9 @@ class DealEditorScreen(Screen[SavedDeal | None]):
         ),
     ]
 
+    PANES: ClassVar[str] = "#deal-form, #deal-preview, #deal-problems"
+    """The panes a maximize key means (see :mod:`workbench.panes`)."""
+
     DEBOUNCE = 0.2
     """Seconds of quiet typing before the fields are checked again."""
 
@@ -548,7 +552,7 @@ class DealEditorScreen(Screen[SavedDeal | None]):
                 yield BridgeTable(id="deal-table")
                 yield Static("", id="deal-problems")
         yield StatusLine("", id="deal-status")
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         self.validate_now()
@@ -859,20 +863,6 @@ class DealEditorScreen(Screen[SavedDeal | None]):
             return
         if len(self.app.screen_stack) > 1:
             self.dismiss(None)
-
-    def commands(self) -> list[tuple[str, str, Callable[[], object]]]:
-        """(title, help, callback) for the command palette: every action of this screen."""
-        return [
-            ("Deal: save", "Hand the board over as PBN", self.action_save),
-            ("Deal: save as…", "Save the board under a new name", self.action_save_as),
-            (
-                "Deal: fill the fourth hand",
-                "Give the empty hand the cards nobody holds",
-                self.action_fill,
-            ),
-            ("Deal: declarer's view", "Hide or show the defenders' hands", self.action_toggle_view),
-            ("Deal: back", "Leave the deal editor", self.action_close),
-        ]
 
     # ------------------------------------------------------------------ helpers
 
