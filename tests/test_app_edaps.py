@@ -26,6 +26,7 @@ from knowledge.edaps.report import DESIGNS, EdapsRun, plan_design
 from workbench.app import WorkbenchApp
 from workbench.edaps_tables import STALE_NOTE
 from workbench.kb.catalog import open_store
+from workbench.palette import screen_commands
 from workbench.screens.design_editor import DesignPlanned, DesignSaved, DesignScreen
 from workbench.screens.save_as import SaveAsScreen
 from workbench.screens.unsaved import UnsavedEditsScreen
@@ -545,7 +546,7 @@ async def test_tabs_and_commands(tmp_path: Path) -> None:
     app = WorkbenchApp(tmp_path / "kb.db")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_design(app, pilot, "RM1")
-        commands = {title: callback for title, _, callback in screen.commands()}
+        commands = {c.title: c.callback for c in screen_commands(screen)}
         assert {
             "Design: save",
             "Design: save as…",

@@ -21,6 +21,7 @@ from textual.widgets.tree import TreeNode
 
 from engine.tofs.model import MethodDef
 from workbench.kb.catalog import domain_owner, open_store
+from workbench.palette import screen_commands
 from workbench.screens.editor import EditorScreen
 from workbench.screens.help import binding_rows
 from workbench.screens.unsaved import UnsavedEditsScreen
@@ -454,11 +455,13 @@ async def test_bindings_have_ids_tooltips_help_and_palette(tmp_path: Path) -> No
     app = EditorApp(tmp_path / "kb.db")
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(app, pilot)
-        titles = [t for t, _, _ in screen.palette_commands()]
-        assert {"Editor: undo", "Editor: redo", "Editor: lint", "Editor: history"} <= set(titles)
-        assert "Editor: save" not in titles  # dimmed until an item is open
+        commands = {c.title: c for c in screen_commands(screen)}
+        assert {"Editor: undo", "Editor: redo", "Editor: lint", "Editor: history"} <= set(commands)
+        # Listed while dimmed, saying why (not hidden until an item is open).
+        save = commands["Editor: save"]
+        assert not save.available and "Open an item first" in save.help
         await open_paint(app, pilot)
-        assert "Editor: save" in [t for t, _, _ in screen.palette_commands()]
+        assert next(c for c in screen_commands(screen) if c.title == "Editor: save").available
 
 
 # ---------------------------------------------------------------------- pure checks

@@ -1,9 +1,10 @@
 """The Textual application: what ``workbench`` (and ``./run``) opens with no command.
 
-The app is deliberately thin: global keys (help, quit), the stylesheet, command-palette
-entries, and the default screen.  The planning screen owns the run and its state, so
-later screens (knowledge editor, step-through) can be added beside it without growing
-this class.
+The app is deliberately thin: global keys (help, quit, maximize), the stylesheet and
+its width breakpoints, command-palette entries (derived from every screen's bindings by
+:mod:`workbench.palette`), and the default screen.  The planning screen owns the run and
+its state, so later screens (knowledge editor, step-through) can be added beside it
+without growing this class.
 
 Two things belong here because they span screens: quitting, which first asks every open
 editor with unsaved edits what to do with them (:mod:`workbench.screens.unsaved`), and
@@ -26,8 +27,12 @@ from textual.widgets import Tree
 
 from knowledge import get_package
 from workbench.kb.drafts import Draft, DraftBox
+from workbench.palette import binding_commands, screen_commands
+from workbench.panes import toggle_maximized
 from workbench.planning_process import planning_process
 from workbench.screens import HelpScreen, PlanScreen
+from workbench.screens.bridge_view import BridgeScreen
+from workbench.screens.deal_editor import DealEditorScreen
 from workbench.screens.design_editor import DesignScreen
 from workbench.screens.draft_offer import DraftChoice, DraftOfferScreen
 from workbench.screens.editor import EditorScreen
@@ -37,7 +42,11 @@ from workbench.screens.unsaved import UnsavedEditsScreen, guarded_screens, resol
 from workbench.screens.whynot import WhyNotScreen
 from workbench.widgets import ProblemPicker
 
-__all__ = ["WorkbenchApp", "run_app"]
+__all__ = ["BREAKPOINTS", "WorkbenchApp", "run_app"]
+
+BREAKPOINTS: list[tuple[int, str]] = [(0, "-narrow"), (110, "-normal")]
+"""Below 110 columns (an 80-column terminal) every screen gets the class ``-narrow``, and
+the stylesheets fold its side panes so the main pane keeps the width."""
 
 
 class WorkbenchApp(App[None]):
@@ -56,6 +65,13 @@ class WorkbenchApp(App[None]):
             tooltip="Browse and edit the knowledge: task network, forms, history, lint",
         ),
         Binding(
+            "ctrl+o",
+            "toggle_maximize",
+            "Maximize",
+            id="app.maximize",
+            tooltip="Give the focused pane the whole screen; again (or escape) restores it",
+        ),
+        Binding(
             "q",
             "quit",
             "Quit",
@@ -63,6 +79,9 @@ class WorkbenchApp(App[None]):
             tooltip="Leave the workbench (unsaved edits are asked about first)",
         ),
     ]
+    HORIZONTAL_BREAKPOINTS = BREAKPOINTS
+    ALLOW_IN_MAXIMIZED_VIEW: ClassVar[str] = "Footer, StatusLine"
+    """A maximized pane keeps the footer and the status line (a run's progress)."""
 
     def __init__(self, db: Path | None = None, exports: Path | None = None) -> None:
         super().__init__()
@@ -164,10 +183,17 @@ class WorkbenchApp(App[None]):
                     domain = None
         self.push_screen(EditorScreen(self.db, domain))
 
+    def action_toggle_maximize(self) -> None:
+        """Maximize the focused pane, or restore the layout (escape restores it too)."""
+        screen = self.screen
+        if screen.maximized is None and screen.focused is None:
+            self.notify("Move to a pane first (tab).", severity="warning")
+            return
+        toggle_maximized(screen)
+
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
-        from workbench.screens.deal_editor import DealEditorScreen
 
         show = self.get_key_display
         self.push_screen(
@@ -179,6 +205,7 @@ class WorkbenchApp(App[None]):
                     ("Step-through", binding_rows(show, StepperScreen.BINDINGS)),
                     ("Why not?", binding_rows(show, WhyNotScreen.BINDINGS)),
                     ("EDAPS design editor", binding_rows(show, DesignScreen.BINDINGS)),
+                    ("Bridge table", binding_rows(show, BridgeScreen.BINDINGS)),
                     ("Bridge deal editor", binding_rows(show, DealEditorScreen.BINDINGS)),
                     (
                         "Unsaved edits (asked before anything would drop them)",
@@ -194,39 +221,31 @@ class WorkbenchApp(App[None]):
         )
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        for command in super().get_system_commands(screen):
-            if command.title == "Quit":  # same action, which no longer quits "at once"
+        """Textual's commands (theme, quit, keys, screenshot), then every action of the
+        app and of ``screen``, from their bindings, then "Run <problem>" for each problem
+        the planning screen lists.  Textual's maximize/minimize give way to this app's
+        own (which maximizes the pane, not a lone checkbox)."""
+        titles: set[str] = set()
+        for system in super().get_system_commands(screen):
+            if system.title in ("Maximize", "Minimize"):
+                continue
+            if system.title == "Quit":  # same action, which no longer quits "at once"
                 help_text = "Leave the workbench (unsaved edits are asked about first)"
-                command = SystemCommand("Quit", help_text, *command[2:])
-            yield command
-        yield SystemCommand("Help", "List every key binding", self.action_help)
-        yield SystemCommand("Knowledge editor", "Browse and edit the knowledge", self.action_editor)
-        if isinstance(screen, DesignScreen):
-            for title, help_text, callback in screen.commands():
-                yield SystemCommand(title, help_text, callback)
-            return
-        if not isinstance(screen, PlanScreen):
-            return
-        yield SystemCommand("Run", "Plan the highlighted problem", screen.action_run)
-        if screen.running:
-            yield SystemCommand("Cancel", "Stop the running planner", screen.action_cancel)
-        if screen.view is not None:
-            yield SystemCommand(
-                "Expand all", "Open every node of the plan tree", screen.action_expand_all
-            )
-            yield SystemCommand(
-                "Step through", "Replay how the search built this run", screen.action_step_through
-            )
-            yield SystemCommand(
-                "Why not?", "Re-plan with the highlighted alternative forced", screen.action_why_not
-            )
-        for entry in screen.query_one(ProblemPicker).entries():
-            yield SystemCommand(
-                f"Run {entry.request.title}",
-                entry.description or "Plan this problem",
-                partial(screen.start_run, entry.request),
-                discover=False,
-            )
+                system = SystemCommand("Quit", help_text, *system[2:])
+            titles.add(system.title)
+            yield system
+        for command in [*binding_commands(self, self.BINDINGS), *screen_commands(screen)]:
+            if command.title not in titles:  # Textual's "Quit" says more than ours
+                titles.add(command.title)
+                yield SystemCommand(command.title, command.help, command.callback)
+        if isinstance(screen, PlanScreen):
+            for entry in screen.query_one(ProblemPicker).entries():
+                yield SystemCommand(
+                    f"Run {entry.request.title}",
+                    entry.description or "Plan this problem",
+                    partial(screen.start_run, entry.request),
+                    discover=False,
+                )
 
 
 def run_app(db: str | Path | None = None, exports: str | Path | None = None) -> int:

@@ -19,11 +19,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Header
+from textual.widgets import Header
 
 from knowledge.bridge.deal import PlayState
 from knowledge.bridge.pbn import BoardRecord, parse_pbn
 from workbench.widgets.bridge_table import BridgeTable
+from workbench.widgets.fitting_footer import FittingFooter
 from workbench.widgets.play_log import PlayLog, position_after
 from workbench.widgets.status_line import StatusLine
 
@@ -66,6 +67,9 @@ class BridgeScreen(Screen[None]):
     BridgeScreen PlayLog { width: 1fr; }
     """
 
+    PANES: ClassVar[str] = "#bridge-table, #bridge-log"
+    """The panes a maximize key means (see :mod:`workbench.panes`)."""
+
     def __init__(self, record: BoardRecord, name: str, start: PlayState) -> None:
         super().__init__()
         self.record = record
@@ -95,7 +99,7 @@ class BridgeScreen(Screen[None]):
             log.border_title = "Play"
             yield log
         yield StatusLine("", id="bridge-status")
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         self.sub_title = f"bridge / {self.board_name}"

@@ -41,7 +41,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.reactive import var
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Input, Label, Select, Static
+from textual.widgets import Header, Input, Label, Select, Static
 
 from knowledge.bridge.cards import CardError, Seat, hand_to_pbn, parse_hand
 from knowledge.bridge.deal import (
@@ -57,6 +57,7 @@ from workbench.kb.drafts import Draft, DraftBox, digest
 from workbench.screens.save_as import SaveAsScreen
 from workbench.screens.unsaved import GuardedScreen
 from workbench.widgets.bridge_table import BridgeTable
+from workbench.widgets.fitting_footer import FittingFooter
 from workbench.widgets.status_line import StatusLine
 
 __all__ = [
@@ -471,6 +472,9 @@ class DealEditorScreen(GuardedScreen[SavedDeal | None]):
         ),
     ]
 
+    PANES: ClassVar[str] = "#deal-form, #deal-preview, #deal-problems"
+    """The panes a maximize key means (see :mod:`workbench.panes`)."""
+
     DEBOUNCE = 0.2
     """Seconds of quiet typing before the fields are checked again."""
 
@@ -604,7 +608,7 @@ class DealEditorScreen(GuardedScreen[SavedDeal | None]):
                 yield BridgeTable(id="deal-table")
                 yield Static("", id="deal-problems")
         yield StatusLine("", id="deal-status")
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         self.validate_now()
@@ -969,20 +973,6 @@ class DealEditorScreen(GuardedScreen[SavedDeal | None]):
             fields=fields_of_form(self.read_form()),
             base_digest=self.base_digest,
         )
-
-    def commands(self) -> list[tuple[str, str, Callable[[], object]]]:
-        """(title, help, callback) for the command palette: every action of this screen."""
-        return [
-            ("Deal: save", "Hand the board over as PBN", self.action_save),
-            ("Deal: save as…", "Save the board under a new name", self.action_save_as),
-            (
-                "Deal: fill the fourth hand",
-                "Give the empty hand the cards nobody holds",
-                self.action_fill,
-            ),
-            ("Deal: declarer's view", "Hide or show the defenders' hands", self.action_toggle_view),
-            ("Deal: back", "Leave the deal editor", self.action_close),
-        ]
 
     # ------------------------------------------------------------------ helpers
 

@@ -1,11 +1,12 @@
 """The EDAPS design editor: edit a design's input text, see it checked, plan it.
 
-Four tabs: **Design** (the input text in a plain ``TextArea``, every parse problem listed
-under it as ``line:column  what was expected``, and a form-like summary of what the text
-describes), **Echo** (the dissertation's "echo of translated input"), **Process plan**
-and **Critique**.  The text is checked as it is typed, debounced, so a designer sees a
-mistake while the line is still in mind, and a text that does not parse can be neither
-saved nor planned -- the store only ever holds designs the planner can read.
+Four tabs: **Design** (the input text in a plain ``TextArea``, under it the line at the
+cursor with each field named, every parse problem listed as ``line:column  what was
+expected``, and a form-like summary of what the text describes), **Echo** (the
+dissertation's "echo of translated input"), **Process plan** and **Critique**.  The text
+is checked as it is typed, debounced, so a designer sees a mistake while the line is still
+in mind, and a text that does not parse can be neither saved nor planned -- the store
+only ever holds designs the planner can read.
 
 Saving writes the text to the knowledge store as the problem's content (ctrl+s), or as a
 new problem (f2, "Save as").  Planning runs in a thread worker that opens the store in its
@@ -35,9 +36,9 @@ from textual.reactive import var
 from textual.timer import Timer
 from textual.widgets import (
     DataTable,
-    Footer,
     Header,
     OptionList,
+    Static,
     TabbedContent,
     TabPane,
     Tabs,
@@ -61,10 +62,12 @@ from workbench.design_form import (
     problem_label,
     summary_rows,
 )
+from workbench.design_legend import record_legend
 from workbench.kb.drafts import Draft, DraftBox, digest
 from workbench.screens.save_as import SaveAsScreen
 from workbench.screens.unsaved import GuardedScreen
 from workbench.widgets.critique import CritiqueView
+from workbench.widgets.fitting_footer import FittingFooter
 from workbench.widgets.process_plan import ProcessPlanView
 from workbench.widgets.status_line import StatusLine
 
@@ -127,6 +130,13 @@ class DesignScreen(GuardedScreen[None]):
             &:focus { border: round $accent; }
             &.-invalid { border: round $error; }
         }
+        & #design-legend {
+            height: auto;
+            max-height: 6;
+            padding: 0 1;
+            color: $text-secondary;
+            background: $panel;
+        }
         & #design-problems {
             height: auto;
             max-height: 9;
@@ -141,6 +151,7 @@ class DesignScreen(GuardedScreen[None]):
             border-title-color: $text-muted;
         }
         & #echo-text { height: 1fr; }
+        &.-narrow #design-summary { width: 34; }
     }
     """
 
@@ -174,6 +185,11 @@ class DesignScreen(GuardedScreen[None]):
             tooltip="Leave the editor (with unsaved changes it asks: save, discard or stay)",
         ),
     ]
+
+    PANES: ClassVar[str] = (
+        "#design-text, #design-problems, #design-summary, #echo-text, #process-plan, #critique"
+    )
+    """The panes a maximize key means (see :mod:`workbench.panes`)."""
 
     DEBOUNCE = 0.3
     """Seconds of quiet typing before the text is parsed again."""
@@ -233,6 +249,7 @@ class DesignScreen(GuardedScreen[None]):
                     )
                     editor.border_title = "Input"
                     yield editor
+                    yield Static("", id="design-legend")
                     yield OptionList(id="design-problems")
                 summary: DataTable[str | Text] = DataTable(
                     id="design-summary",
@@ -249,7 +266,7 @@ class DesignScreen(GuardedScreen[None]):
             with TabPane("Critique", id=TABS["critique"]):
                 yield CritiqueView(id="critique")
         yield StatusLine("", id="design-status")
-        yield Footer()
+        yield FittingFooter()
 
     @property
     def editor(self) -> TextArea:
@@ -324,8 +341,23 @@ class DesignScreen(GuardedScreen[None]):
 
     # ------------------------------------------------------------------ checking
 
+    def on_resize(self) -> None:
+        # The legend breaks its lines between fields at its width: break them anew.
+        self.call_after_refresh(self.show_legend)
+
+    @on(TextArea.SelectionChanged, "#design-text")
+    def show_legend(self) -> None:
+        """Name the fields of the line at the cursor (the raw line alone says little)."""
+        editor = self.editor
+        row = editor.cursor_location[0]
+        line = editor.document.get_line(row) if row < editor.document.line_count else ""
+        legend = self.query_one("#design-legend", Static)
+        width = legend.content_region.width or legend.size.width
+        legend.update(Text(record_legend(line, width)))
+
     @on(TextArea.Changed, "#design-text")
     def _text_changed(self, event: TextArea.Changed) -> None:
+        self.show_legend()
         self.dirty = event.text_area.text != self.saved_text
         self.edits_changed()
         if self._timer is not None:
@@ -610,14 +642,11 @@ class DesignScreen(GuardedScreen[None]):
         if target.display:
             target.focus()
 
-    def commands(self) -> list[tuple[str, str, Callable[[], object]]]:
-        """(title, help, callback) for the command palette: every action of this screen,
-        including the tabs, which have no key of their own (printable keys belong to the
-        editor)."""
+    def extra_commands(self) -> list[tuple[str, str, Callable[[], object]]]:
+        """(title, help, callback) for the command palette of the actions with no key:
+        the tabs (printable keys belong to the editor).  The keyed actions are listed from
+        ``BINDINGS`` by :mod:`workbench.palette`."""
         return [
-            ("Design: save", "Write the design to the knowledge store", self.action_save),
-            ("Design: save as…", "Write the design under a new name", self.action_save_as),
-            ("Design: plan it", "Plan the edited design", self.action_plan),
             (
                 "Design: show input",
                 "The editor and its problems",
@@ -638,7 +667,6 @@ class DesignScreen(GuardedScreen[None]):
                 "What cannot be made, and why",
                 partial(self.action_show_tab, "critique"),
             ),
-            ("Design: back", "Leave the design editor", self.action_close),
         ]
 
     # ------------------------------------------------------------------ leaving

@@ -21,7 +21,7 @@ Why it is built this way:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -31,12 +31,10 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.reactive import var
 from textual.widgets import (
-    Footer,
     Header,
     OptionList,
     Select,
@@ -67,6 +65,7 @@ from workbench.screens.item_dialogs import (
     taken_names,
 )
 from workbench.screens.unsaved import GuardedScreen
+from workbench.widgets.fitting_footer import FittingFooter
 from workbench.widgets.item_form import FieldInput, ItemForm
 from workbench.widgets.kb_fields import (
     EditContext,
@@ -82,7 +81,7 @@ from workbench.widgets.kb_lint_view import LintList
 from workbench.widgets.kb_tree import CallRef, GroupRef, KnowledgeTree, NodeData
 from workbench.widgets.status_line import StatusLine
 
-__all__ = ["EditorCommands", "EditorScreen", "LintFinished"]
+__all__ = ["EditorScreen", "LintFinished"]
 
 LINT_GROUP = "kb-lint"
 
@@ -96,25 +95,6 @@ class LintFinished(Message):
     revision: int
     findings: list[Finding]
     error: str | None = None
-
-
-class EditorCommands(Provider):
-    """Command-palette entries of the editor (``Editor: save``, ...), while it is shown."""
-
-    def _commands(self) -> list[tuple[str, str, Callable[[], object]]]:
-        screen = self.screen
-        return screen.palette_commands() if isinstance(screen, EditorScreen) else []
-
-    async def discover(self) -> Hits:
-        for title, help_text, callback in self._commands():
-            yield DiscoveryHit(title, callback, help=help_text)
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for title, help_text, callback in self._commands():
-            score = matcher.match(title)
-            if score > 0:
-                yield Hit(score, matcher.highlight(title), callback, help=help_text)
 
 
 def _ref_of(data: NodeData) -> ItemRef | None:
@@ -146,7 +126,8 @@ class EditorScreen(GuardedScreen[None]):
 
     CSS_PATH = str(Path(__file__).resolve().parent.parent / "editor.tcss")
     AUTO_FOCUS = "#kb-tree"
-    COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = {EditorCommands}
+    PANES: ClassVar[str] = "#kb-side, #kb-form, #kb-panels"
+    """The panes a maximize key means (see :mod:`workbench.panes`)."""
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
             "ctrl+s",
@@ -314,7 +295,7 @@ the primitive at the cursor.  Empty list entries are dropped on save.
                     with TabPane("History", id="tab-history"):
                         yield HistoryPanel(id="kb-history")
         yield StatusLine("", id="kb-status")
-        yield Footer()
+        yield FittingFooter()
 
     async def on_mount(self) -> None:
         if self.domain is not None:
@@ -979,18 +960,3 @@ the primitive at the cursor.  Empty list entries are dropped on save.
         self.query_one("#kb-outcome", Static).update(text)
         self.query_one(TabbedContent).active = "tab-outcome"
         self._status(title + (f" {lines[0]}" if lines else ""), kind)
-
-    # ------------------------------------------------------------------ palette
-
-    def palette_commands(self) -> list[tuple[str, str, Callable[[], object]]]:
-        """(title, help, callback) of every editor action, for the command palette."""
-        return [
-            (f"Editor: {title}", help_text, partial(self.run_action, action))
-            for title, help_text, action in self._palette_actions()
-        ]
-
-    def _palette_actions(self) -> Iterator[tuple[str, str, str]]:
-        for binding in self.BINDINGS:
-            assert isinstance(binding, Binding)
-            if self.check_action(binding.action, ()):
-                yield binding.description.lower(), binding.tooltip, binding.action

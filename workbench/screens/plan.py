@@ -13,13 +13,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Tree
+from textual.widgets import Header, Tree
 from textual.worker import Worker, WorkerState
 
 from engine.tofs import CancelToken, Outcome, Progress, Status
@@ -49,6 +49,7 @@ from workbench.widgets.explain_md import (
     explain_problem,
     test_report,
 )
+from workbench.widgets.fitting_footer import FittingFooter
 from workbench.widgets.plan_items import PlanItem, RunView
 from workbench.widgets.run_options import RunOptions
 from workbench.widgets.status_line import progress_text
@@ -63,6 +64,13 @@ class PlanScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "run", "Run", id="plan.run", tooltip="Plan the highlighted problem"),
+        Binding(
+            "p",
+            "focus_problems",
+            "Problems",
+            id="plan.problems",
+            tooltip="Move to the problem list, from anywhere on the screen",
+        ),
         Binding(
             "escape,c", "cancel", "Cancel", id="plan.cancel", tooltip="Stop the running planner"
         ),
@@ -133,6 +141,13 @@ class PlanScreen(Screen[None]):
         ),
     ]
 
+    PANES: ClassVar[str] = "#problems, #run-options, #plan-tree, #explanation"
+    """The panes a maximize key means (see :mod:`workbench.panes`)."""
+
+    NARROW_GUIDE_DEPTH = 2
+    """Cells per level of the plan tree on a narrow terminal (Textual's default is 4): a
+    bridge policy 27 levels deep then starts its labels at column 54, not 108."""
+
     running: var[bool] = var(False, bindings=True)
     """A planner run is in progress (enables the cancel binding)."""
 
@@ -165,14 +180,14 @@ class PlanScreen(Screen[None]):
             pane.border_title = "Explanation"
             yield pane
         yield StatusLine("Ready.", id="status")
-        yield Footer()
+        yield FittingFooter()
 
     # ------------------------------------------------------------------ actions
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":
             return True if self.running else None  # shown, but dimmed when idle
-        if action in ("expand_all", "step_through", "why_not", "cycle_filter"):
+        if action in ("expand_all", "step_through", "why_not", "cycle_filter", "export_markdown"):
             return True if self.view is not None else None
         if action == "domain_view":
             entry = self.query_one(ProblemPicker).current
@@ -197,6 +212,18 @@ class PlanScreen(Screen[None]):
             self.notify("Highlight a problem on the left first.", severity="warning")
             return
         self.start_run(entry.request)
+
+    def action_focus_problems(self) -> None:
+        """Back to the list from anywhere (tab would walk through every run option)."""
+        picker = self.query_one(ProblemPicker)
+        if self.maximized is not None and self.maximized is not picker:
+            self.minimize()  # the list is out of sight (and out of the focus chain)
+        picker.focus()
+
+    def on_resize(self, event: events.Resize) -> None:
+        # The breakpoint class is set before this handler runs (Screen._on_resize).
+        tree = self.query_one(PlanTree)
+        tree.guide_depth = self.NARROW_GUIDE_DEPTH if self.has_class("-narrow") else 4
 
     def action_cancel(self) -> None:
         if self._token is not None and self.running:

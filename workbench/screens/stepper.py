@@ -23,10 +23,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static, Tree
+from textual.widgets import Header, Static, Tree
 
 from engine.tofs import RunResult, Trace, TraceEvent
 from workbench.replay import Replay, events_of
+from workbench.widgets.fitting_footer import FittingFooter
 from workbench.widgets.search_tree import LineData, SearchTree
 from workbench.widgets.step_panel import StepPanel, step_text
 
@@ -115,6 +116,9 @@ class StepperScreen(Screen[None]):
         Binding("escape", "close", "Close", id="stepper.close", tooltip="Back to the plan"),
     ]
 
+    PANES: ClassVar[str] = "#search-tree, #step-panel"
+    """The panes a maximize key means (see :mod:`workbench.panes`)."""
+
     def __init__(
         self,
         trace: Trace | Sequence[TraceEvent] | Replay,
@@ -155,7 +159,7 @@ class StepperScreen(Screen[None]):
             panel.border_title = "Event and node"
             yield panel
         yield Static("", id="step-position")
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         self.sub_title = f"step through {self.run_title}"

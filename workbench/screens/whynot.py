@@ -20,7 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 from textual.worker import Worker, WorkerState
 
 from engine.tofs import AlternativeRecord, CancelToken, ChoicePoint, Progress, RunResult
@@ -29,6 +29,7 @@ from engine.tofs.explanation import Phrasing
 from engine.tofs.render import issue_lines
 from workbench.replan import run_forced, settings_of
 from workbench.runner import ProblemRef, RunSettings, error_message
+from workbench.widgets.fitting_footer import FittingFooter
 from workbench.widgets.plan_contrast import PlanColumn
 from workbench.widgets.plan_items import AlternativeItem, PolicyItem
 
@@ -99,6 +100,9 @@ class WhyNotScreen(Screen[None]):
         Binding("escape", "close", "Close", id="whynot.close", tooltip="Back to the plan"),
     ]
 
+    PANES: ClassVar[str] = "#whynot-summary, #base-plan, #forced-plan"
+    """The panes a maximize key means (see :mod:`workbench.panes`)."""
+
     def __init__(
         self,
         request: ProblemRef,
@@ -137,7 +141,7 @@ class WhyNotScreen(Screen[None]):
             forced = PlanColumn(id="forced-plan")
             forced.border_title = f"Forced: {self.alternative.label} · re-planning…"
             yield forced
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         self.sub_title = f"why not {self.alternative.label} · {self.request.title}"

@@ -36,6 +36,7 @@ from workbench.widgets.kb_fields import (
     scope_of,
 )
 from workbench.widgets.kb_suggest import WordSuggester
+from workbench.widgets.tick_box import TickBox
 
 __all__ = ["FieldCheckbox", "FieldInput", "ItemForm"]
 
@@ -65,7 +66,7 @@ class FieldInput(Input):
         self.index = index
 
 
-class FieldCheckbox(Checkbox):
+class FieldCheckbox(TickBox):
     """A flag field."""
 
     def __init__(self, spec: FieldSpec, value: bool) -> None:

@@ -130,6 +130,25 @@ class PlanTree(Tree[PlanItem]):
             node.add(Text(child.plain), data=child, allow_expand=child.expandable)
         return len(children)
 
+    @on(Tree.NodeHighlighted)
+    def _follow_cursor(self, event: Tree.NodeHighlighted[PlanItem]) -> None:
+        """Scroll sideways so the highlighted label is in view.
+
+        Textual's tree follows the cursor only up and down, so on a narrow pane a line
+        deep in a game tree (a bridge policy goes 27 levels down) would sit right of the
+        visible part: its label unread, with nothing to say it is there."""
+        node = event.node
+        depth = 0
+        parent = node.parent
+        while parent is not None:
+            depth += 1
+            parent = parent.parent
+        x = depth * self.guide_depth if self.show_root else max(0, depth - 1) * self.guide_depth
+        width = self.scrollable_content_region.width
+        wanted = min(self.get_label_width(node), max(1, width * 2 // 3))
+        if x < self.scroll_x or x + wanted > self.scroll_x + width:
+            self.scroll_to(x=max(0, x - min(2 * self.guide_depth, width // 4)), animate=False)
+
     @on(Tree.NodeExpanded)
     def _build_on_expand(self, event: Tree.NodeExpanded[PlanItem]) -> None:
         self._ensure_children(event.node)

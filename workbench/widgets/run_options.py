@@ -12,6 +12,7 @@ from textual.containers import Vertical
 from textual.widgets import Checkbox, Input, Label, Select
 
 from workbench.runner import RunSettings
+from workbench.widgets.tick_box import TickBox
 
 __all__ = ["RunOptions"]
 
@@ -27,18 +28,18 @@ class RunOptions(Vertical):
     """Full tree, the partial plan pruner, node and time budgets, the game criterion."""
 
     def compose(self) -> ComposeResult:
-        yield Checkbox(
+        yield TickBox(
             "Full tree",
             id="opt-full-tree",
             tooltip="The dissertation's exhaustive search: reproduces its node counts, slower",
         )
-        yield Checkbox(
+        yield TickBox(
             "Partial plan pruner",
             True,
             id="opt-prune",
             tooltip="Keep only the cheapest way of doing flagged tasks",
         )
-        yield Checkbox(
+        yield TickBox(
             "Record trace",
             True,
             id="opt-trace",
