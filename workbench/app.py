@@ -30,16 +30,9 @@ from workbench.kb.drafts import Draft, DraftBox
 from workbench.palette import binding_commands, screen_commands
 from workbench.panes import toggle_maximized
 from workbench.planning_process import planning_process
-from workbench.screens import HelpScreen, PlanScreen
-from workbench.screens.bridge_view import BridgeScreen
-from workbench.screens.deal_editor import DealEditorScreen
-from workbench.screens.design_editor import DesignScreen
 from workbench.screens.draft_offer import DraftChoice, DraftOfferScreen
-from workbench.screens.editor import EditorScreen
-from workbench.screens.help import binding_rows
-from workbench.screens.stepper import StepperScreen
+from workbench.screens.plan import PlanScreen
 from workbench.screens.unsaved import UnsavedEditsScreen, guarded_screens, resolve_unsaved
-from workbench.screens.whynot import WhyNotScreen
 from workbench.widgets import ProblemPicker
 
 __all__ = ["BREAKPOINTS", "WorkbenchApp", "run_app"]
@@ -153,8 +146,12 @@ class WorkbenchApp(App[None]):
     def restore_draft(self, draft: Draft) -> None:
         """Open the editor ``draft`` came from, with its edits filled in (unsaved)."""
         if draft.editor == "knowledge":
+            from workbench.screens.editor import EditorScreen
+
             self.push_screen(EditorScreen(self.db, draft.domain, draft))
         elif draft.editor == "design":
+            from workbench.screens.design_editor import DesignScreen
+
             self.push_screen(DesignScreen(self.db, draft.name or None, draft=draft))
         elif draft.editor == "deal" and isinstance(self.screen_stack[0], PlanScreen):
             self.screen_stack[0].edit_board(draft.name, draft)
@@ -171,6 +168,8 @@ class WorkbenchApp(App[None]):
     def action_editor(self) -> None:
         """Open the knowledge editor on the domain of the problem in the picker, if any:
         the knowledge the user is about to run is the knowledge they came to edit."""
+        from workbench.screens.editor import EditorScreen
+
         if isinstance(self.screen, EditorScreen):
             return
         domain = None
@@ -192,6 +191,15 @@ class WorkbenchApp(App[None]):
         toggle_maximized(screen)
 
     def action_help(self) -> None:
+        # The other screens load when first used, or here, for their keys.
+        from workbench.screens.bridge_view import BridgeScreen
+        from workbench.screens.deal_editor import DealEditorScreen
+        from workbench.screens.design_editor import DesignScreen
+        from workbench.screens.editor import EditorScreen
+        from workbench.screens.help import HelpScreen, binding_rows
+        from workbench.screens.stepper import StepperScreen
+        from workbench.screens.whynot import WhyNotScreen
+
         if isinstance(self.screen, HelpScreen):
             return
 

@@ -31,9 +31,6 @@ from workbench.kb.drafts import Draft
 from workbench.messages import PlanFailed, PlanFinished, PlanProgress, TestsFinished
 from workbench.planning_process import PlanningError, planning_process
 from workbench.runner import ProblemRef, RunSettings
-from workbench.screens.design_editor import DesignScreen
-from workbench.screens.stepper import StepperScreen
-from workbench.screens.whynot import WhyNotScreen, why_not_target
 from workbench.widgets import (
     ExplanationPane,
     PackageEntry,
@@ -317,6 +314,8 @@ class PlanScreen(Screen[None]):
                 "This run kept no trace: switch Record trace on and run again.", severity="warning"
             )
             return
+        from workbench.screens.stepper import StepperScreen
+
         self.app.push_screen(StepperScreen(result.trace, result, self.shown.title))
 
     def action_why_not(self) -> None:
@@ -324,6 +323,8 @@ class PlanScreen(Screen[None]):
             self.notify("Run a problem first.", severity="warning")
             return
         node = self.query_one(PlanTree).cursor_node
+        from workbench.screens.whynot import WhyNotScreen, why_not_target
+
         target = why_not_target(node.data if node is not None else None)
         if isinstance(target, str):
             self.notify(target, severity="warning")
@@ -411,6 +412,8 @@ class PlanScreen(Screen[None]):
                 "Run an EDAPS design first (r); v then shows its process plan.", severity="warning"
             )
             return
+        from workbench.screens.design_editor import DesignScreen
+
         self.app.push_screen(DesignScreen(self.db, request.problem, result=self.view.result))
 
     def action_edit_design(self) -> None:
@@ -418,6 +421,8 @@ class PlanScreen(Screen[None]):
         if entry is None or entry.request.package != "edaps":
             self.notify("Highlight an EDAPS design first.", severity="warning")
             return
+        from workbench.screens.design_editor import DesignScreen
+
         self.app.push_screen(DesignScreen(self.db, entry.request.problem))
 
     def action_export_markdown(self) -> None:
