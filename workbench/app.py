@@ -37,6 +37,9 @@ from workbench.widgets import ProblemPicker
 
 __all__ = ["BREAKPOINTS", "WorkbenchApp", "run_app"]
 
+STARTUP_GRACE = 0.5
+"""Seconds after mounting before the planning process is spawned (see ``on_mount``)."""
+
 BREAKPOINTS: list[tuple[int, str]] = [(0, "-narrow"), (110, "-normal")]
 """Below 110 columns (an 80-column terminal) every screen gets the class ``-narrow``, and
 the stylesheets fold its side panes so the main pane keeps the width."""
@@ -84,9 +87,10 @@ class WorkbenchApp(App[None]):
         """Where exports are written (None: :func:`workbench.export.default_export_folder`)."""
 
     def on_mount(self) -> None:
-        # Spawning the planning process takes about half a second: do it while the user
-        # is still reading the first screen, not when they press Run.
-        planning_process.start()
+        # Spawning the planning process takes about half a second, and the new interpreter
+        # competes with this one for the CPU: start it once the first screen is up, while
+        # the user reads it, not when they press Run (a Run before then starts it at once).
+        self.set_timer(STARTUP_GRACE, planning_process.start)
         self.call_after_refresh(self.offer_drafts)
 
     async def action_quit(self) -> None:
