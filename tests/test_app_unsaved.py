@@ -97,6 +97,8 @@ async def edit_paint(pilot: Pilot[None], screen: EditorScreen, text: str) -> Fie
     tree.focus()
     assert tree.select_item(PAINT)
     await until(pilot, lambda: screen.query_one(ItemForm).ref == PAINT)
+    # The form names its item before its fields are mounted: wait for the field itself.
+    await until(pilot, lambda: bool(screen.query("#f-precondition")))
     field = screen.query_one("#f-precondition", FieldInput)
     field.focus()
     await pilot.pause()
@@ -357,6 +359,7 @@ async def test_a_draft_survives_a_killed_terminal_and_is_restored(tmp_path: Path
         restored = app.screen
         assert isinstance(restored, EditorScreen)
         await until(pilot, lambda: restored.query_one(ItemForm).ref == PAINT)
+        await until(pilot, lambda: bool(restored.query("#f-precondition")))
         field = restored.query_one("#f-precondition", FieldInput)
         assert field.value == FIXED and restored.has_unsaved_edits()  # filled, not saved
         assert revision(db) == before
