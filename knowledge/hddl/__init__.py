@@ -1,0 +1,52 @@
+"""HDDL, the hierarchical track's language: read domain and problem files, write them back.
+
+The total-order fragment of HDDL 1.0 (Höller et al., AAAI 2020) as the IPC 2020 files use
+it, into the immutable values of :mod:`knowledge.hddl.model`; ``write_domain`` and
+``write_problem`` give text that reads back to an equal model.  This is the reading layer
+only: it registers no knowledge package and plans nothing yet.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .errors import HddlError, Issue
+from .model import Domain, Problem
+from .syntax import parse_domain_text, parse_problem_text
+from .writer import write_domain, write_problem
+
+__all__ = [
+    "Domain",
+    "HddlError",
+    "Issue",
+    "Problem",
+    "parse_domain",
+    "parse_problem",
+    "read_domain",
+    "read_problem",
+    "write_domain",
+    "write_problem",
+]
+
+
+def parse_domain(text: str, path: str = "<string>") -> Domain:
+    """The domain in ``text``; raises :class:`HddlError` with every finding if it is not one."""
+    return parse_domain_text(text, path)
+
+
+def parse_problem(text: str, domain: Domain | None = None, path: str = "<string>") -> Problem:
+    """The problem in ``text``, checked against ``domain`` (names, arities) when given."""
+    return parse_problem_text(text, path, domain)
+
+
+def read_domain(path: str | Path) -> Domain:
+    return parse_domain(_read(path), str(path))
+
+
+def read_problem(path: str | Path, domain: Domain | None = None) -> Problem:
+    return parse_problem(_read(path), domain, str(path))
+
+
+def _read(path: str | Path) -> str:
+    # utf-8-sig: a byte-order mark some editors write is not part of the first token.
+    return Path(path).read_text(encoding="utf-8-sig")
