@@ -9,15 +9,10 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from textual import on
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Button, Static
 
 from workbench.kb.drafts import Draft
-from workbench.screens.item_dialogs import DIALOG_CSS
+from workbench.screens.choice_dialog import ChoiceDialog
 
 __all__ = ["DraftChoice", "DraftOfferScreen"]
 
@@ -30,10 +25,16 @@ EDITORS = {
 }
 
 
-class DraftOfferScreen(ModalScreen[DraftChoice]):
+class DraftOfferScreen(ChoiceDialog[DraftChoice]):
     """One left-over draft: r restores it, d discards it, escape keeps it for later."""
 
-    DEFAULT_CSS = "DraftOfferScreen {" + DIALOG_CSS + "& Button { margin-right: 1; } }"
+    PREFIX = "draft"
+    HEADING = "Unsaved edits from last time"
+    CHOICES = (
+        ("restore", "Restore", "primary"),
+        ("discard", "Discard", "error"),
+        ("later", "Later", "default"),
+    )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
             "r",
@@ -65,29 +66,3 @@ class DraftOfferScreen(ModalScreen[DraftChoice]):
             "Restore them (they stay unsaved until you save), discard them, or decide later?"
         )
         return "\n\n".join(lines)
-
-    def compose(self) -> ComposeResult:
-        with Vertical() as body:
-            body.border_title = "Unsaved edits from last time"
-            body.border_subtitle = "r: restore · d: discard · escape: later"
-            yield Static(self.text(), id="draft-text")
-            with Horizontal():
-                yield Button("Restore", id="draft-restore", variant="primary")
-                yield Button("Discard", id="draft-discard", variant="error")
-                yield Button("Later", id="draft-later")
-
-    def on_mount(self) -> None:
-        self.query_one("#draft-restore", Button).focus()
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        choice: DraftChoice = "later"
-        if event.button.id == "draft-restore":
-            choice = "restore"
-        elif event.button.id == "draft-discard":
-            choice = "discard"
-        self.dismiss(choice)
-
-    def action_choose(self, choice: DraftChoice) -> None:
-        self.dismiss(choice)

@@ -23,16 +23,13 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Literal, TypeVar
 
-from textual import on
-from textual.app import App, ComposeResult
+from textual.app import App
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Button, Static
 
 from workbench.kb.drafts import Draft, DraftBox
-from workbench.screens.item_dialogs import DIALOG_CSS
+from workbench.screens.choice_dialog import ChoiceDialog
 
 __all__ = [
     "Choice",
@@ -49,10 +46,17 @@ Then = Callable[[], object]
 """What to do once no edits are in the way (may be a coroutine function)."""
 
 
-class UnsavedEditsScreen(ModalScreen[Choice]):
+class UnsavedEditsScreen(ChoiceDialog[Choice]):
     """Save, Discard or Stay, for one editor's unsaved edits (s / d / escape, or buttons)."""
 
-    DEFAULT_CSS = "UnsavedEditsScreen {" + DIALOG_CSS + "& Button { margin-right: 1; } }"
+    PREFIX = "unsaved"
+    HEADING = "Unsaved edits"
+    CHOICES = (
+        ("save", "Save", "primary"),
+        ("discard", "Discard", "error"),
+        ("stay", "Stay", "default"),
+    )
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
             "s",
@@ -75,34 +79,8 @@ class UnsavedEditsScreen(ModalScreen[Choice]):
         super().__init__()
         self.what, self.editor, self.question = what, editor, question
 
-    def compose(self) -> ComposeResult:
-        with Vertical() as body:
-            body.border_title = "Unsaved edits"
-            body.border_subtitle = "s: save · d: discard · escape: stay"
-            yield Static(
-                f"Unsaved edits to {self.what} ({self.editor}).\n\n{self.question}",
-                id="unsaved-text",
-            )
-            with Horizontal():
-                yield Button("Save", id="unsaved-save", variant="primary")
-                yield Button("Discard", id="unsaved-discard", variant="error")
-                yield Button("Stay", id="unsaved-stay")
-
-    def on_mount(self) -> None:
-        self.query_one("#unsaved-save", Button).focus()
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        choice: Choice = "stay"
-        if event.button.id == "unsaved-save":
-            choice = "save"
-        elif event.button.id == "unsaved-discard":
-            choice = "discard"
-        self.dismiss(choice)
-
-    def action_choose(self, choice: Choice) -> None:
-        self.dismiss(choice)
+    def text(self) -> str:
+        return f"Unsaved edits to {self.what} ({self.editor}).\n\n{self.question}"
 
 
 class GuardedScreen(Screen[ResultT]):
