@@ -19,11 +19,18 @@ from .expressions import (
     parse_binding,
     parse_call,
 )
-from .model import DomainSpec, MethodDef, OperatorDef, TaskDef
+from .model import ConstantDef, DomainSpec, MethodDef, OperatorDef, TaskDef
 from .registry import Registry, default_state_key
 from .value_types import BUILTIN_TYPES, type_problem
 
-__all__ = ["Domain", "DomainError", "KnowledgeProblem", "Problem", "compile_domain"]
+__all__ = [
+    "Domain",
+    "DomainError",
+    "KnowledgeProblem",
+    "Problem",
+    "compile_domain",
+    "constant_problem",
+]
 
 # Names every method expression may read besides its parameters and bound variables.
 IMPLICIT_METHOD_NAMES = ("view", "assumptions")
@@ -48,6 +55,23 @@ class KnowledgeProblem:
     def __str__(self) -> str:
         col = f", column {self.column}" if self.column else ""
         return f"{self.where} [{self.field}{col}]: {self.message}"
+
+
+def constant_problem(c: ConstantDef, registry: Registry | None) -> tuple[str, str] | None:
+    """(field, what is wrong) with a constant: a value its Python reader's rule refuses, a
+    value not of its declared type, or a type nobody defines.  Without a registry (the
+    linter on a domain alone) only the built-in types can be checked."""
+    rule = registry.constant_rules.get(c.name) if registry is not None else None
+    wrong = rule.problem(c.value) if rule is not None else None
+    if wrong is not None:
+        return "value", wrong
+    extra = registry.value_types if registry is not None else {}
+    if c.type is None or (registry is None and c.type not in BUILTIN_TYPES):
+        return None
+    wrong = type_problem(c.type, c.value, extra)
+    if wrong is None:
+        return None
+    return ("value" if c.type in BUILTIN_TYPES or c.type in extra else "type"), wrong
 
 
 class DomainError(ValueError):
@@ -306,17 +330,9 @@ def compile_domain(spec: DomainSpec, registry: Registry) -> Domain:
                     f"constant {c.name}", "name", "the name is also a registered primitive"
                 )
             )
-        rule = registry.constant_rules.get(c.name)
-        wrong = rule.problem(c.value) if rule is not None else None
-        if wrong is not None:
-            problems.append(KnowledgeProblem(f"constant {c.name}", "value", wrong))
-        elif c.type is not None:
-            wrong = type_problem(c.type, c.value, registry.value_types)
-            known = c.type in BUILTIN_TYPES or c.type in registry.value_types
-            if wrong is not None:
-                problems.append(
-                    KnowledgeProblem(f"constant {c.name}", "value" if known else "type", wrong)
-                )
+        found = constant_problem(c, registry)
+        if found is not None:
+            problems.append(KnowledgeProblem(f"constant {c.name}", *found))
 
     operators: dict[str, Operator] = {}
     for o in spec.operators:

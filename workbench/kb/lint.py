@@ -31,7 +31,12 @@ from functools import cached_property
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from engine.tofs.domain import IMPLICIT_METHOD_NAMES, DomainError, compile_domain
+from engine.tofs.domain import (
+    IMPLICIT_METHOD_NAMES,
+    DomainError,
+    compile_domain,
+    constant_problem,
+)
 from engine.tofs.expressions import (
     STANDARD_PRIMITIVES,
     CompiledExpression,
@@ -43,7 +48,7 @@ from engine.tofs.expressions import (
 )
 from engine.tofs.model import DomainSpec, MethodDef
 from engine.tofs.registry import Registry
-from engine.tofs.value_types import BUILTIN_TYPES, type_of_value, type_problem
+from engine.tofs.value_types import type_of_value
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -269,19 +274,11 @@ def _compile(ctx: _Context) -> Iterator[_Hit]:
 
 def _constant_type(ctx: _Context) -> Iterator[_Hit]:
     """A value that is not of its constant's declared type (one saved before types were
-    checked, or written into the file by hand)."""
-    registry = ctx.registry
-    extra = registry.value_types if registry is not None else {}
+    checked, or written into the file by hand): what compiling says, named by this rule."""
     for c in ctx.spec.constants:
-        rule = registry.constant_rules.get(c.name) if registry is not None else None
-        wrong = rule.problem(c.value) if rule is not None else None
-        if wrong is not None:
-            yield _Hit("constant", c.name, "value", wrong)
-        elif c.type is not None and (registry is not None or c.type in BUILTIN_TYPES):
-            wrong = type_problem(c.type, c.value, extra)
-            if wrong is not None:
-                known = c.type in BUILTIN_TYPES or c.type in extra
-                yield _Hit("constant", c.name, "value" if known else "type", wrong)
+        found = constant_problem(c, ctx.registry)
+        if found is not None:
+            yield _Hit("constant", c.name, *found)
 
 
 def _untyped_constant(ctx: _Context) -> Iterator[_Hit]:
