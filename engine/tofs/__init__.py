@@ -11,6 +11,7 @@ from .registry import Registry, RegistryError
 from .results import (
     AlternativeRecord,
     ChoicePoint,
+    Expansion,
     Failure,
     Outcome,
     PlanStep,
@@ -35,6 +36,7 @@ __all__ = [
     "DomainSpec",
     "EvaluationError",
     "EventKind",
+    "Expansion",
     "ExpressionError",
     "ExternalCriterion",
     "Failure",

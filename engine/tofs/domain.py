@@ -14,6 +14,7 @@ from typing import Any, Literal, overload
 
 from .expressions import (
     CompiledExpression,
+    Condition,
     ExpressionError,
     compile_expression,
     parse_binding,
@@ -177,7 +178,7 @@ class Call:
 
     name: str
     is_operator: bool
-    args: tuple[CompiledExpression, ...]
+    args: tuple[Condition, ...]
     source: str
 
 
@@ -186,11 +187,13 @@ class Method:
     spec: MethodDef
     name: str
     index: int
-    bindings: tuple[tuple[str, CompiledExpression], ...]
-    precondition: CompiledExpression | None
+    # A binding fills one variable, or several at once (a tuple of names) from a generator
+    # of tuples -- HDDL's match of a precondition against the state binds them together.
+    bindings: tuple[tuple[str | tuple[str, ...], Condition], ...]
+    precondition: Condition | None
     subtasks: tuple[Call, ...] | None
     operator: Call | None
-    weight: CompiledExpression | None
+    weight: Condition | None
 
 
 @dataclass(slots=True, eq=False)
@@ -198,9 +201,9 @@ class Operator:
     spec: OperatorDef
     name: str
     params: tuple[str, ...]
-    precondition: CompiledExpression | None
+    precondition: Condition | None
     effect: Callable[..., Any] | None
-    costs: tuple[tuple[str, CompiledExpression], ...]
+    costs: tuple[tuple[str, Condition], ...]
     description: Template | None = None
 
 
@@ -288,6 +291,9 @@ class Problem:
     mode: Mode = "optimise"
     description: str = ""
     options: Mapping[str, Any] = field(default_factory=dict)
+    # What must hold when the task list is done (HDDL's ``:goal``): a leaf whose state
+    # fails it is a dead end, not a plan.
+    goal: Condition | None = None
 
 
 def compile_domain(spec: DomainSpec, registry: Registry) -> Domain:

@@ -229,6 +229,13 @@ def describe_alternative(
             f"transposed: reaches a state already reached more cheaply "
             f"({_num(a.compared_with, fmt)} <= {_num(a.value, fmt)}), so it cannot do better"
         )
+    if r is Reason.REPEATED:
+        return (
+            "loop: it reaches the same state with the same tasks left as a step above it "
+            f"on the same path (node {a.compared_with:g}), so it can do nothing that step cannot"
+            if a.compared_with is not None
+            else "loop: it repeats a step above it on the same path"
+        )
     if r is Reason.LIKELIHOOD_PRUNED:
         return (
             f"likelihood pruned: probability {a.probability:.3g} is below the cutoff "

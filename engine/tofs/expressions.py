@@ -28,11 +28,12 @@ import math
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import FunctionType
-from typing import Any
+from typing import Any, Protocol
 
 __all__ = [
     "STANDARD_PRIMITIVES",
     "CompiledExpression",
+    "Condition",
     "ExpressionError",
     "Primitive",
     "SubexpressionValue",
@@ -168,6 +169,26 @@ class SubexpressionValue:
 
     text: str
     value: Any
+
+
+class Condition(Protocol):
+    """What the search needs of a precondition, a binding generator or a subtask argument.
+
+    :class:`CompiledExpression` is the knowledge language's own; a package whose knowledge
+    is written in another language (HDDL's formulas) brings objects with the same three
+    members, so the search and its explanations treat both alike.  A binding generator may
+    also offer ``explain_empty(state, env)``, answering like ``explain_false`` why it
+    produced no value at all.
+    """
+
+    @property
+    def source(self) -> str: ...
+
+    def evaluate(self, state: Any, env: Mapping[str, Any]) -> Any: ...
+
+    def explain_false(
+        self, state: Any, env: Mapping[str, Any]
+    ) -> tuple[str, list[SubexpressionValue]]: ...
 
 
 @dataclass(frozen=True)

@@ -14,13 +14,15 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 __all__ = ["ConstantDef", "DomainSpec", "KnowledgeTest", "MethodDef", "OperatorDef", "TaskDef"]
 
-_IDENT = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+# Hyphens are allowed for HDDL's (and PDDL's) names -- ``get-to``, ``m-deliver`` -- which a
+# domain written in the expression language cannot call, so the compiler refuses them there.
+_IDENT = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 
 Identifier = Annotated[
     str,
     Field(
-        pattern=r"^[A-Za-z][A-Za-z0-9_]*$",
-        description="a name: a letter, then letters, digits or underscores",
+        pattern=r"^[A-Za-z][A-Za-z0-9_-]*$",
+        description="a name: a letter, then letters, digits, underscores or hyphens",
     ),
 ]
 

@@ -16,6 +16,7 @@ from .expressions import SubexpressionValue
 __all__ = [
     "AlternativeRecord",
     "ChoicePoint",
+    "Expansion",
     "Failure",
     "Outcome",
     "PlanStep",
@@ -38,6 +39,9 @@ class Reason(StrEnum):
     PARTIAL_PLAN_PRUNED = "partial-plan pruned"
     BOUND_PRUNED = "bound pruned"
     TRANSPOSED = "transposed"
+    # The node's state and remaining task list are those of a node above it on its own path:
+    # whatever can be done from it can be done from there, so it is a loop.
+    REPEATED = "repeats an ancestor"
     LIKELIHOOD_PRUNED = "likelihood pruned"
     NOT_EXPANDED = "not expanded"
     DEAD_END = "dead end"
@@ -116,6 +120,22 @@ def _show(v: Any) -> str:
     if isinstance(v, float):
         return f"{v:.6g}"
     return repr(v)
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """One task taken off the front of the task list on the way to the plan, and what
+    replaced it: the method (with its bindings) and its subtasks, or the operator applied.
+
+    In the order the search took them, these are the plan's decomposition tree: TOFS
+    always expands the first task, so each method's subtasks are the next tasks expanded.
+    """
+
+    node: int
+    task: tuple[str, tuple[Any, ...]]
+    method: str | None  # None: the task is an operator, applied as the plan's next step
+    bindings: tuple[tuple[str, Any], ...] = ()
+    subtasks: tuple[tuple[str, tuple[Any, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -242,6 +262,9 @@ class RunResult:
     options: dict[str, Any] = field(default_factory=dict)
     trace: Any = field(default=None, repr=False, compare=False)
     """The run's event stream when tracing was on (``SearchOptions(trace=Trace())``)."""
+    expansions: list[Expansion] = field(default_factory=list, repr=False, compare=False)
+    """The decomposition that produced ``plan`` (first-plan and optimise modes; a task the
+    partial plan pruner finished is not broken down); empty when there is no plan."""
     explanation: Any = field(default=None, repr=False, compare=False)
     """The run explained in its domain's words, when the caller built one
     (:class:`engine.tofs.explanation.Explanation`): what the workbench's panes show."""

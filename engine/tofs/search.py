@@ -30,10 +30,11 @@ from typing import Any
 
 from .criteria import ExternalCriterion, WeightedAverage
 from .domain import Domain, Method, Mode, Operator, Problem, Task, call_text
-from .expressions import CompiledExpression
+from .expressions import Condition
 from .results import (
     AlternativeRecord,
     ChoicePoint,
+    Expansion,
     Failure,
     PlanStep,
     PolicyEdge,
@@ -101,6 +102,10 @@ class SearchOptions:
     # Stop the whole run at the first task that no method can accomplish (EDAPS: the
     # design is unmanufacturable; the dissertation stops there too).
     abort_on_dead_end: bool = False
+    # Prune a node whose state and remaining task list equal those of a node above it on
+    # its own path (a loop).  Sound -- whatever the repeat could do, its ancestor can -- and
+    # what makes depth-first search come back on recursive domains (HDDL's).
+    prune_repeats: bool = False
     # Re-planning from inside an earlier run (``engine.tofs.explain.replan_at``): the root
     # takes this node id and starts with this cost already spent, so the new run's node
     # ids, values and choice-point totals read like the earlier run's.
@@ -119,6 +124,7 @@ class SearchOptions:
             "likelihood_cutoff": self.likelihood_cutoff,
             "force": {str(k): v for k, v in self.force.items()} if self.force else None,
             "abort_on_dead_end": self.abort_on_dead_end,
+            "prune_repeats": self.prune_repeats,
             **(
                 {"start_node": self.start_node, "start_cost": self.start_cost}
                 if self.start_node or self.start_cost
@@ -137,7 +143,7 @@ class _Pending:
     task: Task
     method: str | None
     field: str
-    expr: CompiledExpression | None
+    expr: Condition | None
     state: Any
     env: Mapping[str, Any]
     depth: int
@@ -202,6 +208,7 @@ def _flatten(c: Cons) -> list[Any]:
 class _Out:
     value: float | None = None  # optimise/first: cost-to-go; game: utility
     steps: Cons = None
+    path: Cons = None  # (node, task, alternative) expanded on the way, first first
     choices: Cons = None
     failure: _Pending | None = None
     bounded: bool = False
@@ -249,7 +256,11 @@ class _Search:
             "likelihood_pruned": 0,
             "not_expanded": 0,
             "dead_ends": 0,
+            "repeats_pruned": 0,
         }
+        self.repeats = options.prune_repeats and self.mode != "game"
+        self.on_path: dict[Any, int] = {}  # (tasks, state key) -> node, for prune_repeats
+        self.goal = problem.goal
         self.diagnostics: list[str] = []
         self._chosen_idx: dict[int, int] = {}
         self._labels: dict[Task, str] = {}
@@ -302,7 +313,10 @@ class _Search:
         last = i + 1 == len(m.bindings)
         for v in values:
             e = dict(env)
-            e[var] = v
+            if isinstance(var, tuple):
+                e.update(zip(var, v, strict=True))
+            else:
+                e[var] = v
             if last:
                 yield e
             else:
@@ -390,7 +404,11 @@ class _Search:
             produced = False
             for env in self._bindings(m, state, base):
                 produced = True
-                bnd = tuple((v, env[v]) for v, _ in m.bindings)
+                bnd = tuple(
+                    (v, env[v])
+                    for names, _ in m.bindings
+                    for v in (names if isinstance(names, tuple) else (names,))
+                )
                 label = (
                     m.name
                     if not bnd
@@ -484,6 +502,10 @@ class _Search:
     ) -> _Out:
         tr = self.tr
         if not tasks:
+            if self.goal is not None and not self.goal.evaluate(state, {}):
+                self.stats["dead_ends"] += 1
+                goal = _Pending(("goal", ()), None, "goal", self.goal, state, {}, depth, node)
+                return _Out(failure=goal)
             if g < self.incumbent:
                 self.incumbent = g
             if tr is not None:
@@ -579,6 +601,22 @@ class _Search:
                             )
                         continue
                     self.tt[key] = child_g
+            path_key = None
+            if self.repeats:
+                path_key = (alt.tasks, self.state_key(alt.state))
+                ancestor = self.on_path.get(path_key)
+                if ancestor is not None:
+                    ent.reason, ent.compared = Reason.REPEATED, float(ancestor)
+                    self.stats["repeats_pruned"] += 1
+                    if tr is not None:
+                        tr.emit(
+                            EventKind.NODE_PRUNED,
+                            node,
+                            alternative=alt.label,
+                            reason=str(Reason.REPEATED),
+                            ancestor=ancestor,
+                        )
+                    continue
             entry_bound = self.incumbent
             child = self._new_node(depth + 1)
             ent.node = child
@@ -586,9 +624,13 @@ class _Search:
                 tr.emit(
                     EventKind.NODE_CREATED, child, parent=node, alternative=alt.label, cost=alt.cost
                 )
+            if path_key is not None:
+                self.on_path[path_key] = child
             out = self.visit(
                 alt.state, alt.tasks, child_g, depth + 1, child, self._assume(assumptions, alt)
             )
+            if path_key is not None:
+                del self.on_path[path_key]
             if alt.step is not None:
                 out.steps = ((alt.step, child), out.steps)
             ent.failure = out.failure
@@ -627,6 +669,7 @@ class _Search:
         result = _Out(
             value=best_total - g,
             steps=best_out.steps,
+            path=((node, tasks[0], alts[best_i]), best_out.path),
             choices=best_out.choices,
             failure=deepest,
             bounded=bounded,
@@ -1036,11 +1079,24 @@ class _Search:
     def failure(self, p: _Pending | None) -> Failure | None:
         if p is None:
             return None
-        label = self.d.task_label(p.task, p.state)
+        label = "the goal" if p.field == "goal" else self.d.task_label(p.task, p.state)
         if p.expr is None:
             causes = tuple(f for f in map(self.failure, p.causes) if f is not None)
             return Failure(label, p.method, p.field, "", "", (), p.depth, p.node, causes)
         if p.field == "bindings":
+            explain_empty = getattr(p.expr, "explain_empty", None)
+            if explain_empty is not None:
+                failing, values = explain_empty(p.state, p.env)
+                return Failure(
+                    label,
+                    p.method,
+                    "precondition",
+                    p.expr.source,
+                    failing,
+                    tuple(values),
+                    p.depth,
+                    p.node,
+                )
             return Failure(
                 label, p.method, "binding", p.expr.source, p.expr.source, (), p.depth, p.node
             )
@@ -1102,6 +1158,8 @@ class _Search:
             if self.mode == "game":
                 return self._run_game(root)
             g0 = self.o.start_cost
+            if self.repeats:
+                self.on_path[(p.tasks, self.state_key(p.state))] = root
             out = self.visit(p.state, p.tasks, g0, 0, root, ())
         finally:
             sys.setrecursionlimit(old_limit)
@@ -1114,7 +1172,7 @@ class _Search:
         else:
             status = Status.OK if out.value is not None else Status.NO_PLAN
         value = None if out.value is None else g0 + out.value
-        return self._result(
+        result = self._result(
             status,
             value,
             steps,
@@ -1122,6 +1180,20 @@ class _Search:
             None,
             self.failure(out.failure) if out.value is None else None,
         )
+        if out.value is not None:
+            result.expansions.extend(self._expansion(*item) for item in _flatten(out.path))
+        return result
+
+    def _expansion(self, node: int, task: Task, alt: _Alt) -> Expansion:
+        if alt.method is None or alt.method.subtasks is None:  # an operator, or a method
+            name = alt.method.name if alt.method is not None else None  # doing one operator
+            step = alt.step
+            subtasks: tuple[Task, ...] = (
+                ((step[0], step[1]),) if alt.method is not None and step else ()
+            )
+            return Expansion(node, task, name, alt.bindings, subtasks)
+        subtasks = alt.tasks[: len(alt.method.subtasks)]  # alt.tasks is subtasks + the rest
+        return Expansion(node, task, alt.method.name, alt.bindings, subtasks)
 
     def _run_game(self, root: int) -> RunResult:
         pending: dict[int, _PendingChoice] = {}
