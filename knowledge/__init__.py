@@ -32,6 +32,7 @@ _PACKAGES = {
     "examples": "knowledge.examples",
     "edaps": "knowledge.edaps",
     "bridge": "knowledge.bridge",
+    "hddl": "knowledge.hddl.package",
 }
 
 # Exit statuses of a planning command, shared by every package.
@@ -76,6 +77,10 @@ class PlanRequest:
     """``--why-not``: {task: alternative}, taken at the first such choice point on the plan."""
     explain: bool = False
     json: bool = False
+    # Problems given as files beyond ``problem`` (HDDL: ``problem`` is the domain file and
+    # this holds the problem file), and the IPC plan format instead of text.
+    files: tuple[str, ...] = ()
+    ipc: bool = False
     # From the knowledge store: the domain as edited, and the problem's stored text.
     spec: DomainSpec | None = None
     problem_text: str | None = None

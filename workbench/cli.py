@@ -86,7 +86,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "problem",
         help="problem name within the package (e.g. dinner, RM1) or "
-        "a problem file (e.g. an EDAPS design)",
+        "a problem file (e.g. an EDAPS design); hddl: the domain file",
+    )
+    p.add_argument(
+        "files",
+        nargs="*",
+        metavar="PROBLEM_FILE",
+        help="hddl: the problem file (workbench plan hddl DOMAIN.hddl PROBLEM.hddl)",
     )
     p.add_argument(
         "--mode",
@@ -121,6 +127,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="list every alternative at every choice point with its reason",
     )
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.add_argument(
+        "--ipc",
+        action="store_true",
+        help="hddl: print the plan in the IPC 2020 hierarchical track's format",
+    )
 
     ls = sub.add_parser("list", parents=[common], help="list knowledge packages and their problems")
     ls.add_argument("--json", action="store_true", help="print JSON instead of text")
@@ -230,8 +241,12 @@ def _cmd_plan(args: argparse.Namespace) -> int:
         force=_force(args.why_not) or None,
         explain=args.explain,
         json=args.json,
+        files=tuple(args.files),
+        ipc=args.ipc,
     )
-    if not args.bundled:
+    if (args.files or args.ipc) and pkg.planner is None:
+        return _fail(f"package '{args.package}' plans named problems, not files", EXIT_BAD_INPUT)
+    if not args.bundled and pkg.problem_kind != "files":
         from dataclasses import replace
 
         from workbench.kb import StoreError

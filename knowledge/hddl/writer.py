@@ -36,7 +36,7 @@ from .model import (
     When,
 )
 
-__all__ = ["write_domain", "write_problem"]
+__all__ = ["effect_text", "formula_text", "subtask_text", "write_domain", "write_problem"]
 
 WIDTH = 100
 INDENT = "  "
@@ -196,6 +196,20 @@ def _line(words: Sequence[str], depth: int) -> str:
 
 
 # -- task networks, formulas and effects ----------------------------------------------------
+
+
+def formula_text(formula: Formula) -> str:
+    """One formula on one line, as HDDL: what explanations and the editor show."""
+    return _flat(_formula(formula))
+
+
+def effect_text(effect: Effect) -> str:
+    return _flat(_effect(effect))
+
+
+def subtask_text(subtask: Subtask) -> str:
+    """A subtask call ``(drive ?v ?from ?to)``, without its id."""
+    return _flat([_symbol(subtask.name), *_terms(subtask.args)])
 
 
 def _subtasks(subtasks: Sequence[Subtask]) -> Sexpr:

@@ -1,0 +1,467 @@
+"""HDDL formulas as conditions the TOFS search evaluates, and explains when they fail.
+
+A state is a tuple with one frozenset per predicate (in the domain's order) holding the
+argument tuples that are true, so that a literal is one set lookup and matching a literal
+with free variables scans only its own predicate.  Formulas are turned into Python source
+once, when a problem is compiled, and evaluated as plain functions: the search asks for them
+at every node.
+
+Two kinds of condition come out of here, both speaking the engine's
+:class:`~engine.tofs.expressions.Condition` protocol:
+
+* :class:`Test` -- every variable is bound (an action's precondition, a method whose
+  variables all come from its task, a goal);
+* :class:`Match` -- a method precondition with variables the task does not give: it yields
+  every binding of them, in a fixed order, for which the precondition holds.
+
+Both say which literal failed and the values of its variables: what a knowledge engineer
+needs to see in "``(at ?t ?l)`` is false for ?t = truck-0, ?l = city-loc-3".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.tofs.expressions import SubexpressionValue
+
+from .model import (
+    OBJECT,
+    And,
+    Atom,
+    Const,
+    Equals,
+    Exists,
+    Forall,
+    Formula,
+    Imply,
+    Not,
+    Or,
+    Term,
+    Typed,
+    Var,
+)
+from .writer import formula_text
+
+__all__ = ["Match", "Obj", "Test", "TypeIs", "World", "compile_test", "conjuncts", "text"]
+
+
+class Obj(str):
+    """An object of a problem: a plain string that shows without quotes.
+
+    Explanations show variable values with ``repr``; ``truck-0`` reads better than
+    ``'truck-0'``, and JSON still sees a string.
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return str.__str__(self)
+
+
+@dataclass
+class World:
+    """What a problem's conditions are evaluated against, besides the state: the predicates'
+    positions in the state, and the objects of each type in the order they were declared."""
+
+    predicates: dict[str, int]
+    objects: dict[str, Obj]  # name -> the one Obj for it
+    of_type: dict[str, tuple[Obj, ...]]  # type -> objects, declaration order
+    type_sets: dict[str, frozenset[Obj]] = field(default_factory=dict)
+
+    def objects_of(self, types: Sequence[str]) -> tuple[Obj, ...]:
+        """Objects of any of ``types`` (``either``), declaration order, no repeats."""
+        if len(types) == 1:
+            return self.of_type.get(types[0], ())
+        seen: dict[Obj, None] = {}
+        for t in types:
+            seen.update(dict.fromkeys(self.of_type.get(t, ())))
+        return tuple(seen)
+
+    def type_set(self, types: Sequence[str]) -> frozenset[Obj]:
+        key = "|".join(types)
+        found = self.type_sets.get(key)
+        if found is None:
+            found = self.type_sets[key] = frozenset(self.objects_of(types))
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class TypeIs:
+    """A parameter's type as a condition: ``?v - truck`` holds for trucks only.
+
+    HDDL types a method's or action's parameters; where a value comes from somewhere typed
+    more broadly (a task's ``?v - vehicle``), the narrower type is a condition to check.
+    """
+
+    var: Var
+    types: tuple[str, ...]
+
+
+Condition = Formula | TypeIs
+
+
+def text(f: Condition) -> str:
+    """HDDL text for a conjunct, with a type condition written as its declaration."""
+    if isinstance(f, TypeIs):
+        return (
+            f"{f.var} - {' '.join(f.types)}"
+            if len(f.types) == 1
+            else (f"{f.var} - (either {' '.join(f.types)})")
+        )
+    return formula_text(f)
+
+
+def conjuncts(formula: Condition | None) -> list[Condition]:
+    """The parts of a top-level conjunction (nested ``and`` flattened)."""
+    if formula is None:
+        return []
+    if isinstance(formula, And):
+        return [c for p in formula.parts for c in conjuncts(p)]
+    return [formula]
+
+
+# -- code generation -----------------------------------------------------------------------
+
+
+class _Code:
+    """Python source for formulas over ``s`` (the state) and ``e`` (the variables)."""
+
+    def __init__(self, world: World, keys: Mapping[str, str]) -> None:
+        self.world = world
+        self.keys = keys  # HDDL variable -> key in the environment
+        self.consts: list[Any] = []
+        self.locals: dict[str, str] = {}  # quantified variable -> Python local
+        self.fresh = 0
+
+    def const(self, value: Any) -> str:
+        self.consts.append(value)
+        return f"C[{len(self.consts) - 1}]"
+
+    def term(self, t: Term) -> str:
+        if isinstance(t, Const):
+            return self.const(self.world.objects.get(t.name, Obj(t.name)))
+        if t.name in self.locals:
+            return self.locals[t.name]
+        return f"e[{self.keys[t.name]!r}]"
+
+    def formula(self, f: Condition) -> str:
+        if isinstance(f, TypeIs):
+            return f"({self.term(f.var)} in {self.const(self.world.type_set(f.types))})"
+        if isinstance(f, Atom):
+            index = self.world.predicates[f.predicate]
+            args = "".join(f"{self.term(a)}, " for a in f.args)
+            return f"(({args}) in s[{index}])"
+        if isinstance(f, Equals):
+            return f"({self.term(f.left)} == {self.term(f.right)})"
+        if isinstance(f, Not):
+            return f"(not {self.formula(f.body)})"
+        if isinstance(f, And):
+            return "(" + " and ".join(self.formula(p) for p in f.parts) + ")" if f.parts else "True"
+        if isinstance(f, Or):
+            return "(" + " or ".join(self.formula(p) for p in f.parts) + ")" if f.parts else "False"
+        if isinstance(f, Imply):
+            return f"((not {self.formula(f.condition)}) or {self.formula(f.consequence)})"
+        assert isinstance(f, Exists | Forall)
+        saved = dict(self.locals)
+        loops = []
+        for p in f.params:
+            self.fresh += 1
+            name = self.locals[p.name] = f"q{self.fresh}"
+            loops.append(f"for {name} in {self.const(self.world.objects_of(p.types))}")
+        body = self.formula(f.body)
+        self.locals = saved
+        word = "any" if isinstance(f, Exists) else "all"
+        return f"{word}({body} {' '.join(loops)})"
+
+    def function(self, f: Condition) -> Callable[[Any, Mapping[str, Any]], bool]:
+        source = f"lambda s, e: {self.formula(f)}"
+        scope = {"C": tuple(self.consts), "__builtins__": {"any": any, "all": all}}
+        fn: Callable[[Any, Mapping[str, Any]], bool] = eval(source, scope)
+        return fn
+
+
+def compile_test(
+    formula: Condition, world: World, keys: Mapping[str, str]
+) -> Callable[[Any, Mapping[str, Any]], bool]:
+    """``formula`` as a function of (state, environment); ``keys`` says where each free
+    variable's value is in the environment."""
+    return _Code(world, keys).function(formula)
+
+
+def _free(f: Condition | Term, bound: frozenset[str] = frozenset()) -> set[str]:
+    """The variables of ``f`` not bound by a quantifier inside it."""
+    if isinstance(f, TypeIs):
+        return _free(f.var, bound)
+    if isinstance(f, Var):
+        return set() if f.name in bound else {f.name}
+    if isinstance(f, Const):
+        return set()
+    if isinstance(f, Atom):
+        return set().union(*(_free(a, bound) for a in f.args)) if f.args else set()
+    if isinstance(f, Equals):
+        return _free(f.left, bound) | _free(f.right, bound)
+    if isinstance(f, Not):
+        return _free(f.body, bound)
+    if isinstance(f, And | Or):
+        return set().union(*(_free(p, bound) for p in f.parts)) if f.parts else set()
+    if isinstance(f, Imply):
+        return _free(f.condition, bound) | _free(f.consequence, bound)
+    assert isinstance(f, Exists | Forall)
+    return _free(f.body, bound | {p.name for p in f.params})
+
+
+# -- explaining a false literal ------------------------------------------------------------
+
+
+@dataclass
+class _Part:
+    """One conjunct of a condition, compiled on its own to say which one failed."""
+
+    formula: Condition
+    text: str
+    variables: tuple[str, ...]  # its free variables, in order of appearance
+    fn: Callable[[Any, Mapping[str, Any]], bool]
+
+
+def _variables(formula: Condition) -> tuple[str, ...]:
+    free = _free(formula)
+    out: list[str] = []
+    for word in text(formula).replace("(", " ").replace(")", " ").split():
+        if word in free and word not in out:
+            out.append(word)
+    return tuple(out)
+
+
+def _values(
+    names: Sequence[str], keys: Mapping[str, str], env: Mapping[str, Any]
+) -> list[SubexpressionValue]:
+    return [SubexpressionValue(n, env[keys[n]]) for n in names if keys.get(n, "") in env]
+
+
+class Test:
+    """A condition whose variables are all bound when it is asked."""
+
+    def __init__(
+        self, formula: Condition, world: World, keys: Mapping[str, str], source: str = ""
+    ) -> None:
+        self.formula = formula
+        self.source = source or text(formula)
+        self.keys = dict(keys)
+        self.world = world
+        self.evaluate = compile_test(formula, world, self.keys)
+        self._parts: list[_Part] | None = None
+
+    def parts(self) -> list[_Part]:
+        if self._parts is None:
+            self._parts = [
+                _Part(c, text(c), _variables(c), compile_test(c, self.world, self.keys))
+                for c in conjuncts(self.formula)
+            ]
+        return self._parts
+
+    def explain_false(
+        self, state: Any, env: Mapping[str, Any]
+    ) -> tuple[str, list[SubexpressionValue]]:
+        """The first conjunct that is false, and the values of its variables."""
+        for part in self.parts():
+            if not part.fn(state, env):
+                return part.text, _values(part.variables, self.keys, env)
+        return self.source, []
+
+
+# -- matching ------------------------------------------------------------------------------
+
+
+@dataclass
+class _Step:
+    """One step of a match: bind variables from a literal, enumerate a variable's type, or
+    test a conjunct whose variables are all bound by now."""
+
+    kind: str  # "literal", "type" or "test"
+    text: str
+    variables: tuple[str, ...]  # the part's variables, for explanations
+    new: tuple[str, ...] = ()  # variables this step binds
+    index: int = 0  # literal: the predicate's position in the state
+    fixed: tuple[tuple[int, str], ...] = ()  # literal: (position, key of a bound value)
+    constants: tuple[tuple[int, Obj], ...] = ()  # literal: (position, object)
+    slots: tuple[tuple[int, ...], ...] = ()  # literal: positions of each new variable
+    types: tuple[frozenset[Obj] | None, ...] = ()  # literal: type check per new variable
+    domain: tuple[Obj, ...] = ()  # type: the objects to try
+    test: Callable[[Any, Mapping[str, Any]], bool] | None = None
+
+    def candidates(self, state: Any, env: Mapping[str, Any]) -> list[tuple[Obj, ...]]:
+        """The values of ``new`` this step allows, in a fixed (sorted) order."""
+        if self.kind == "type":
+            return [(o,) for o in self.domain]
+        fixed = [(i, env[k]) for i, k in self.fixed] + list(self.constants)
+        out = set()
+        for fact in state[self.index]:
+            if any(fact[i] != v for i, v in fixed):
+                continue
+            values = []
+            for positions, allowed in zip(self.slots, self.types, strict=True):
+                v = fact[positions[0]]
+                if any(fact[i] != v for i in positions[1:]) or (
+                    allowed is not None and v not in allowed
+                ):
+                    break
+                values.append(v)
+            else:
+                out.add(tuple(values))
+        return sorted(out)
+
+
+class Match:
+    """A method precondition that binds the method's free variables by matching the state.
+
+    Conjuncts are taken in the order written (as SHOP does): a positive literal with
+    unbound variables binds them from the facts of its predicate; any other conjunct is
+    tested as soon as its variables are bound; a variable no literal binds ranges over the
+    objects of its type.  Bindings come out in sorted order, so runs are deterministic.
+    """
+
+    def __init__(
+        self,
+        formula: Condition | None,
+        free: Sequence[Typed],
+        world: World,
+        keys: Mapping[str, str],
+        source: str = "",
+    ) -> None:
+        self.source = source or (text(formula) if formula is not None else "()")
+        self.keys = dict(keys)
+        self.names = tuple(self.keys[p.name] for p in free)
+        types = {p.name: p.types for p in free}
+        bound = {v for v in self.keys if v not in types}
+        steps: list[_Step] = []
+        waiting: list[Condition] = []
+
+        def release() -> None:
+            for w in list(waiting):
+                if _free(w) <= bound:
+                    waiting.remove(w)
+                    steps.append(self._test(w, world))
+
+        for part in conjuncts(formula):
+            unbound = _free(part) - bound
+            if isinstance(part, Atom) and unbound:
+                steps.append(self._literal(part, unbound, types, world))
+                bound |= unbound
+                release()
+            elif unbound:
+                waiting.append(part)
+                continue
+            else:
+                steps.append(self._test(part, world))
+        for p in free:
+            if p.name not in bound:
+                steps.append(
+                    _Step(
+                        "type",
+                        f"{p.name} - {' '.join(p.types)}",
+                        (p.name,),
+                        new=(p.name,),
+                        domain=world.objects_of(p.types),
+                    )
+                )
+                bound.add(p.name)
+                release()
+        assert not waiting, waiting
+        self.steps = steps
+
+    def _test(self, part: Condition, world: World) -> _Step:
+        return _Step(
+            "test",
+            text(part),
+            _variables(part),
+            test=compile_test(part, world, self.keys),
+        )
+
+    def _literal(
+        self, atom: Atom, unbound: set[str], types: Mapping[str, tuple[str, ...]], world: World
+    ) -> _Step:
+        new: list[str] = []
+        slots: dict[str, list[int]] = {}
+        fixed, constants = [], []
+        for i, a in enumerate(atom.args):
+            if isinstance(a, Const):
+                constants.append((i, world.objects.get(a.name, Obj(a.name))))
+            elif a.name in unbound:
+                if a.name not in slots:
+                    new.append(a.name)
+                    slots[a.name] = []
+                slots[a.name].append(i)
+            else:
+                fixed.append((i, self.keys[a.name]))
+        return _Step(
+            "literal",
+            formula_text(atom),
+            _variables(atom),
+            new=tuple(new),
+            index=world.predicates[atom.predicate],
+            fixed=tuple(fixed),
+            constants=tuple(constants),
+            slots=tuple(tuple(slots[n]) for n in new),
+            types=tuple(None if types[n] == (OBJECT,) else world.type_set(types[n]) for n in new),
+        )
+
+    # The engine binds a tuple of names from each value this yields.
+    def evaluate(self, state: Any, env: Mapping[str, Any]) -> list[tuple[Obj, ...]]:
+        e = dict(env)
+        return list(self._walk(0, state, e))
+
+    def _walk(self, i: int, state: Any, e: dict[str, Any]) -> Iterator[tuple[Obj, ...]]:
+        if i == len(self.steps):
+            yield tuple(e[k] for k in self.names)
+            return
+        step = self.steps[i]
+        if step.kind == "test":
+            assert step.test is not None
+            if step.test(state, e):
+                yield from self._walk(i + 1, state, e)
+            return
+        keys = [self.keys[n] for n in step.new]
+        for values in step.candidates(state, e):
+            for k, v in zip(keys, values, strict=True):
+                e[k] = v
+            yield from self._walk(i + 1, state, e)
+
+    def explain_false(
+        self, state: Any, env: Mapping[str, Any]
+    ) -> tuple[str, list[SubexpressionValue]]:
+        return self.explain_empty(state, env)
+
+    def explain_empty(
+        self, state: Any, env: Mapping[str, Any]
+    ) -> tuple[str, list[SubexpressionValue]]:
+        """The conjunct where the match that got furthest failed, with the values its
+        variables had there ("for ?t = truck-0 and any ?l" when it was binding ?l)."""
+        best: list[Any] = [-1, None]
+
+        def walk(i: int, e: dict[str, Any]) -> bool:
+            if i == len(self.steps):
+                return True
+            step = self.steps[i]
+            if step.kind == "test":
+                assert step.test is not None
+                if step.test(state, e):
+                    return walk(i + 1, e)
+                ok = False
+            else:
+                keys = [self.keys[n] for n in step.new]
+                ok = False
+                for values in step.candidates(state, e):
+                    inner = dict(e)
+                    inner.update(zip(keys, values, strict=True))
+                    if walk(i + 1, inner):
+                        return True
+            if i > best[0]:
+                best[0], best[1] = i, dict(e)
+            return ok
+
+        if walk(0, dict(env)) or best[1] is None:
+            return self.source, []
+        step = self.steps[best[0]]
+        return step.text, _values(step.variables, self.keys, best[1])

@@ -1,0 +1,378 @@
+"""An HDDL domain and problem compiled into what the TOFS engine plans, with no Python of
+their own: the state is the set of true ground atoms, preconditions bind by matching, and
+effects delete, then add.
+
+The engine sees an ordinary :class:`~engine.tofs.Domain`: compound tasks with their methods
+in the order written (TOFS tries them in that order, SHOP style), actions as operators.
+Conditions come from :mod:`knowledge.hddl.conditions`.  A problem is compiled together with
+its domain because the objects of each type -- what a variable may range over -- are the
+problem's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, cast
+
+from engine.tofs import Domain as EngineDomain
+from engine.tofs import DomainSpec, MethodDef, OperatorDef, Registry, TaskDef
+from engine.tofs import Problem as EngineProblem
+from engine.tofs.domain import Call, Method, Operator, TaskInfo, Template
+
+from .conditions import Condition, Match, Obj, Test, TypeIs, World, compile_test, conjuncts
+from .model import (
+    OBJECT,
+    And,
+    Atom,
+    Const,
+    Delete,
+    Domain,
+    Effect,
+    EffectAnd,
+    EffectForall,
+    Equals,
+    Formula,
+    Problem,
+    Term,
+    Typed,
+    Var,
+    When,
+)
+from .model import Method as HddlMethod
+from .writer import formula_text, subtask_text
+
+__all__ = ["HddlPlanError", "compile_problem", "hddl_spec", "initial_state"]
+
+REGISTRY = Registry("hddl")
+
+
+class HddlPlanError(ValueError):
+    """The problem cannot be planned as given (an object or task it names is unknown)."""
+
+
+def _key(var: str) -> str:
+    """A task parameter's name in the engine: the HDDL variable without its ``?``."""
+    return var.lstrip("?")
+
+
+def hddl_spec(domain: Domain) -> DomainSpec:
+    """The domain as the engine's data: names as written in HDDL, preconditions and
+    subtasks as HDDL text (what explanations, the tree and the editor show)."""
+    return DomainSpec(
+        name=domain.name,
+        roots=[],
+        tasks=[TaskDef(name=t.name, params=[_key(p.name) for p in t.params]) for t in domain.tasks],
+        methods=[
+            MethodDef(
+                name=m.name,
+                task=m.task.name,
+                precondition=formula_text(_with_constraints(m.precondition, m.constraints))
+                if m.precondition is not None or m.constraints is not None
+                else "True",
+                subtasks=[subtask_text(s) for s in m.subtasks],
+            )
+            for m in domain.methods
+        ],
+        operators=[
+            OperatorDef(
+                name=a.name,
+                params=[_key(p.name) for p in a.params],
+                precondition=formula_text(a.precondition) if a.precondition else "True",
+            )
+            for a in domain.actions
+        ],
+    )
+
+
+def _with_constraints(pre: Formula | None, constraints: Formula | None) -> Formula:
+    parts = [f for f in (pre, constraints) if f is not None]
+    return parts[0] if len(parts) == 1 else And(tuple(parts))
+
+
+# -- the world and its states --------------------------------------------------------------
+
+
+def make_world(domain: Domain, problem: Problem) -> World:
+    objects: dict[str, Obj] = {}
+    of_type: dict[str, list[Obj]] = {}
+    for item in (*domain.constants, *problem.objects):
+        obj = objects.setdefault(item.name, Obj(item.name))
+        for declared in item.types:
+            for t in domain.ancestors(declared):
+                members = of_type.setdefault(t, [])
+                if obj not in members:
+                    members.append(obj)
+    return World(
+        predicates={p.name: i for i, p in enumerate(domain.predicates)},
+        objects=objects,
+        of_type={t: tuple(v) for t, v in of_type.items()},
+    )
+
+
+def initial_state(world: World, problem: Problem) -> tuple[frozenset[tuple[Obj, ...]], ...]:
+    facts: list[set[tuple[Obj, ...]]] = [set() for _ in world.predicates]
+    for atom in problem.init:
+        if atom.predicate not in world.predicates:
+            raise HddlPlanError(f"{_at(problem.path, atom)}: no predicate '{atom.predicate}'")
+        facts[world.predicates[atom.predicate]].add(tuple(_object(world, a) for a in atom.args))
+    return tuple(frozenset(f) for f in facts)
+
+
+def _at(path: str, item: Any) -> str:
+    pos = getattr(item, "pos", None)
+    return f"{path or '<problem>'}:{pos}" if pos is not None else (path or "<problem>")
+
+
+def _object(world: World, term: Term) -> Obj:
+    if isinstance(term, Const) and term.name in world.objects:
+        return world.objects[term.name]
+    raise HddlPlanError(f"'{term}' is not an object of the problem or a constant of the domain")
+
+
+# -- effects -------------------------------------------------------------------------------
+
+_Env = dict[str, Any]
+_Collect = Callable[[Any, _Env, list[tuple[int, tuple[Obj, ...]]], list[Any]], None]
+
+
+def _compile_effect(effect: Effect, world: World, keys: dict[str, str]) -> _Collect:
+    """A function that, in the state before the action, lists what it adds and deletes."""
+    if isinstance(effect, Atom | Delete):
+        atom = effect if isinstance(effect, Atom) else effect.atom
+        index = world.predicates[atom.predicate]
+        getters = [_getter(a, world, keys) for a in atom.args]
+        deleting = isinstance(effect, Delete)
+
+        def atom_effect(
+            s: Any, e: _Env, adds: list[tuple[int, tuple[Obj, ...]]], dels: list[Any]
+        ) -> None:
+            (dels if deleting else adds).append((index, tuple(g(e) for g in getters)))
+
+        return atom_effect
+    if isinstance(effect, EffectAnd):
+        parts = [_compile_effect(p, world, keys) for p in effect.parts]
+
+        def and_effect(s: Any, e: _Env, adds: list[Any], dels: list[Any]) -> None:
+            for p in parts:
+                p(s, e, adds, dels)
+
+        return and_effect
+    if isinstance(effect, When):
+        inner_keys = dict(keys)
+        condition = compile_test(effect.condition, world, inner_keys)
+        body = _compile_effect(effect.effect, world, inner_keys)
+
+        def when_effect(s: Any, e: _Env, adds: list[Any], dels: list[Any]) -> None:
+            if condition(s, e):
+                body(s, e, adds, dels)
+
+        return when_effect
+    assert isinstance(effect, EffectForall)
+    inner = dict(keys)
+    for p in effect.params:
+        inner[p.name] = p.name
+    ranges = [(p.name, world.objects_of(p.types)) for p in effect.params]
+    body = _compile_effect(effect.effect, world, inner)
+
+    def forall_effect(s: Any, e: _Env, adds: list[Any], dels: list[Any]) -> None:
+        def loop(i: int, env: _Env) -> None:
+            if i == len(ranges):
+                body(s, env, adds, dels)
+                return
+            name, objs = ranges[i]
+            for o in objs:
+                env[name] = o
+                loop(i + 1, env)
+
+        loop(0, dict(e))
+
+    return forall_effect
+
+
+def _getter(term: Term, world: World, keys: Mapping[str, str]) -> Callable[[_Env], Obj]:
+    if isinstance(term, Const):
+        obj = world.objects.get(term.name, Obj(term.name))
+        return lambda e: obj
+    key = keys[term.name]
+    return lambda e: e[key]
+
+
+def _effect_function(
+    effect: Effect | None, params: tuple[str, ...], world: World, keys: dict[str, str]
+) -> Callable[..., Any] | None:
+    if effect is None:
+        return None
+    collect = _compile_effect(effect, world, keys)
+
+    def apply(state: tuple[frozenset[Any], ...], *args: Any) -> tuple[frozenset[Any], ...]:
+        env = dict(zip(params, args, strict=True))
+        adds: list[tuple[int, tuple[Obj, ...]]] = []
+        dels: list[tuple[int, tuple[Obj, ...]]] = []
+        collect(state, env, adds, dels)
+        touched: dict[int, tuple[set[Any], set[Any]]] = {}
+        for index, fact in dels:
+            touched.setdefault(index, (set(), set()))[1].add(fact)
+        for index, fact in adds:
+            touched.setdefault(index, (set(), set()))[0].add(fact)
+        new = list(state)
+        for index, (added, deleted) in touched.items():
+            old = state[index]
+            changed = (old - deleted) | added  # delete, then add
+            if changed != old:
+                new[index] = frozenset(changed)
+        return tuple(new)
+
+    return apply
+
+
+# -- compiling -----------------------------------------------------------------------------
+
+
+class _Ref:
+    """A subtask argument: a variable's value from the environment, or a constant."""
+
+    def __init__(self, key: str | None, value: Obj | None, source: str) -> None:
+        self.key, self.value, self.source = key, value, source
+
+    def evaluate(self, state: Any, env: Mapping[str, Any]) -> Any:
+        return env[self.key] if self.key is not None else self.value
+
+    def explain_false(self, state: Any, env: Mapping[str, Any]) -> tuple[str, list[Any]]:
+        return self.source, []
+
+
+class _Label(Template):
+    """A task shown as HDDL writes it: ``(deliver package-0 city-loc-2)``."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name, [], uses_state=False)
+
+    def render(self, state: Any, env: Mapping[str, Any], fmt: Callable[[Any], str]) -> str:
+        return "(" + " ".join([self.text, *(str(v) for v in env.values())]) + ")"
+
+
+def _all(parts: list[Condition]) -> Condition | None:
+    """The conjunction of ``parts`` (None when there are none)."""
+    if not parts:
+        return None
+    return parts[0] if len(parts) == 1 else And(cast(tuple[Formula, ...], tuple(parts)))
+
+
+def compile_problem(domain: Domain, problem: Problem) -> tuple[EngineDomain, EngineProblem]:
+    """``domain`` and ``problem`` ready for :func:`engine.tofs.plan` (first-plan mode, loops
+    pruned)."""
+    world = make_world(domain, problem)
+    spec = hddl_spec(domain)
+    operators: dict[str, Operator] = {}
+    for action, op_spec in zip(domain.actions, spec.operators, strict=True):
+        keys = {p.name: _key(p.name) for p in action.params}
+        parts: list[Condition] = [
+            TypeIs(Var(p.name), p.types) for p in action.params if p.types != (OBJECT,)
+        ]
+        parts += conjuncts(action.precondition)
+        condition = _all(parts)
+        params = tuple(keys[p.name] for p in action.params)
+        operators[action.name] = Operator(
+            op_spec,
+            action.name,
+            params,
+            Test(condition, world, keys, op_spec.precondition) if condition is not None else None,
+            _effect_function(action.effect, params, world, keys),
+            (),
+            _Label(action.name),
+        )
+    tasks: dict[str, TaskInfo] = {}
+    for task, task_spec in zip(domain.tasks, spec.tasks, strict=True):
+        tasks[task.name] = TaskInfo(
+            task_spec, task.name, tuple(task_spec.params), None, label=_Label(task.name)
+        )
+    task_types = {t.name: t.params for t in domain.tasks}
+    actions = frozenset(operators)
+    for index, (method, method_spec) in enumerate(zip(domain.methods, spec.methods, strict=True)):
+        info = tasks[method.task.name]
+        info.methods.append(
+            _method(method, method_spec, index, info, task_types[method.task.name], world, actions)
+        )
+    engine_domain = EngineDomain(spec, REGISTRY, {}, tasks, operators)
+    htn = problem.htn
+    if htn is not None and htn.params:
+        raise HddlPlanError(
+            f"{_at(problem.path, htn)}: the initial task network has parameters; "
+            "only ground initial tasks are supported"
+        )
+    ground = []
+    for sub in htn.subtasks if htn is not None else ():
+        if sub.name not in tasks and sub.name not in operators:
+            raise HddlPlanError(f"{_at(problem.path, sub)}: no task or action '{sub.name}'")
+        ground.append((sub.name, tuple(_object(world, a) for a in sub.args)))
+    goal = Test(problem.goal, world, {}) if problem.goal is not None else None
+    return engine_domain, EngineProblem(
+        name=problem.name,
+        state=initial_state(world, problem),
+        tasks=tuple(ground),
+        mode="first",
+        options={"prune_repeats": True},
+        goal=goal,
+    )
+
+
+def _method(
+    method: HddlMethod,
+    method_spec: MethodDef,
+    index: int,
+    info: TaskInfo,
+    task_params: tuple[Typed, ...],
+    world: World,
+    actions: frozenset[str],
+) -> Method:
+    """One HDDL method as an engine method.
+
+    The task's arguments arrive in the environment under the task's parameter names; the
+    method's variables are renamed onto them by position (a repeated variable or a constant
+    in the method's ``:task`` becomes an equality).  A method variable the task does not
+    give is bound by matching the precondition (:class:`Match`), and shows in the
+    alternative's label.
+    """
+    keys: dict[str, str] = {}
+    checks: list[Condition] = []
+    from_task: dict[str, tuple[str, ...]] = {}
+    for position, arg in enumerate(method.task.args):
+        param_key = info.params[position]
+        if isinstance(arg, Var) and arg.name not in keys:
+            keys[arg.name] = param_key
+            from_task[arg.name] = task_params[position].types
+            continue
+        alias = f"?{position}"  # cannot clash: HDDL variables start with a letter
+        keys[alias] = param_key
+        checks.append(Equals(Var(alias), arg))
+    for p in method.params:
+        if p.name in from_task and p.types != (OBJECT,) and p.types != from_task[p.name]:
+            checks.append(TypeIs(Var(p.name), p.types))
+    free = [p for p in method.params if p.name not in keys]
+    for p in free:
+        keys[p.name] = p.name
+    condition = _all(checks + conjuncts(method.precondition) + conjuncts(method.constraints))
+    source = method_spec.precondition
+    bindings: tuple[tuple[str | tuple[str, ...], Any], ...] = ()
+    precondition = None
+    if free:
+        match = Match(condition, free, world, keys, source)
+        bindings = ((match.names, match),)
+    elif condition is not None:
+        precondition = Test(condition, world, keys, source)
+    subtasks = tuple(
+        Call(
+            sub.name,
+            sub.name in actions,
+            tuple(_ref(a, world, keys) for a in sub.args),
+            text,
+        )
+        for sub, text in zip(method.subtasks, method_spec.subtasks or [], strict=True)
+    )
+    return Method(method_spec, method.name, index, bindings, precondition, subtasks, None, None)
+
+
+def _ref(term: Term, world: World, keys: Mapping[str, str]) -> _Ref:
+    if isinstance(term, Const):
+        return _Ref(None, _object(world, term), term.name)
+    return _Ref(keys[term.name], None, term.name)
