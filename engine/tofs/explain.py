@@ -66,14 +66,21 @@ def render_text(
     head = f"{result.domain}/{result.problem} ({result.mode}): {result.outcome_text}"
     lines.append(head)
     if result.value is not None:
+        size = (
+            f"{len(result.plan)} steps" if result.mode == "first" else f"value {fmt(result.value)}"
+        )
         lines.append(
-            f"value {fmt(result.value)}; {result.nodes} nodes "
+            f"{size}; {result.nodes} nodes "
             f"({result.tree_nodes} in the tree); {result.seconds:.3f} s"
         )
     else:
         none = "no plan yet" if result.outcome is Outcome.GAVE_UP else "no plan"
         lines.append(f"{none}; {result.nodes} nodes; {result.seconds:.3f} s")
         if result.failure is not None:
+            via = result.failure.via
+            if via:
+                lines.append(f"{via[0][0]} could not be done; its deepest failure was reached by:")
+                lines += [f"    {task} -> {alt}" if alt else f"    {task}" for task, alt in via]
             lines.append(f"deepest failure: {failure_text(result.failure)}")
     if result.plan:
         lines.append("")

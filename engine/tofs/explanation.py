@@ -173,6 +173,8 @@ def describe_alternative(
     ``thresholds`` are given, how big the difference is in words."""
     diff = diff or fmt
     r = a.reason
+    if r is Reason.CHOSEN and mode == "first" and not a.value:
+        return "chosen: the first alternative, in the order written, that led to a plan"
     if r is Reason.CHOSEN:
         runner = [
             x
@@ -275,6 +277,8 @@ def standing_text(run: RunResult, phrasing: Phrasing) -> str:
             said = "There is no plan: the whole tree was searched."
         elif run.mode == "game":
             said = f"The expected value is {phrasing.value(run.value)}."
+        elif run.mode == "first" and not any(s.costs for s in run.plan):
+            said = f"A plan of {len(run.plan)} steps was found (the first, in method order)."
         else:
             said = f"The plan costs {phrasing.value(run.value)}."
     if run.outcome is Outcome.PLAN_UNPROVEN:

@@ -96,6 +96,11 @@ class Failure:
     depth: int
     node: int
     causes: tuple[Failure, ...] = ()
+    # How the search got there: (task, alternative taken; "" for an operator applied) from
+    # the top down, when the
+    # failure lies below alternatives that applied (so "the task that could not be done"
+    # is the first task here, and the failure the deepest one under it).
+    via: tuple[tuple[str, str], ...] = ()
 
     @property
     def message(self) -> str:

@@ -25,7 +25,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .criteria import ExternalCriterion, WeightedAverage
@@ -106,6 +106,9 @@ class SearchOptions:
     # its own path (a loop).  Sound -- whatever the repeat could do, its ancestor can -- and
     # what makes depth-first search come back on recursive domains (HDDL's).
     prune_repeats: bool = False
+    # Record a node where only one alternative applied as a choice point too, with why the
+    # others could not (HDDL: which methods' preconditions failed, on which literal).
+    record_failed_alternatives: bool = False
     # Re-planning from inside an earlier run (``engine.tofs.explain.replan_at``): the root
     # takes this node id and starts with this cost already spent, so the new run's node
     # ids, values and choice-point totals read like the earlier run's.
@@ -125,6 +128,7 @@ class SearchOptions:
             "force": {str(k): v for k, v in self.force.items()} if self.force else None,
             "abort_on_dead_end": self.abort_on_dead_end,
             "prune_repeats": self.prune_repeats,
+            "record_failed_alternatives": self.record_failed_alternatives,
             **(
                 {"start_node": self.start_node, "start_cost": self.start_cost}
                 if self.start_node or self.start_cost
@@ -149,6 +153,7 @@ class _Pending:
     depth: int
     node: int
     causes: tuple[_Pending, ...] = ()
+    via: Cons = None  # (task, alternative) from the top down to where it failed
 
 
 @dataclass(slots=True, eq=False)
@@ -194,6 +199,22 @@ class _PendingChoice:
 
 # A cons list: (item, rest) or None.  Prepending is O(1); flattened once at the end.
 Cons = tuple[Any, "Cons"] | None
+
+
+def _through(failure: _Pending, task: Task, alternative: str) -> _Pending:
+    """``failure`` as seen one level up: reached by taking ``alternative`` for ``task``."""
+    return _Pending(
+        failure.task,
+        failure.method,
+        failure.field,
+        failure.expr,
+        failure.state,
+        failure.env,
+        failure.depth,
+        failure.node,
+        failure.causes,
+        ((task, alternative), failure.via),
+    )
 
 
 def _flatten(c: Cons) -> list[Any]:
@@ -648,7 +669,9 @@ class _Search:
                 if out.failure is not None and (
                     deepest is None or out.failure.depth > deepest.depth
                 ):
-                    deepest = out.failure
+                    deepest = _through(
+                        out.failure, tasks[0], alt.label if alt.method is not None else ""
+                    )
                 continue
             total = child_g + out.value + 0.0
             ent.value = total
@@ -677,7 +700,9 @@ class _Search:
         )
         if tr is not None:
             tr.emit(EventKind.CHOICE_MADE, node, alternative=alts[best_i].label, value=best_total)
-        if sum(a.ok for a in alts) > 1:  # a real choice: two or more alternatives applied
+        if sum(a.ok for a in alts) > 1 or (  # a real choice: two or more alternatives applied
+            self.o.record_failed_alternatives and len(alts) > 1
+        ):
             result.choices = (
                 self._pending_choice(
                     node, depth, state, tasks, "decision", None, best_total, entries
@@ -1079,6 +1104,13 @@ class _Search:
     def failure(self, p: _Pending | None) -> Failure | None:
         if p is None:
             return None
+        found = self._failure(p)
+        if found is None or p.via is None:
+            return found
+        via = tuple((self.d.task_label(t), label) for t, label in _flatten(p.via))
+        return replace(found, via=via)
+
+    def _failure(self, p: _Pending) -> Failure | None:
         label = "the goal" if p.field == "goal" else self.d.task_label(p.task, p.state)
         if p.expr is None:
             causes = tuple(f for f in map(self.failure, p.causes) if f is not None)

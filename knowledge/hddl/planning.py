@@ -251,6 +251,14 @@ class _Label(Template):
         return "(" + " ".join([self.text, *(str(v) for v in env.values())]) + ")"
 
 
+class _HddlDomain(EngineDomain):
+    """Tasks and actions alike shown as HDDL writes them: ``(drive t1 hq north)``."""
+
+    def task_label(self, task: tuple[str, tuple[Any, ...]], state: Any = None) -> str:
+        name, args = task
+        return "(" + " ".join([name, *(str(a) for a in args)]) + ")"
+
+
 def _all(parts: list[Condition]) -> Condition | None:
     """The conjunction of ``parts`` (None when there are none)."""
     if not parts:
@@ -293,7 +301,7 @@ def compile_problem(domain: Domain, problem: Problem) -> tuple[EngineDomain, Eng
         info.methods.append(
             _method(method, method_spec, index, info, task_types[method.task.name], world, actions)
         )
-    engine_domain = EngineDomain(spec, REGISTRY, {}, tasks, operators)
+    engine_domain = _HddlDomain(spec, REGISTRY, {}, tasks, operators)
     htn = problem.htn
     if htn is not None and htn.params:
         raise HddlPlanError(
@@ -311,7 +319,7 @@ def compile_problem(domain: Domain, problem: Problem) -> tuple[EngineDomain, Eng
         state=initial_state(world, problem),
         tasks=tuple(ground),
         mode="first",
-        options={"prune_repeats": True},
+        options={"prune_repeats": True, "record_failed_alternatives": True},
         goal=goal,
     )
 

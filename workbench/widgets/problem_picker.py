@@ -61,6 +61,8 @@ class ProblemPicker(Tree[PackageEntry | ProblemEntry]):
         stored = _stored_problems(self.db)
         for name in package_names():
             entry = _load(name, stored)
+            if not entry.problems and entry.error is None:
+                continue  # nothing to plan yet (hddl before any domain is imported)
             label = Text(name) if entry.error is None else Text(f"✗ {name}", style="red")
             branch = self.root.add(label, data=entry, expand=True)
             for problem, description in entry.problems:
