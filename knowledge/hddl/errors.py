@@ -23,6 +23,8 @@ class Issue:
     message: str
 
     def __str__(self) -> str:
+        if not self.line:  # about the file as a whole (it does not exist)
+            return f"{self.path}: {self.message}"
         return f"{self.path}:{self.line}:{self.column}: {self.message}"
 
 

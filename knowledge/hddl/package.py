@@ -178,4 +178,10 @@ def plan_files(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
             data["explanation"] = explanation_dict(explanation)
         return PlanReport(json.dumps(data, indent=2, ensure_ascii=False), status, data)
     text = render_text(result, explain=request.explain, explanation=explanation)
+    loops = result.stats.get("repeats_pruned", 0)
+    if loops:
+        text += (
+            f"\n{loops} step(s) pruned as loops: each reached the same state with the same "
+            "tasks left as a step above it, which can do whatever it could."
+        )
     return PlanReport(f"{word}: {run.problem.name} ({run.domain.name})\n{text}", status)
