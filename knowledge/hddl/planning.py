@@ -22,6 +22,7 @@ from engine.tofs.domain import Call, Method, Operator, TaskInfo, Template
 from .conditions import Condition, Match, Obj, Test, TypeIs, World, compile_test, conjuncts
 from .model import (
     OBJECT,
+    Action,
     And,
     Atom,
     Const,
@@ -32,7 +33,9 @@ from .model import (
     EffectForall,
     Equals,
     Formula,
+    Not,
     Problem,
+    TaskCall,
     Term,
     Typed,
     Var,
@@ -44,6 +47,8 @@ from .writer import formula_text, subtask_text
 __all__ = ["HddlPlanError", "compile_problem", "hddl_spec", "initial_state"]
 
 REGISTRY = Registry("hddl")
+# The initial task network when it has variables (IPC format: "root 7", "7 __top -> ...").
+TOP, TOP_METHOD = "__top", "__top_method"
 
 
 class HddlPlanError(ValueError):
@@ -296,20 +301,53 @@ def compile_problem(domain: Domain, problem: Problem) -> tuple[EngineDomain, Eng
         )
     task_types = {t.name: t.params for t in domain.tasks}
     actions = frozenset(operators)
+    static = static_predicates(domain)
+    by_name = {a.name: a for a in domain.actions}
     for index, (method, method_spec) in enumerate(zip(domain.methods, spec.methods, strict=True)):
         info = tasks[method.task.name]
         info.methods.append(
-            _method(method, method_spec, index, info, task_types[method.task.name], world, actions)
+            _method(
+                method,
+                method_spec,
+                index,
+                info,
+                task_types[method.task.name],
+                world,
+                actions,
+                pulled_up(method, by_name, static),
+            )
         )
     engine_domain = _HddlDomain(spec, REGISTRY, {}, tasks, operators)
     htn = problem.htn
     if htn is not None and htn.params:
-        raise HddlPlanError(
-            f"{_at(problem.path, htn)}: the initial task network has parameters; "
-            "only ground initial tasks are supported"
+        # Variables in the initial task network are chosen like a method's free
+        # variables: the network becomes the one method of a task that stands for it,
+        # named as the IPC plan format names it.
+        top = HddlMethod(
+            TOP_METHOD,
+            htn.params,
+            TaskCall(TOP),
+            None,
+            htn.subtasks,
+            htn.constraints,
         )
-    ground = []
-    for sub in htn.subtasks if htn is not None else ():
+        top_spec = MethodDef.model_construct(
+            name=TOP_METHOD,
+            task=TOP,
+            precondition=formula_text(htn.constraints) if htn.constraints else "True",
+            subtasks=[subtask_text(t) for t in htn.subtasks],
+        )
+        info = tasks[TOP] = TaskInfo(
+            TaskDef.model_construct(name=TOP, params=[]), TOP, (), None, label=_Label(TOP)
+        )
+        info.methods.append(
+            _method(top, top_spec, len(domain.methods), info, (), world, actions, [])
+        )
+        ground: list[tuple[str, tuple[Obj, ...]]] = [(TOP, ())]
+    else:
+        ground = []
+    initial = htn.subtasks if htn is not None and not ground else ()
+    for sub in initial:
         if sub.name not in tasks and sub.name not in operators:
             raise HddlPlanError(f"{_at(problem.path, sub)}: no task or action '{sub.name}'")
         ground.append((sub.name, tuple(_object(world, a) for a in sub.args)))
@@ -332,6 +370,7 @@ def _method(
     task_params: tuple[Typed, ...],
     world: World,
     actions: frozenset[str],
+    pulled: list[Condition],
 ) -> Method:
     """One HDDL method as an engine method.
 
@@ -339,7 +378,8 @@ def _method(
     method's variables are renamed onto them by position (a repeated variable or a constant
     in the method's ``:task`` becomes an equality).  A method variable the task does not
     give is bound by matching the precondition (:class:`Match`), and shows in the
-    alternative's label.
+    alternative's label.  ``pulled`` are conditions of its actions known to be needed
+    already (:func:`pulled_up`), checked with the method's own.
     """
     keys: dict[str, str] = {}
     checks: list[Condition] = []
@@ -350,7 +390,7 @@ def _method(
             keys[arg.name] = param_key
             from_task[arg.name] = task_params[position].types
             continue
-        alias = f"?{position}"  # cannot clash: HDDL variables start with a letter
+        alias = f"?task-arg-{position}"  # the task's argument, compared below
         keys[alias] = param_key
         checks.append(Equals(Var(alias), arg))
     for p in method.params:
@@ -359,7 +399,8 @@ def _method(
     free = [p for p in method.params if p.name not in keys]
     for p in free:
         keys[p.name] = p.name
-    condition = _all(checks + conjuncts(method.precondition) + conjuncts(method.constraints))
+    own = checks + conjuncts(method.precondition) + conjuncts(method.constraints)
+    condition = _all(own + [c for c in pulled if c not in own])
     source = method_spec.precondition
     bindings: tuple[tuple[str | tuple[str, ...], Any], ...] = ()
     precondition = None
@@ -378,6 +419,71 @@ def _method(
         for sub, text in zip(method.subtasks, method_spec.subtasks or [], strict=True)
     )
     return Method(method_spec, method.name, index, bindings, precondition, subtasks, None, None)
+
+
+def static_predicates(domain: Domain) -> frozenset[str]:
+    """Predicates no action changes: true or false once and for all in a problem."""
+    changed: set[str] = set()
+
+    def walk(effect: Effect) -> None:
+        if isinstance(effect, Atom):
+            changed.add(effect.predicate)
+        elif isinstance(effect, Delete):
+            changed.add(effect.atom.predicate)
+        elif isinstance(effect, EffectAnd):
+            for part in effect.parts:
+                walk(part)
+        elif isinstance(effect, EffectForall | When):
+            walk(effect.effect)
+
+    for action in domain.actions:
+        if action.effect is not None:
+            walk(action.effect)
+    return frozenset(p.name for p in domain.predicates) - changed
+
+
+def pulled_up(
+    method: HddlMethod, actions: Mapping[str, Action], static: frozenset[str]
+) -> list[Condition]:
+    """Conditions of the method's actions that must hold when the method is applied, so
+    that a binding doomed to fail at one of its actions is never tried (HyperTensioN calls
+    this "pullup").
+
+    Sound in two cases only: the whole precondition of an action that is the method's
+    first subtask (nothing happens in between), and, for any of its actions, literals of
+    static predicates, equalities and parameter types (nothing can change them).  Only
+    quantifier-free literals move, renamed into the method's variables.
+    """
+    out: list[Condition] = []
+    for position, sub in enumerate(method.subtasks):
+        action = actions.get(sub.name)
+        if action is None:
+            continue
+        rename = {p.name: arg for p, arg in zip(action.params, sub.args, strict=True)}
+        for p in action.params:
+            arg = rename[p.name]
+            if p.types != (OBJECT,) and isinstance(arg, Var):
+                out.append(TypeIs(arg, p.types))
+        for c in conjuncts(action.precondition):
+            literal = c.body if isinstance(c, Not) else c
+            if not isinstance(literal, Atom | Equals):
+                continue
+            if position == 0 or isinstance(literal, Equals) or literal.predicate in static:
+                out.append(_renamed(c, rename))
+    return out
+
+
+def _renamed(formula: Condition, rename: Mapping[str, Term]) -> Condition:
+    def term(t: Term) -> Term:
+        return rename.get(t.name, t) if isinstance(t, Var) else t
+
+    if isinstance(formula, Not):
+        inner = _renamed(formula.body, rename)
+        return Not(cast(Formula, inner))
+    if isinstance(formula, Atom):
+        return Atom(formula.predicate, tuple(term(a) for a in formula.args))
+    assert isinstance(formula, Equals)
+    return Equals(term(formula.left), term(formula.right))
 
 
 def _ref(term: Term, world: World, keys: Mapping[str, str]) -> _Ref:
