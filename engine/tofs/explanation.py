@@ -238,6 +238,11 @@ def describe_alternative(
             if a.compared_with is not None
             else "loop: it repeats a step above it on the same path"
         )
+    if r is Reason.RECURSION:
+        return (
+            "recursion pruned: its first task is still being decomposed above it, in the "
+            "same state, so this would only go round again"
+        )
     if r is Reason.LIKELIHOOD_PRUNED:
         return (
             f"likelihood pruned: probability {a.probability:.3g} is below the cutoff "

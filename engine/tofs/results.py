@@ -42,6 +42,9 @@ class Reason(StrEnum):
     # The node's state and remaining task list are those of a node above it on its own path:
     # whatever can be done from it can be done from there, so it is a loop.
     REPEATED = "repeats an ancestor"
+    # Its first task is still being decomposed above it in the same state: left recursion
+    # (SearchOptions.prune_recursion).
+    RECURSION = "recursion pruned"
     LIKELIHOOD_PRUNED = "likelihood pruned"
     NOT_EXPANDED = "not expanded"
     DEAD_END = "dead end"
@@ -56,6 +59,9 @@ class Status(StrEnum):
     NODE_BUDGET = "node budget"
     TIME_BUDGET = "time budget"
     CANCELLED = "cancelled"
+    # The whole tree was searched but recursion pruning cut some of it: no plan was found,
+    # and none is ruled out (or, optimising, the plan found is not proven best).
+    INCOMPLETE = "incomplete"
 
 
 class Outcome(StrEnum):
@@ -76,6 +82,7 @@ _STOPPED_BY = {
     Status.NODE_BUDGET: "the node budget",
     Status.TIME_BUDGET: "the time budget",
     Status.CANCELLED: "cancelling the search",
+    Status.INCOMPLETE: "pruning recursion, which can cut plans off",
 }
 
 

@@ -109,6 +109,11 @@ class SearchOptions:
     # Record a node where only one alternative applied as a choice point too, with why the
     # others could not (HDDL: which methods' preconditions failed, on which literal).
     record_failed_alternatives: bool = False
+    # Prune a decomposition whose first task is one still being decomposed above it in the
+    # same state (no action in between): left recursion that would only grow the task list
+    # (HDDL's "get-to via"; HyperTensioN's "dejavu").  It can lose plans, so a run that
+    # prunes this way and finds none ends ``incomplete``, never "no plan".
+    prune_recursion: bool = False
     # Re-planning from inside an earlier run (``engine.tofs.explain.replan_at``): the root
     # takes this node id and starts with this cost already spent, so the new run's node
     # ids, values and choice-point totals read like the earlier run's.
@@ -129,6 +134,7 @@ class SearchOptions:
             "abort_on_dead_end": self.abort_on_dead_end,
             "prune_repeats": self.prune_repeats,
             "record_failed_alternatives": self.record_failed_alternatives,
+            "prune_recursion": self.prune_recursion,
             **(
                 {"start_node": self.start_node, "start_cost": self.start_cost}
                 if self.start_node or self.start_cost
@@ -278,7 +284,12 @@ class _Search:
             "not_expanded": 0,
             "dead_ends": 0,
             "repeats_pruned": 0,
+            "recursion_pruned": 0,
         }
+        self.recursion = options.prune_recursion and self.mode != "game"
+        # Tasks being decomposed in the current state: (task, length of the task list it
+        # leaves when done), innermost last.
+        self.decomposing: list[tuple[Task, int]] = []
         self.repeats = options.prune_repeats and self.mode != "game"
         self.on_path: dict[Any, int] = {}  # (tasks, state key) -> node, for prune_repeats
         self.goal = problem.goal
@@ -494,6 +505,20 @@ class _Search:
                 )
         return alts
 
+    def _decomposing(self, tasks: tuple[Task, ...], alt: _Alt) -> list[tuple[Task, int]] | None:
+        """The tasks being decomposed at ``alt``'s child, or None if its first task is one
+        of them (see ``SearchOptions.prune_recursion``)."""
+        if alt.step is not None:  # an action: a new state, nothing is open in it
+            return []
+        size = len(alt.tasks)
+        still = [entry for entry in self.decomposing if entry[1] < size]
+        if alt.tasks and (
+            alt.tasks[0] == tasks[0] or any(entry[0] == alt.tasks[0] for entry in still)
+        ):
+            return None
+        still.append((tasks[0], len(tasks) - 1))
+        return still
+
     def _fmt(self, v: Any) -> str:
         fmt = self.d.registry.hooks.get("format_value")
         return fmt(v) if fmt else (f"{v:g}" if isinstance(v, float) else str(v))
@@ -638,6 +663,17 @@ class _Search:
                             ancestor=ancestor,
                         )
                     continue
+            outer = inner = self.decomposing
+            if self.recursion:
+                found = self._decomposing(tasks, alt)
+                if found is None:
+                    ent.reason, ent.detail = (
+                        Reason.RECURSION,
+                        "its first task is already being decomposed above it, in the same state",
+                    )
+                    self.stats["recursion_pruned"] += 1
+                    continue
+                inner = found
             entry_bound = self.incumbent
             child = self._new_node(depth + 1)
             ent.node = child
@@ -647,9 +683,12 @@ class _Search:
                 )
             if path_key is not None:
                 self.on_path[path_key] = child
+            if self.recursion:
+                self.decomposing = inner
             out = self.visit(
                 alt.state, alt.tasks, child_g, depth + 1, child, self._assume(assumptions, alt)
             )
+            self.decomposing = outer
             if path_key is not None:
                 del self.on_path[path_key]
             if alt.step is not None:
@@ -1203,6 +1242,8 @@ class _Search:
             status = self.stop
         else:
             status = Status.OK if out.value is not None else Status.NO_PLAN
+            if self.stats["recursion_pruned"] and (out.value is None or self.mode != "first"):
+                status = Status.INCOMPLETE  # what was pruned might have held a (better) plan
         value = None if out.value is None else g0 + out.value
         result = self._result(
             status,

@@ -104,6 +104,7 @@ def run_files(
     options = SearchOptions(
         mode="first",
         prune_repeats=True,
+        prune_recursion=True,
         record_failed_alternatives=True,
         time_budget=time_budget,
         node_budget=node_budget,

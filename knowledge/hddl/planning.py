@@ -357,7 +357,11 @@ def compile_problem(domain: Domain, problem: Problem) -> tuple[EngineDomain, Eng
         state=initial_state(world, problem),
         tasks=tuple(ground),
         mode="first",
-        options={"prune_repeats": True, "record_failed_alternatives": True},
+        options={
+            "prune_repeats": True,
+            "prune_recursion": True,
+            "record_failed_alternatives": True,
+        },
         goal=goal,
     )
 
