@@ -13,7 +13,7 @@ from knowledge import get_package
 from knowledge.edaps.output import render_plan
 from knowledge.edaps.parser import load_design
 from knowledge.edaps.report import DESIGNS, EdapsRun, plan_design
-from workbench.design_form import (
+from workbench.domains.edaps.design_form import (
     NEW_DESIGN,
     check_design_text,
     check_problem_name,
@@ -23,7 +23,7 @@ from workbench.design_form import (
     problem_label,
     summary_rows,
 )
-from workbench.edaps_tables import (
+from workbench.domains.edaps.tables import (
     critique_header,
     diagnostic_rows,
     fmt_measure,

@@ -154,7 +154,7 @@ class WorkbenchApp(App[None]):
 
             self.push_screen(EditorScreen(self.db, draft.domain, draft))
         elif draft.editor == "design":
-            from workbench.screens.design_editor import DesignScreen
+            from workbench.domains.edaps.design_editor import DesignScreen
 
             self.push_screen(DesignScreen(self.db, draft.name or None, draft=draft))
         elif draft.editor == "deal" and isinstance(self.screen_stack[0], PlanScreen):
@@ -196,9 +196,9 @@ class WorkbenchApp(App[None]):
 
     def action_help(self) -> None:
         # The other screens load when first used, or here, for their keys.
-        from workbench.screens.bridge_view import BridgeScreen
-        from workbench.screens.deal_editor import DealEditorScreen
-        from workbench.screens.design_editor import DesignScreen
+        from workbench.domains.bridge.deal_editor import DealEditorScreen
+        from workbench.domains.bridge.view import BridgeScreen
+        from workbench.domains.edaps.design_editor import DesignScreen
         from workbench.screens.editor import EditorScreen
         from workbench.screens.help import HelpScreen, binding_rows
         from workbench.screens.stepper import StepperScreen

@@ -125,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     ls = sub.add_parser("list", parents=[common], help="list knowledge packages and their problems")
     ls.add_argument("--json", action="store_true", help="print JSON instead of text")
 
-    from workbench.bridge_commands import add_parsers
+    from workbench.domains.bridge.commands import add_parsers
 
     add_parsers(sub, common, bundled)
 
@@ -317,7 +317,7 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command == "list":
         return _cmd_list(args)
     if args.command in ("play", "match"):
-        from workbench.bridge_commands import run_match_command, run_play_command
+        from workbench.domains.bridge.commands import run_match_command, run_play_command
 
         return run_play_command(args) if args.command == "play" else run_match_command(args)
     if args.command == "kb":

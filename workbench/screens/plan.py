@@ -342,7 +342,7 @@ class PlanScreen(Screen[None]):
         self.action_edaps_view()
 
     def _open_board(self, name: str) -> None:
-        from workbench.screens.bridge_view import BridgeScreen, stored_board
+        from workbench.domains.bridge.view import BridgeScreen, stored_board
 
         try:
             text = stored_board(self.db, name)
@@ -365,10 +365,10 @@ class PlanScreen(Screen[None]):
         """Open the deal editor on the stored board ``name`` (with ``draft``'s unsaved
         fields in place of the board's, if given); saving writes it back to the store."""
         from knowledge.bridge.pbn import parse_pbn
+        from workbench.domains.bridge.deal_editor import DealEditorScreen, SavedDeal
+        from workbench.domains.bridge.view import stored_board
         from workbench.kb.catalog import open_store
         from workbench.kb.drafts import DraftBox, digest
-        from workbench.screens.bridge_view import stored_board
-        from workbench.screens.deal_editor import DealEditorScreen, SavedDeal
 
         try:
             text = stored_board(self.db, name)
@@ -412,7 +412,7 @@ class PlanScreen(Screen[None]):
                 "Run an EDAPS design first (r); v then shows its process plan.", severity="warning"
             )
             return
-        from workbench.screens.design_editor import DesignScreen
+        from workbench.domains.edaps.design_editor import DesignScreen
 
         self.app.push_screen(DesignScreen(self.db, request.problem, result=self.view.result))
 
@@ -421,7 +421,7 @@ class PlanScreen(Screen[None]):
         if entry is None or entry.request.package != "edaps":
             self.notify("Highlight an EDAPS design first.", severity="warning")
             return
-        from workbench.screens.design_editor import DesignScreen
+        from workbench.domains.edaps.design_editor import DesignScreen
 
         self.app.push_screen(DesignScreen(self.db, entry.request.problem))
 

@@ -1,6 +1,6 @@
 """A small modal asking for a new design's name ("Save as").
 
-The name is checked as it is typed (:func:`workbench.design_form.check_problem_name`:
+The name is checked as it is typed (:func:`workbench.domains.edaps.design_form.check_problem_name`:
 legal characters, not already in the store), and the reason is shown under the input, so
 enter can only return a name the store will accept as new.  Escape returns None.
 """
@@ -18,7 +18,7 @@ from textual.screen import ModalScreen
 from textual.validation import ValidationResult, Validator
 from textual.widgets import Input, Label, Static
 
-from workbench.design_form import check_problem_name
+from workbench.domains.edaps.design_form import check_problem_name
 
 __all__ = ["NameValidator", "SaveAsScreen"]
 

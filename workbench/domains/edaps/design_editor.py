@@ -51,7 +51,8 @@ from engine.tofs import RunResult
 from knowledge.edaps.echo import echo_text
 from knowledge.edaps.report import EdapsRun
 from workbench import runner
-from workbench.design_form import (
+from workbench.domains.edaps.critique import CritiqueView
+from workbench.domains.edaps.design_form import (
     DESIGN_KIND,
     EDAPS,
     NEW_DESIGN,
@@ -62,13 +63,12 @@ from workbench.design_form import (
     problem_label,
     summary_rows,
 )
-from workbench.design_legend import record_legend
+from workbench.domains.edaps.design_legend import record_legend
+from workbench.domains.edaps.process_plan import ProcessPlanView
 from workbench.kb.drafts import Draft, DraftBox, digest
 from workbench.screens.save_as import SaveAsScreen
 from workbench.screens.unsaved import GuardedScreen
-from workbench.widgets.critique import CritiqueView
 from workbench.widgets.fitting_footer import FittingFooter
-from workbench.widgets.process_plan import ProcessPlanView
 from workbench.widgets.status_line import StatusLine
 
 __all__ = ["DesignPlanFailed", "DesignPlanned", "DesignSaved", "DesignScreen"]

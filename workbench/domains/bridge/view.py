@@ -23,9 +23,9 @@ from textual.widgets import Header
 
 from knowledge.bridge.deal import PlayState
 from knowledge.bridge.pbn import BoardRecord, parse_pbn
-from workbench.widgets.bridge_table import BridgeTable
+from workbench.domains.bridge.play_log import PlayLog, position_after
+from workbench.domains.bridge.table import BridgeTable
 from workbench.widgets.fitting_footer import FittingFooter
-from workbench.widgets.play_log import PlayLog, position_after
 from workbench.widgets.status_line import StatusLine
 
 __all__ = ["BoardPlayed", "BridgeScreen"]

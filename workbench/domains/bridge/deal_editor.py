@@ -53,10 +53,10 @@ from knowledge.bridge.deal import (
     dealer_for_board,
 )
 from knowledge.bridge.pbn import BoardRecord, PbnError, deal_to_pbn, parse_pbn
+from workbench.domains.bridge.table import BridgeTable
 from workbench.kb.drafts import Draft, DraftBox, digest
 from workbench.screens.save_as import SaveAsScreen
 from workbench.screens.unsaved import GuardedScreen
-from workbench.widgets.bridge_table import BridgeTable
 from workbench.widgets.fitting_footer import FittingFooter
 from workbench.widgets.status_line import StatusLine
 

@@ -1,0 +1,1 @@
+"""Domain-specific parts of the workbench, one subpackage per knowledge package."""

@@ -1,0 +1,1 @@
+"""The bridge package's screens, widgets and commands."""

@@ -1,0 +1,1 @@
+"""The EDAPS package's screens, widgets and tables."""
