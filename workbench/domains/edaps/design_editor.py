@@ -71,7 +71,13 @@ from workbench.screens.unsaved import GuardedScreen
 from workbench.widgets.fitting_footer import FittingFooter
 from workbench.widgets.status_line import StatusLine
 
-__all__ = ["DesignPlanFailed", "DesignPlanned", "DesignSaved", "DesignScreen"]
+__all__ = [
+    "DesignPlanFailed",
+    "DesignPlanned",
+    "DesignSaved",
+    "DesignScreen",
+    "SaveDesignAsScreen",
+]
 
 DESIGN_GROUP = "edaps-design"
 """Worker group of the design screen's planner (one plan at a time)."""
@@ -84,6 +90,13 @@ PRIMARY = {
     "tab-critique": "#critique-table",
 }
 """The widget of each tab that takes focus when the tab is opened programmatically."""
+
+
+class SaveDesignAsScreen(SaveAsScreen):
+    """The save-as modal (name checked as typed), for a design."""
+
+    NOUN = "design"
+    PLACEHOLDER = "e.g. RM1-wider-gap"
 
 
 @dataclass
@@ -453,7 +466,7 @@ class DesignScreen(GuardedScreen[None]):
     def action_save_as(self) -> None:
         existing = self._existing_names()
         suggestion = f"{self.design_name}-edited" if self.design_name else ""
-        self.app.push_screen(SaveAsScreen(existing, suggestion), self._save_as_chosen)
+        self.app.push_screen(SaveDesignAsScreen(existing, suggestion), self._save_as_chosen)
 
     def _save_as_chosen(self, name: str | None) -> None:
         if name:
