@@ -24,7 +24,7 @@ from knowledge.bridge import DATA_DIR as DATA
 from knowledge.bridge.cards import CARD_NAMES, Denom, Seat, hand_to_pbn, parse_card
 from knowledge.bridge.deal import Contract, Deal, PlayState, Vul
 from knowledge.bridge.pbn import BoardRecord, parse_pbn, read_pbn
-from workbench.screens.deal_editor import (
+from workbench.domains.bridge.deal_editor import (
     DealEditorScreen,
     DealForm,
     DealSaved,
@@ -32,9 +32,9 @@ from workbench.screens.deal_editor import (
     SaveDealAsScreen,
     check_deal_form,
 )
+from workbench.domains.bridge.play_log import PlayLog, position_after, trick_rows
+from workbench.domains.bridge.table import BridgeTable
 from workbench.screens.unsaved import UnsavedEditsScreen
-from workbench.widgets.bridge_table import BridgeTable
-from workbench.widgets.play_log import PlayLog, position_after, trick_rows
 
 SIZE = (120, 40)
 DEAL1 = "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"
@@ -410,10 +410,10 @@ async def test_bridge_board_at_the_table_and_played_out(tmp_path: Path) -> None:
     out with the TOFS declarer; the log carries its scheme notes; `d` opens the deal
     editor on the same board."""
     from workbench.app import WorkbenchApp
+    from workbench.domains.bridge.deal_editor import DealEditorScreen
+    from workbench.domains.bridge.view import BridgeScreen
     from workbench.runner import ProblemRef
     from workbench.screens import PlanScreen
-    from workbench.screens.bridge_view import BridgeScreen
-    from workbench.screens.deal_editor import DealEditorScreen
     from workbench.widgets import ProblemPicker
 
     app = WorkbenchApp(tmp_path / "kb.db")

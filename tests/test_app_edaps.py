@@ -24,14 +24,14 @@ from knowledge import get_package
 from knowledge.edaps.parser import load_design
 from knowledge.edaps.report import DESIGNS, EdapsRun, plan_design
 from workbench.app import WorkbenchApp
-from workbench.edaps_tables import STALE_NOTE
+from workbench.domains.edaps.critique import CritiqueView
+from workbench.domains.edaps.design_editor import DesignPlanned, DesignSaved, DesignScreen
+from workbench.domains.edaps.process_plan import ProcessPlanView
+from workbench.domains.edaps.tables import STALE_NOTE
 from workbench.kb.catalog import open_store
 from workbench.palette import screen_commands
-from workbench.screens.design_editor import DesignPlanned, DesignSaved, DesignScreen
 from workbench.screens.save_as import SaveAsScreen
 from workbench.screens.unsaved import UnsavedEditsScreen
-from workbench.widgets.critique import CritiqueView
-from workbench.widgets.process_plan import ProcessPlanView
 from workbench.widgets.status_line import StatusLine
 
 SIZE = (120, 40)
@@ -371,7 +371,7 @@ async def test_a_run_from_the_planning_screen_is_shown_not_replanned(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, tab: str
 ) -> None:
     """What PlanScreen's `v` does: hand over its RunResult; the screen adds the critique."""
-    import workbench.screens.design_editor as editor_module
+    import workbench.domains.edaps.design_editor as editor_module
     from engine.tofs import CancelToken
     from workbench import runner
     from workbench.runner import ProblemRef
@@ -402,7 +402,7 @@ async def test_a_run_from_the_planning_screen_is_shown_not_replanned(
 async def test_a_failing_plan_is_reported_not_fatal(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import workbench.screens.design_editor as editor_module
+    import workbench.domains.edaps.design_editor as editor_module
 
     def broken(*_: object) -> EdapsRun:
         raise ValueError("the knowledge names unknown task 'Nap'")

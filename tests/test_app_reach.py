@@ -29,13 +29,13 @@ from textual.widgets.tree import TreeNode
 from engine.tofs import CancelToken, RunResult
 from workbench import runner
 from workbench.app import WorkbenchApp
-from workbench.design_legend import legend_parts, record_legend
+from workbench.domains.bridge.deal_editor import DealEditorScreen
+from workbench.domains.bridge.view import BridgeScreen, stored_board
+from workbench.domains.edaps.design_editor import DesignScreen
+from workbench.domains.edaps.design_legend import legend_parts, record_legend
 from workbench.palette import screen_commands
 from workbench.runner import ProblemRef
 from workbench.screens import PlanScreen
-from workbench.screens.bridge_view import BridgeScreen, stored_board
-from workbench.screens.deal_editor import DealEditorScreen
-from workbench.screens.design_editor import DesignScreen
 from workbench.screens.editor import EditorScreen
 from workbench.screens.stepper import StepperScreen
 from workbench.screens.whynot import WhyNotScreen
@@ -172,7 +172,7 @@ async def test_the_palette_reaches_a_widget_key_from_anywhere(tmp_path: Path) ->
         await pilot.pause()
         command = next(c for c in screen_commands(screen) if c.action == "toggle_order")
         assert command.title == "Bridge: seat/play order"
-        from workbench.widgets.play_log import PlayLog
+        from workbench.domains.bridge.play_log import PlayLog
 
         log = screen.query_one(PlayLog)
         before = log.seat_order

@@ -25,12 +25,12 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Select, TextArea
 
 from workbench.app import WorkbenchApp
-from workbench.design_form import DESIGN_KIND
+from workbench.domains.bridge.deal_editor import DealEditorScreen, edit_board
+from workbench.domains.edaps.design_editor import DesignScreen
+from workbench.domains.edaps.design_form import DESIGN_KIND
 from workbench.kb.catalog import open_store
 from workbench.kb.drafts import Draft, DraftBox, digest, moved_on
 from workbench.screens import PlanScreen
-from workbench.screens.deal_editor import DealEditorScreen
-from workbench.screens.design_editor import DesignScreen
 from workbench.screens.draft_offer import DraftOfferScreen
 from workbench.screens.editor import EditorScreen
 from workbench.screens.unsaved import GuardedScreen, UnsavedEditsScreen
@@ -443,7 +443,7 @@ async def test_a_deal_draft_is_restored_into_the_deal_editor(tmp_path: Path) -> 
         await pilot.pause()
         plan = app.screen
         assert isinstance(plan, PlanScreen)
-        app.call_later(plan.edit_board, "353021")
+        app.call_later(edit_board, app, db, "353021")
         await until(pilot, lambda: isinstance(app.screen, DealEditorScreen))
         screen = app.screen
         assert isinstance(screen, DealEditorScreen)

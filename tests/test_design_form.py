@@ -13,23 +13,23 @@ from knowledge import get_package
 from knowledge.edaps.output import render_plan
 from knowledge.edaps.parser import load_design
 from knowledge.edaps.report import DESIGNS, EdapsRun, plan_design
-from workbench.design_form import (
+from workbench.domains.edaps.design_form import (
     NEW_DESIGN,
     check_design_text,
-    check_problem_name,
     count_design,
     edaps_run_of,
     plan_design_text,
     problem_label,
     summary_rows,
 )
-from workbench.edaps_tables import (
+from workbench.domains.edaps.tables import (
     critique_header,
     diagnostic_rows,
     fmt_measure,
     plan_header,
     plan_rows,
 )
+from workbench.screens.save_as import check_problem_name
 
 RM1_TEXT = (DESIGNS / "RM1.txt").read_text("utf-8")
 
@@ -109,13 +109,13 @@ def test_tapped_and_counterbored_holes_are_counted() -> None:
     ],
 )
 def test_bad_names_are_refused_with_a_reason(name: str, why: str) -> None:
-    reason = check_problem_name(name, ["RM1", "RUM1"])
+    reason = check_problem_name(name, ["RM1", "RUM1"], "design")
     assert reason is not None and why in reason
 
 
 @pytest.mark.parametrize("name", ["RM1b", "RM1-wider.gap_2", "7"])
 def test_good_names_are_accepted(name: str) -> None:
-    assert check_problem_name(name, ["RM1", "RUM1"]) is None
+    assert check_problem_name(name, ["RM1", "RUM1"], "design") is None
 
 
 def test_plan_rows_agree_with_the_printed_plan(rm1: EdapsRun) -> None:

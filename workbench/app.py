@@ -149,16 +149,14 @@ class WorkbenchApp(App[None]):
 
     def restore_draft(self, draft: Draft) -> None:
         """Open the editor ``draft`` came from, with its edits filled in (unsaved)."""
+        from workbench.domains import problem_editor
+
         if draft.editor == "knowledge":
             from workbench.screens.editor import EditorScreen
 
             self.push_screen(EditorScreen(self.db, draft.domain, draft))
-        elif draft.editor == "design":
-            from workbench.screens.design_editor import DesignScreen
-
-            self.push_screen(DesignScreen(self.db, draft.name or None, draft=draft))
-        elif draft.editor == "deal" and isinstance(self.screen_stack[0], PlanScreen):
-            self.screen_stack[0].edit_board(draft.name, draft)
+        elif (editor := problem_editor(draft.editor)) is not None:  # a package's own
+            editor.open(self, self.db, draft.name or None, draft)
         else:
             self.notify(
                 f"These edits come from an editor this workbench does not have "
@@ -196,9 +194,7 @@ class WorkbenchApp(App[None]):
 
     def action_help(self) -> None:
         # The other screens load when first used, or here, for their keys.
-        from workbench.screens.bridge_view import BridgeScreen
-        from workbench.screens.deal_editor import DealEditorScreen
-        from workbench.screens.design_editor import DesignScreen
+        from workbench.domains import domain_uis
         from workbench.screens.editor import EditorScreen
         from workbench.screens.help import HelpScreen, binding_rows
         from workbench.screens.stepper import StepperScreen
@@ -216,9 +212,11 @@ class WorkbenchApp(App[None]):
                     ("Knowledge editor", binding_rows(show, EditorScreen.BINDINGS)),
                     ("Step-through", binding_rows(show, StepperScreen.BINDINGS)),
                     ("Why not?", binding_rows(show, WhyNotScreen.BINDINGS)),
-                    ("EDAPS design editor", binding_rows(show, DesignScreen.BINDINGS)),
-                    ("Bridge table", binding_rows(show, BridgeScreen.BINDINGS)),
-                    ("Bridge deal editor", binding_rows(show, DealEditorScreen.BINDINGS)),
+                    *(
+                        (title, binding_rows(show, bindings))
+                        for ui in domain_uis()
+                        for title, bindings in ui.help_sections()
+                    ),
                     (
                         "Unsaved edits (asked before anything would drop them)",
                         binding_rows(show, UnsavedEditsScreen.BINDINGS),

@@ -136,9 +136,11 @@ def build_parser() -> argparse.ArgumentParser:
     ls = sub.add_parser("list", parents=[common], help="list knowledge packages and their problems")
     ls.add_argument("--json", action="store_true", help="print JSON instead of text")
 
-    from workbench.bridge_commands import add_parsers
+    from workbench.domains import domain_uis
 
-    add_parsers(sub, common, bundled)
+    for ui in domain_uis():  # a package's own commands (DomainUI.commands)
+        if ui.commands is not None:
+            ui.commands.add_parsers(sub, common, bundled)
 
     kb = sub.add_parser(
         "kb",
@@ -331,10 +333,11 @@ def _main(argv: Sequence[str] | None) -> int:
         return _cmd_plan(args)
     if args.command == "list":
         return _cmd_list(args)
-    if args.command in ("play", "match"):
-        from workbench.bridge_commands import run_match_command, run_play_command
+    from workbench.domains import domain_uis
 
-        return run_play_command(args) if args.command == "play" else run_match_command(args)
+    for ui in domain_uis():
+        if ui.commands is not None and args.command in ui.commands.names:
+            return ui.commands.run(args)
     if args.command == "kb":
         from workbench.kb.commands import run_kb
 

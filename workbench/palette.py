@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Protocol, runtime_checkable
 
 from textual.actions import parse
@@ -32,6 +33,7 @@ __all__ = [
     "PaletteCommand",
     "binding_commands",
     "screen_commands",
+    "unavailable",
 ]
 
 Node = Widget | App[Any]
@@ -44,8 +46,6 @@ TITLES: dict[str, str] = {
     "plan.cancel": "Cancel the run",
     "plan.test": "Test the knowledge",
     "plan.filter": "Filter the plan tree",
-    "plan.domain_view": "Domain view: process plan, critique or bridge table",
-    "plan.edit_problem": "Edit the design or deal",
     "plan.export": "Export the plan to Markdown",
     "plan.svg": "Export the screen as an SVG picture",
     "editor.new": "New item",
@@ -58,27 +58,19 @@ TITLES: dict[str, str] = {
     "stepper.start": "Go to the start",
     "stepper.end": "Go to the end",
     "whynot.close": "Back to the plan",
-    "bridge.defence": "Switch the defence",
-    "bridge.close": "Back to the plan",
-    "design.save_as": "Save as…",
-    "deal.save_as": "Save as…",
-    "deal.fill": "Fill the fourth hand",
 }
 """Palette titles by binding id, where the binding's description (the footer's word) is
-too terse to stand alone in a list of commands."""
+too terse to stand alone in a list of commands.  A package's own screens add theirs
+(:attr:`workbench.domains.DomainUI.palette_titles`; see :func:`_domain_texts`)."""
 
 PREFIXES: dict[str, str] = {
     "editor": "Editor",
     "stepper": "Step-through",
     "whynot": "Why not",
-    "design": "Design",
-    "bridge": "Bridge",
-    "table": "Bridge",
-    "play_log": "Bridge",
-    "deal": "Deal",
 }
 """Title prefix by the first part of a binding id: which screen a command belongs to.  The
-planning screen's and the app's commands have none (they are the ones most looked for)."""
+planning screen's and the app's commands have none (they are the ones most looked for).
+A package's own screens add theirs (:attr:`workbench.domains.DomainUI.palette_prefixes`)."""
 
 _PLAN_FIRST = "Plan a problem first (r)."
 
@@ -89,22 +81,63 @@ UNAVAILABLE: dict[str, str] = {
     "plan.step_through": _PLAN_FIRST,
     "plan.why_not": _PLAN_FIRST,
     "plan.export": _PLAN_FIRST,
-    "plan.domain_view": "Plan an EDAPS design first (r), or highlight a bridge board.",
-    "plan.edit_problem": "Highlight an EDAPS design or a bridge deal in the problem list.",
     "editor.save": "Open an item first: enter on an item in the tree.",
     "editor.revert": "The open item has no unsaved edits.",
     "editor.rename": "Highlight an item in the tree first.",
     "editor.delete": "Highlight an item in the tree first.",
     "editor.method_up": "Highlight a method in the tree first.",
     "editor.method_down": "Highlight a method in the tree first.",
-    "design.save": "Nothing to save: the design is as the store holds it.",
-    "deal.save": "The deal is not valid yet: fix the problems listed first.",
-    "deal.save_as": "The deal is not valid yet: fix the problems listed first.",
-    "deal.fill": "Filling needs three complete hands and one empty one.",
 }
-"""Why an action cannot run, by binding id, for when its screen's ``check_action`` says so."""
+"""Why an action cannot run, by binding id, for when its screen's ``check_action`` says so.
+A package's own screens add theirs (:attr:`workbench.domains.DomainUI.palette_unavailable`)."""
 
 NOT_NOW = "Not available right now."
+
+
+@cache
+def _domain_texts() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """(titles, prefixes, unavailable) the packages add: their screens' own, and the
+    planning screen's ``v`` and ``d``, which say what each package's views and problem
+    editors are.  Read when the palette is first used, not at start-up."""
+    from workbench.domains import domain_uis, join_or
+
+    uis = domain_uis()
+    titles: dict[str, str] = {}
+    prefixes: dict[str, str] = {}
+    unavailable: dict[str, str] = {}
+    for ui in uis:
+        titles.update(ui.palette_titles)
+        prefixes.update(ui.palette_prefixes)
+        unavailable.update(ui.palette_unavailable)
+    views = [v for ui in uis for v in ui.views()]
+    editors = [ui.editor for ui in uis if ui.editor is not None]
+    if views:
+        titles["plan.domain_view"] = f"Domain view: {join_or([t for v in views for t in v.titles])}"
+        needs = ", or ".join(v.needs for v in views)
+        unavailable["plan.domain_view"] = f"{needs[:1].upper()}{needs[1:]}."
+    else:
+        unavailable["plan.domain_view"] = "No package here has a view of its own."
+    if editors:
+        titles["plan.edit_problem"] = f"Edit the {join_or([e.noun for e in editors])}"
+        what = join_or([e.what for e in editors])
+        unavailable["plan.edit_problem"] = f"Highlight {what} in the problem list."
+    else:
+        unavailable["plan.edit_problem"] = "No package here has a problem editor."
+    return titles, prefixes, unavailable
+
+
+def _title(ident: str, description: str) -> str:
+    return TITLES.get(ident) or _domain_texts()[0].get(ident, description)
+
+
+def _prefix(ident: str) -> str:
+    first = ident.partition(".")[0]
+    return PREFIXES.get(first) or _domain_texts()[1].get(first, "")
+
+
+def unavailable(ident: str) -> str:
+    """Why the action of binding ``ident`` cannot run now (in words for a notification)."""
+    return UNAVAILABLE.get(ident) or _domain_texts()[2].get(ident, NOT_NOW)
 
 
 @dataclass(frozen=True)
@@ -145,14 +178,13 @@ def binding_commands(node: Node, bindings: Iterable[BindingType]) -> Iterator[Pa
             continue  # an undescribed binding is internal (e.g. ctrl+c's quit hint)
         seen.add(binding.action)
         ident = binding.id or ""
-        prefix = PREFIXES.get(ident.partition(".")[0], "")
-        title = _titled(prefix, TITLES.get(ident, binding.description))
+        title = _titled(_prefix(ident), _title(ident, binding.description))
         text = binding.tooltip or binding.description
         _, name, parameters = parse(binding.action)
         if node.check_action(name, parameters):
             yield PaletteCommand(title, text, _runner(node, binding.action), action=binding.action)
         else:
-            why = UNAVAILABLE.get(ident, NOT_NOW)
+            why = unavailable(ident)
             yield PaletteCommand(
                 title,
                 f"{text}. Not available now: {why}",

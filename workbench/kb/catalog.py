@@ -133,7 +133,7 @@ def stored_knowledge(
 def open_store(path: str | Path | None = None, *, seed_bundled: bool = True) -> KnowledgeStore:
     """Open the store at ``path`` or the default, adding any bundled domain it lacks: on
     first use all of them, and after an upgrade the ones shipped since (a store made
-    before the bridge package existed gets the bridge domain the next time it opens)."""
+    before a package existed gets that package's domain the next time it opens)."""
     target = Path(path) if path is not None else default_db_path()
     if path is None:
         target.parent.mkdir(parents=True, exist_ok=True)

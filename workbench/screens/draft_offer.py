@@ -14,15 +14,20 @@ from textual.binding import Binding, BindingType
 from workbench.kb.drafts import Draft
 from workbench.screens.choice_dialog import ChoiceDialog
 
-__all__ = ["DraftChoice", "DraftOfferScreen"]
+__all__ = ["DraftChoice", "DraftOfferScreen", "editor_title"]
 
 DraftChoice = Literal["restore", "discard", "later"]
 
-EDITORS = {
-    "knowledge": "knowledge editor",
-    "design": "EDAPS design editor",
-    "deal": "bridge deal editor",
-}
+
+def editor_title(editor: str) -> str:
+    """What the draft's ``editor`` is called: "knowledge editor", or the title of the
+    package's problem editor that wrote it."""
+    if editor == "knowledge":
+        return "knowledge editor"
+    from workbench.domains import problem_editor
+
+    found = problem_editor(editor)
+    return "editor" if found is None else found.title
 
 
 class DraftOfferScreen(ChoiceDialog[DraftChoice]):
@@ -58,7 +63,7 @@ class DraftOfferScreen(ChoiceDialog[DraftChoice]):
 
     def text(self) -> str:
         d = self.draft
-        editor = EDITORS.get(d.editor, "editor")
+        editor = editor_title(d.editor)
         lines = [f"Unsaved edits to {d.title} in {d.domain} from {d.when()} (in the {editor})."]
         if self.note:
             lines.append(self.note)

@@ -46,6 +46,7 @@ from textual.widgets import (
 
 from engine.tofs.model import DomainSpec
 from engine.tofs.registry import Registry
+from workbench.domains import default_knowledge
 from workbench.kb.catalog import domain_owner, open_store
 from workbench.kb.drafts import Draft, DraftBox, moved_on
 from workbench.kb.lint import Finding, lint_domain
@@ -264,7 +265,7 @@ the primitive at the cursor.  Empty list entries are dropped on save.
     def compose(self) -> ComposeResult:
         names = [d.name for d in self.store.domains()]
         if self.domain not in names:
-            self.domain = "edaps" if "edaps" in names else (names[0] if names else None)
+            self.domain = default_knowledge(names)
         yield Header()
         with Horizontal(id="kb-panes"):
             with Vertical(id="kb-side") as side:

@@ -25,9 +25,8 @@ from textual.worker import Worker, WorkerState
 from engine.tofs import CancelToken, Outcome, Progress, Status
 from knowledge import PackageError, get_package
 from workbench import runner
+from workbench.domains import domain_ui, domain_uis, join_or
 from workbench.export import default_export_folder, export_path, plan_markdown
-from workbench.kb import StoreError
-from workbench.kb.drafts import Draft
 from workbench.messages import PlanFailed, PlanFinished, PlanProgress, TestsFinished
 from workbench.planning_process import PlanningError, planning_process
 from workbench.runner import ProblemRef, RunSettings
@@ -54,6 +53,18 @@ from workbench.widgets.status_line import progress_text
 __all__ = ["PlanScreen"]
 
 PLANNER_GROUP = "planner"
+
+
+def _view_tooltip() -> str:
+    """What ``v`` shows, for each package with a view of its own."""
+    views = [f"{ui.name}: {v.what}" for ui in domain_uis() for v in ui.views()]
+    return "; ".join(views) or "The package's own view of the problem or of its run"
+
+
+def _editor_tooltip() -> str:
+    """What ``d`` edits, for each package with a problem editor."""
+    kinds = [ui.editor.described for ui in domain_uis() if ui.editor is not None]
+    return f"Open the highlighted {join_or(kinds) or 'problem'} in its editor"
 
 
 class PlanScreen(Screen[None]):
@@ -111,15 +122,14 @@ class PlanScreen(Screen[None]):
             "domain_view",
             "Domain view",
             id="plan.domain_view",
-            tooltip="EDAPS: the finished run as a process plan or design critique; "
-            "bridge: the board at the table, to play out",
+            tooltip=_view_tooltip(),
         ),
         Binding(
             "d",
             "edit_problem",
             "Edit problem",
             id="plan.edit_problem",
-            tooltip="Open the highlighted EDAPS design or bridge deal in its editor",
+            tooltip=_editor_tooltip(),
         ),
         Binding(
             "x",
@@ -143,7 +153,7 @@ class PlanScreen(Screen[None]):
 
     NARROW_GUIDE_DEPTH = 2
     """Cells per level of the plan tree on a narrow terminal (Textual's default is 4): a
-    bridge policy 27 levels deep then starts its labels at column 54, not 108."""
+    game-tree policy 27 levels deep then starts its labels at column 54, not 108."""
 
     running: var[bool] = var(False, bindings=True)
     """A planner run is in progress (enables the cancel binding)."""
@@ -188,19 +198,20 @@ class PlanScreen(Screen[None]):
             return True if self.view is not None else None
         if action == "domain_view":
             entry = self.query_one(ProblemPicker).current
-            edaps = (
+            of_run = (
                 self.view is not None
                 and self.shown is not None
-                and self.shown.package == "edaps"
+                and domain_ui(self.shown.package).result_view is not None
                 and not self.running
             )
-            bridge = entry is not None and entry.request.package == "bridge"
-            return True if edaps or bridge else None
+            of_problem = (
+                entry is not None and domain_ui(entry.request.package).problem_view is not None
+            )
+            return True if of_run or of_problem else None
         if action == "edit_problem":
             entry = self.query_one(ProblemPicker).current
-            return (
-                True if entry is not None and entry.request.package in ("edaps", "bridge") else None
-            )
+            editor = None if entry is None else domain_ui(entry.request.package).editor
+            return True if editor is not None else None
         return True
 
     def action_run(self) -> None:
@@ -288,7 +299,7 @@ class PlanScreen(Screen[None]):
             self._token.cancel()
 
     def on_screen_resume(self) -> None:
-        # Back from another screen (the design editor may have saved a design under a new
+        # Back from another screen (a problem editor may have saved a problem under a new
         # name): list the problems again.  The first resume is the screen's first showing.
         if self._shown_before:
             self.query_one(ProblemPicker).reload()
@@ -335,95 +346,34 @@ class PlanScreen(Screen[None]):
         )
 
     def action_domain_view(self) -> None:
+        """The highlighted problem's own view if its package has one (a
+        :class:`~workbench.domains.ProblemView`), else the view of the run on screen its
+        package has (a :class:`~workbench.domains.ResultView`)."""
         entry = self.query_one(ProblemPicker).current
-        if entry is not None and entry.request.package == "bridge":
-            self._open_board(entry.request.problem)
-            return
-        self.action_edaps_view()
+        if entry is not None:
+            view = domain_ui(entry.request.package).problem_view
+            if view is not None:
+                view.open(self.app, self.db, entry.request.problem)
+                return
+        request = self.shown
+        shows = None if request is None else domain_ui(request.package).result_view
+        if self.view is None or request is None or shows is None:
+            from workbench.palette import unavailable
 
-    def _open_board(self, name: str) -> None:
-        from workbench.screens.bridge_view import BridgeScreen, stored_board
-
-        try:
-            text = stored_board(self.db, name)
-            if text is None:
-                raise ValueError(f"the store has no bridge board '{name}'")
-            screen = BridgeScreen.of_text(name, text)
-        except (ValueError, StoreError) as exc:
-            self.notify(str(exc), title="Cannot show the board", severity="error")
+            self.notify(unavailable("plan.domain_view"), severity="warning")
             return
-        self.app.push_screen(screen)
+        shows.open(self.app, self.db, request.problem, self.view.result)
 
     def action_edit_problem(self) -> None:
+        """Open the highlighted problem in its package's problem editor."""
         entry = self.query_one(ProblemPicker).current
-        if entry is not None and entry.request.package == "bridge":
-            self.edit_board(entry.request.problem)
+        editor = None if entry is None else domain_ui(entry.request.package).editor
+        if entry is None or editor is None:
+            from workbench.palette import unavailable
+
+            self.notify(unavailable("plan.edit_problem"), severity="warning")
             return
-        self.action_edit_design()
-
-    def edit_board(self, name: str, draft: Draft | None = None) -> None:
-        """Open the deal editor on the stored board ``name`` (with ``draft``'s unsaved
-        fields in place of the board's, if given); saving writes it back to the store."""
-        from knowledge.bridge.pbn import parse_pbn
-        from workbench.kb.catalog import open_store
-        from workbench.kb.drafts import DraftBox, digest
-        from workbench.screens.bridge_view import stored_board
-        from workbench.screens.deal_editor import DealEditorScreen, SavedDeal
-
-        try:
-            text = stored_board(self.db, name)
-            record = parse_pbn(text, source=name)[0] if text else None
-        except (ValueError, StoreError) as exc:
-            self.notify(str(exc), title="Cannot open the board", severity="error")
-            return
-        store = open_store(self.db)
-        try:
-            existing = [p["name"] for p in store.problems("bridge")]
-        finally:
-            store.close()
-
-        def save(saved: SavedDeal) -> bool:
-            s = open_store(self.db)
-            try:
-                s.set_problem(
-                    "bridge", saved.name, "pbn-board", saved.pbn, f"board {saved.record.board}"
-                )
-            finally:
-                s.close()
-            self.notify(f"Saved board {saved.name}", timeout=3)
-            return True
-
-        self.app.push_screen(
-            DealEditorScreen(
-                record,
-                name=name,
-                existing=existing,
-                on_save=save,
-                drafts=DraftBox.for_store(self.db),
-                base_digest=digest(text),
-                draft=draft,
-            )
-        )
-
-    def action_edaps_view(self) -> None:
-        request = self.shown
-        if self.view is None or request is None or request.package != "edaps":
-            self.notify(
-                "Run an EDAPS design first (r); v then shows its process plan.", severity="warning"
-            )
-            return
-        from workbench.screens.design_editor import DesignScreen
-
-        self.app.push_screen(DesignScreen(self.db, request.problem, result=self.view.result))
-
-    def action_edit_design(self) -> None:
-        entry = self.query_one(ProblemPicker).current
-        if entry is None or entry.request.package != "edaps":
-            self.notify("Highlight an EDAPS design first.", severity="warning")
-            return
-        from workbench.screens.design_editor import DesignScreen
-
-        self.app.push_screen(DesignScreen(self.db, entry.request.problem))
+        editor.open(self.app, self.db, entry.request.problem, None)
 
     def action_export_markdown(self) -> None:
         if self.view is None or self.shown is None:
@@ -582,7 +532,7 @@ class PlanScreen(Screen[None]):
         elif isinstance(data, PackageEntry):
             text = data.error or data.description
             pane.show(explain_package(data.name, text, [p for p, _ in data.problems]))
-        self.refresh_bindings()  # "Edit design" applies to EDAPS problems only
+        self.refresh_bindings()  # "Edit problem" applies to packages with a problem editor
 
     @on(Tree.NodeSelected, "#problems")
     def _problem_selected(self, event: Tree.NodeSelected[object]) -> None:

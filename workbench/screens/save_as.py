@@ -1,12 +1,14 @@
-"""A small modal asking for a new design's name ("Save as").
+"""A small modal asking for a new problem's name ("Save as"), for a package's problem
+editor (a subclass says what it saves: a design, a deal).
 
-The name is checked as it is typed (:func:`workbench.design_form.check_problem_name`:
-legal characters, not already in the store), and the reason is shown under the input, so
-enter can only return a name the store will accept as new.  Escape returns None.
+The name is checked as it is typed (:func:`check_problem_name`: legal characters, not
+already in the store), and the reason is shown under the input, so enter can only return
+a name the store will accept as new.  Escape returns None.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import ClassVar
 
@@ -18,15 +20,35 @@ from textual.screen import ModalScreen
 from textual.validation import ValidationResult, Validator
 from textual.widgets import Input, Label, Static
 
-from workbench.design_form import check_problem_name
+__all__ = ["NameValidator", "SaveAsScreen", "check_problem_name"]
 
-__all__ = ["NameValidator", "SaveAsScreen"]
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
+
+def check_problem_name(name: str, existing: Iterable[str], noun: str = "problem") -> str | None:
+    """Why ``name`` cannot be a new problem's name (a design, a deal: ``noun``), or None.
+
+    The store looks problems up case-insensitively, so "rm1" would shadow "RM1": a name
+    that differs from an existing one only in case is taken too.
+    """
+    name = name.strip()
+    if not name:
+        return f"Give the {noun} a name."
+    if not _NAME.fullmatch(name):
+        return (
+            "A name is letters, digits, '_', '.' or '-' (at most 64), "
+            "starting with a letter or digit."
+        )
+    taken = {e.lower(): e for e in existing}
+    if name.lower() in taken:
+        return f"There is already a {noun} called {taken[name.lower()]}."
+    return None
 
 
 class NameValidator(Validator):
     """Accepts a name no problem in the store has yet (ignoring case)."""
 
-    def __init__(self, existing: Iterable[str], noun: str = "design") -> None:
+    def __init__(self, existing: Iterable[str], noun: str = "problem") -> None:
         super().__init__()
         self.existing = tuple(existing)
         self.noun = noun
@@ -56,9 +78,10 @@ class SaveAsScreen(ModalScreen[str | None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
-    NOUN = "design"
-    """What is being saved, for the title and the messages (a subclass saves deals)."""
-    PLACEHOLDER = "e.g. RM1-wider-gap"
+    NOUN = "problem"
+    """What is being saved, for the title and the messages (a subclass: "design", "deal")."""
+    PLACEHOLDER = ""
+    """An example name for the empty input."""
 
     def __init__(self, existing: Iterable[str], suggestion: str = "") -> None:
         super().__init__()

@@ -1,6 +1,6 @@
 """Nothing typed is lost by leaving: the "unsaved edits" question and the editors' side of it.
 
-Every editor screen (knowledge, EDAPS design, bridge deal) derives from
+Every editor screen (knowledge, and each package's problem editor) derives from
 :class:`GuardedScreen` and answers four questions: has it unsaved edits, what are they
 called, save them, discard them.  Whatever would drop the edits -- quitting by any path,
 leaving the editor, switching the knowledge editor's domain -- goes through
@@ -74,7 +74,7 @@ class UnsavedEditsScreen(ChoiceDialog[Choice]):
     ]
 
     def __init__(self, what: str, editor: str, question: str) -> None:
-        """``what`` has the edits ("method X in edaps"), in ``editor`` ("knowledge
+        """``what`` has the edits ("method X in domain D"), in ``editor`` ("knowledge
         editor"); ``question`` asks what to do with them (see :func:`question_for`)."""
         super().__init__()
         self.what, self.editor, self.question = what, editor, question
@@ -115,7 +115,7 @@ class GuardedScreen(Screen[ResultT]):
         return False
 
     def unsaved_title(self) -> str:
-        """What holds the edits, as the dialog names it ("method X in edaps")."""
+        """What holds the edits, as the dialog names it ("method X in domain D")."""
         return "this item"
 
     async def save_edits(self) -> bool:

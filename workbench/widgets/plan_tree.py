@@ -135,7 +135,7 @@ class PlanTree(Tree[PlanItem]):
         """Scroll sideways so the highlighted label is in view.
 
         Textual's tree follows the cursor only up and down, so on a narrow pane a line
-        deep in a game tree (a bridge policy goes 27 levels down) would sit right of the
+        deep in a game tree (a card-play policy goes 27 levels down) would sit right of the
         visible part: its label unread, with nothing to say it is there."""
         node = event.node
         depth = 0

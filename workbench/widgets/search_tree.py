@@ -10,7 +10,7 @@ it, so stepping costs the same on a 50-event trace and a 10^6-event one:
 * the tree follows the search: the lines from the top to the current node are opened,
   and lines the search has left are closed again and their children dropped, so the
   widget holds about depth x branching nodes however long the run;
-* deep searches (EDAPS plans run 70+ levels deep) show a window: when the current node is
+* deep searches (some plans run 70+ levels deep) show a window: when the current node is
   more than ``MAX_SHOWN_DEPTH`` levels below the top line, the tree is re-rooted at the
   ancestor ``KEEP_ABOVE`` levels up (the border says how deep that is).  A Textual tree
   line costs time proportional to its depth to draw, so this keeps every key press fast;

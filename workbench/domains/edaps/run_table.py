@@ -11,7 +11,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from knowledge.edaps.report import EdapsRun
-from workbench.edaps_tables import STALE_NOTE
+from workbench.domains.edaps.tables import STALE_NOTE
 
 __all__ = ["RunTableView"]
 

@@ -20,8 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from knowledge import EXIT_BAD_INPUT, EXIT_PLAN
-
-from .batch import report_failures
+from workbench.batch import report_failures
 
 __all__ = ["add_parsers", "run_match_command", "run_play_command"]
 

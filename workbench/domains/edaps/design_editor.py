@@ -51,7 +51,8 @@ from engine.tofs import RunResult
 from knowledge.edaps.echo import echo_text
 from knowledge.edaps.report import EdapsRun
 from workbench import runner
-from workbench.design_form import (
+from workbench.domains.edaps.critique import CritiqueView
+from workbench.domains.edaps.design_form import (
     DESIGN_KIND,
     EDAPS,
     NEW_DESIGN,
@@ -62,16 +63,21 @@ from workbench.design_form import (
     problem_label,
     summary_rows,
 )
-from workbench.design_legend import record_legend
+from workbench.domains.edaps.design_legend import record_legend
+from workbench.domains.edaps.process_plan import ProcessPlanView
 from workbench.kb.drafts import Draft, DraftBox, digest
 from workbench.screens.save_as import SaveAsScreen
 from workbench.screens.unsaved import GuardedScreen
-from workbench.widgets.critique import CritiqueView
 from workbench.widgets.fitting_footer import FittingFooter
-from workbench.widgets.process_plan import ProcessPlanView
 from workbench.widgets.status_line import StatusLine
 
-__all__ = ["DesignPlanFailed", "DesignPlanned", "DesignSaved", "DesignScreen"]
+__all__ = [
+    "DesignPlanFailed",
+    "DesignPlanned",
+    "DesignSaved",
+    "DesignScreen",
+    "SaveDesignAsScreen",
+]
 
 DESIGN_GROUP = "edaps-design"
 """Worker group of the design screen's planner (one plan at a time)."""
@@ -84,6 +90,13 @@ PRIMARY = {
     "tab-critique": "#critique-table",
 }
 """The widget of each tab that takes focus when the tab is opened programmatically."""
+
+
+class SaveDesignAsScreen(SaveAsScreen):
+    """The save-as modal (name checked as typed), for a design."""
+
+    NOUN = "design"
+    PLACEHOLDER = "e.g. RM1-wider-gap"
 
 
 @dataclass
@@ -453,7 +466,7 @@ class DesignScreen(GuardedScreen[None]):
     def action_save_as(self) -> None:
         existing = self._existing_names()
         suggestion = f"{self.design_name}-edited" if self.design_name else ""
-        self.app.push_screen(SaveAsScreen(existing, suggestion), self._save_as_chosen)
+        self.app.push_screen(SaveDesignAsScreen(existing, suggestion), self._save_as_chosen)
 
     def _save_as_chosen(self, name: str | None) -> None:
         if name:

@@ -33,7 +33,7 @@ from textual.widgets import Static
 
 from knowledge.bridge.cards import Denom, Seat
 from knowledge.bridge.deal import Contract, Deal, PlayState, Vul
-from workbench.widgets.hand_diagram import HandDiagram, card_text
+from workbench.domains.bridge.hand_diagram import HandDiagram, card_text
 
 __all__ = ["BridgeTable", "TablePosition", "TrickPanel", "vul_text"]
 

@@ -23,13 +23,13 @@ from textual.widgets import DataTable, Static
 
 from knowledge.edaps.critique import Diagnostic
 from knowledge.edaps.report import EdapsRun
-from workbench.edaps_tables import (
+from workbench.domains.edaps.run_table import RunTableView
+from workbench.domains.edaps.tables import (
     DIAGNOSTIC_COLUMNS,
     DiagnosticRow,
     critique_header,
     diagnostic_rows,
 )
-from workbench.widgets.run_table import RunTableView
 
 __all__ = ["CritiqueView"]
 

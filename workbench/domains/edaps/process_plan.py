@@ -4,7 +4,7 @@ A ``DataTable`` with the dissertation's columns (Opn, A, BC/WW, Setup, Runtime, 
 Description), one row per printed line, operation totals and the 999 T grand total, under
 a header line with the lead time, its setup/run split and the search's cost.  A table
 rather than the printed text so that a long plan scrolls with the columns in view and a
-line can be highlighted; the rows come from :mod:`workbench.edaps_tables`.
+line can be highlighted; the rows come from :mod:`workbench.domains.edaps.tables`.
 
 The view only displays.  It may be given a run before it is mounted (it shows the run
 when it mounts), which lets a screen fill every tab before the user opens one.
@@ -17,8 +17,8 @@ from textual.app import ComposeResult
 from textual.widgets import DataTable, Static
 
 from knowledge.edaps.report import EdapsRun
-from workbench.edaps_tables import PLAN_COLUMNS, PlanRow, plan_header, plan_rows
-from workbench.widgets.run_table import RunTableView
+from workbench.domains.edaps.run_table import RunTableView
+from workbench.domains.edaps.tables import PLAN_COLUMNS, PlanRow, plan_header, plan_rows
 
 __all__ = ["ProcessPlanView"]
 

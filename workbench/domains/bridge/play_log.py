@@ -11,7 +11,7 @@ Everything is read off a :class:`~knowledge.bridge.deal.PlayState`'s ``history``
 the cards, who won), so the log agrees with the card core by construction.  Choosing a
 row (enter or a click) posts :class:`PlayLog.TrickSelected` with the trick's index and the
 number of cards played by its end; :func:`position_after` turns that into the position a
-:class:`~workbench.widgets.bridge_table.BridgeTable` can show.
+:class:`~workbench.domains.bridge.table.BridgeTable` can show.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from textual.widgets import DataTable
 
 from knowledge.bridge.cards import Seat
 from knowledge.bridge.deal import PlayState
-from workbench.widgets.hand_diagram import card_text
+from workbench.domains.bridge.hand_diagram import card_text
 
 __all__ = ["Notes", "PlayLog", "TrickRow", "position_after", "trick_rows"]
 

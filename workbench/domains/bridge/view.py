@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import on, work
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.message import Message
@@ -23,12 +23,12 @@ from textual.widgets import Header
 
 from knowledge.bridge.deal import PlayState
 from knowledge.bridge.pbn import BoardRecord, parse_pbn
-from workbench.widgets.bridge_table import BridgeTable
+from workbench.domains.bridge.play_log import PlayLog, position_after
+from workbench.domains.bridge.table import BridgeTable
 from workbench.widgets.fitting_footer import FittingFooter
-from workbench.widgets.play_log import PlayLog, position_after
 from workbench.widgets.status_line import StatusLine
 
-__all__ = ["BoardPlayed", "BridgeScreen"]
+__all__ = ["BoardPlayed", "BridgeScreen", "open_board", "stored_board"]
 
 
 @dataclass
@@ -193,3 +193,18 @@ def stored_board(db: Path | None, name: str) -> str | None:
         return store.problem_text("bridge", name)
     finally:
         store.close()
+
+
+def open_board(app: App[Any], db: Path | None, name: str) -> None:
+    """Show the stored board ``name`` at the table (``v`` on a bridge board)."""
+    from workbench.kb import StoreError
+
+    try:
+        text = stored_board(db, name)
+        if text is None:
+            raise ValueError(f"the store has no bridge board '{name}'")
+        screen = BridgeScreen.of_text(name, text)
+    except (ValueError, StoreError) as exc:
+        app.notify(str(exc), title="Cannot show the board", severity="error")
+        return
+    app.push_screen(screen)

@@ -8,7 +8,7 @@ never decides what a hand holds -- it shows a 52-bit mask it is given.
 A hand can be *hidden*, as declarer sees a defender's hand: each suit shows ``?`` and the
 title says how many cards the hand still holds, which is what a declarer counts.  The
 hand whose turn it is gets a marker, so a table of four diagrams says who is to play.
-:class:`~workbench.widgets.bridge_table.BridgeTable` puts four of these round a trick.
+:class:`~workbench.domains.bridge.table.BridgeTable` puts four of these round a trick.
 """
 
 from __future__ import annotations

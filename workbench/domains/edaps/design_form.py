@@ -1,4 +1,4 @@
-"""The EDAPS design editor's logic, without Textual: check, summarise, name, plan.
+"""The EDAPS design editor's logic, without Textual: check, summarise, plan.
 
 The design screen validates as the user types, shows a form-like summary of what the text
 describes, refuses to save text that does not parse and plans the edited text in a worker.
@@ -8,8 +8,6 @@ and the screen only decides *when* to call them and where the answers go.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,7 +23,6 @@ __all__ = [
     "Checked",
     "DesignCounts",
     "check_design_text",
-    "check_problem_name",
     "count_design",
     "edaps_run_of",
     "plan_design_text",
@@ -47,8 +44,6 @@ R 0.0014
 """
 """A new design starts as the smallest text that parses: the four required commands
 (board, bullseye, minimum gap, trace thickness), so the editor opens without errors."""
-
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
 @dataclass(frozen=True)
@@ -137,26 +132,6 @@ def summary_rows(design: Design) -> list[tuple[str, str, str]]:
             f"{'on' if design.echo else 'off'} / {'on' if design.prune else 'off'}",
         ),
     ]
-
-
-def check_problem_name(name: str, existing: Iterable[str], noun: str = "design") -> str | None:
-    """Why ``name`` cannot be a new problem's name (a design, a deal: ``noun``), or None.
-
-    The store looks problems up case-insensitively, so "rm1" would shadow "RM1": a name
-    that differs from an existing one only in case is taken too.
-    """
-    name = name.strip()
-    if not name:
-        return f"Give the {noun} a name."
-    if not _NAME.fullmatch(name):
-        return (
-            "A name is letters, digits, '_', '.' or '-' (at most 64), "
-            "starting with a letter or digit."
-        )
-    taken = {e.lower(): e for e in existing}
-    if name.lower() in taken:
-        return f"There is already a {noun} called {taken[name.lower()]}."
-    return None
 
 
 def _store_domain(db: Path | None) -> Domain:

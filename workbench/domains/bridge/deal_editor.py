@@ -31,11 +31,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
@@ -53,10 +54,10 @@ from knowledge.bridge.deal import (
     dealer_for_board,
 )
 from knowledge.bridge.pbn import BoardRecord, PbnError, deal_to_pbn, parse_pbn
+from workbench.domains.bridge.table import BridgeTable
 from workbench.kb.drafts import Draft, DraftBox, digest
 from workbench.screens.save_as import SaveAsScreen
 from workbench.screens.unsaved import GuardedScreen
-from workbench.widgets.bridge_table import BridgeTable
 from workbench.widgets.fitting_footer import FittingFooter
 from workbench.widgets.status_line import StatusLine
 
@@ -69,6 +70,7 @@ __all__ = [
     "SavedDeal",
     "board_pbn",
     "check_deal_form",
+    "edit_board",
     "fields_of_form",
     "form_of_fields",
     "form_of_record",
@@ -992,3 +994,50 @@ class DealEditorScreen(GuardedScreen[SavedDeal | None]):
         self._shown["status"] = text + kind
         for line in self.query(StatusLine):
             line.set_status(text, kind)
+
+
+def edit_board(
+    app: App[Any], db: Path | None, name: str | None, draft: Draft | None = None
+) -> None:
+    """Open the deal editor on the stored board ``name`` (None: a new deal), with
+    ``draft``'s unsaved fields in place of the board's, if given; saving writes it back to
+    the store (``d`` on a bridge board, or restoring a deal's draft)."""
+    from workbench.domains.bridge.view import stored_board
+    from workbench.kb import StoreError
+    from workbench.kb.catalog import open_store
+
+    name = name or ""
+    try:
+        text = stored_board(db, name)
+        record = parse_pbn(text, source=name)[0] if text else None
+    except (ValueError, StoreError) as exc:
+        app.notify(str(exc), title="Cannot open the board", severity="error")
+        return
+    store = open_store(db)
+    try:
+        existing = [p["name"] for p in store.problems("bridge")]
+    finally:
+        store.close()
+
+    def save(saved: SavedDeal) -> bool:
+        s = open_store(db)
+        try:
+            s.set_problem(
+                "bridge", saved.name, "pbn-board", saved.pbn, f"board {saved.record.board}"
+            )
+        finally:
+            s.close()
+        app.notify(f"Saved board {saved.name}", timeout=3)
+        return True
+
+    app.push_screen(
+        DealEditorScreen(
+            record,
+            name=name,
+            existing=existing,
+            on_save=save,
+            drafts=DraftBox.for_store(db),
+            base_digest=digest(text),
+            draft=draft,
+        )
+    )
