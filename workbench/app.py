@@ -25,7 +25,6 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Tree
 
-from knowledge import get_package
 from workbench.kb.drafts import Draft, DraftBox
 from workbench.palette import binding_commands, screen_commands
 from workbench.panes import toggle_maximized
@@ -179,7 +178,7 @@ class WorkbenchApp(App[None]):
             entry = self.screen.query_one(ProblemPicker).current
             if entry is not None:
                 try:
-                    domain = get_package(entry.request.package).domain_of(entry.request.problem)
+                    domain = entry.request.domain_name()
                 except Exception:
                     domain = None
         self.push_screen(EditorScreen(self.db, domain))

@@ -42,10 +42,21 @@ class ProblemRef:
 
     package: str
     problem: str
+    # The stored domain it belongs to, where the package cannot tell from the name alone
+    # (HDDL: any number of imported domains, whose problems may share names).
+    domain: str | None = None
 
     @property
     def title(self) -> str:
+        if self.domain is not None:
+            return f"{self.package}/{self.domain}/{self.problem}"
         return f"{self.package}/{self.problem}"
+
+    def domain_name(self) -> str:
+        """The domain whose knowledge plans it (raises PackageError if none)."""
+        if self.domain is not None:
+            return self.domain
+        return get_package(self.package).domain_of(self.problem)
 
 
 TRACE_LIMIT = 1_000_000
@@ -96,7 +107,7 @@ def execute(
     package = get_package(request.package)
     store = open_store(db)
     try:
-        domain_name = package.domain_of(request.problem)
+        domain_name = request.domain_name()
         spec = store.load(domain_name)
         text = store.problem_text(domain_name, request.problem)
         domain, problem = package.problem(request.problem, spec, text)

@@ -23,7 +23,7 @@ from textual.widgets import Header, Tree
 from textual.worker import Worker, WorkerState
 
 from engine.tofs import CancelToken, Outcome, Progress, Status
-from knowledge import PackageError, get_package
+from knowledge import PackageError
 from workbench import runner
 from workbench.domains import domain_ui, domain_uis, join_or
 from workbench.export import default_export_folder, export_path, plan_markdown
@@ -407,7 +407,7 @@ class PlanScreen(Screen[None]):
         scope = None
         if entry is not None:
             try:
-                scope = get_package(entry.request.package).domain_of(entry.request.problem)
+                scope = entry.request.domain_name()
             except PackageError:
                 scope = None
         self.query_one(StatusLine).set_status(

@@ -27,6 +27,9 @@ class PackageEntry:
     description: str
     problems: tuple[tuple[str, str], ...]  # (problem, description), sorted by name
     error: str | None = None
+    # Problems of domains the package does not ship, imported into the store (HDDL):
+    # (domain, problem, description), by domain then name; listed as "domain/problem".
+    imported: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -61,13 +64,22 @@ class ProblemPicker(Tree[PackageEntry | ProblemEntry]):
         stored = _stored_problems(self.db)
         for name in package_names():
             entry = _load(name, stored)
-            if not entry.problems and entry.error is None:
+            if not (entry.problems or entry.imported) and entry.error is None:
                 continue  # nothing to plan yet (hddl before any domain is imported)
             label = Text(name) if entry.error is None else Text(f"✗ {name}", style="red")
             branch = self.root.add(label, data=entry, expand=True)
-            for problem, description in entry.problems:
-                data = ProblemEntry(ProblemRef(name, problem), description)
-                leaf = branch.add_leaf(Text(problem), data=data)
+            leaves = [
+                (ProblemEntry(ProblemRef(name, problem), description), problem)
+                for problem, description in entry.problems
+            ] + [
+                (
+                    ProblemEntry(ProblemRef(name, problem, domain), description),
+                    f"{domain}/{problem}",
+                )
+                for domain, problem, description in entry.imported
+            ]
+            for data, text in leaves:
+                leaf = branch.add_leaf(Text(text), data=data)
                 first = first or leaf
             if entry.error is not None:
                 self.notify(entry.error, title=f"Package {name} failed to load", severity="error")
@@ -111,9 +123,10 @@ class ProblemPicker(Tree[PackageEntry | ProblemEntry]):
             self.current = event.node.data
 
 
-def _stored_problems(db: Path | None) -> dict[str, dict[str, str]]:
-    """{domain: {problem: description}} from the store; empty if it cannot be read (the
-    package's own problems are still listed, and running one reports the store's error)."""
+def _stored_problems(db: Path | None) -> dict[str, tuple[str, dict[str, str]]]:
+    """{domain: (package, {problem: description})} from the store; empty if it cannot be
+    read (the package's own problems are still listed, and running one reports the
+    store's error)."""
     from workbench.kb.catalog import open_store
 
     try:
@@ -122,14 +135,17 @@ def _stored_problems(db: Path | None) -> dict[str, dict[str, str]]:
         return {}
     try:
         return {
-            d.name: {p["name"]: p["description"] or "" for p in store.problems(d.name)}
+            d.name: (
+                d.package,
+                {p["name"]: p["description"] or "" for p in store.problems(d.name)},
+            )
             for d in store.domains()
         }
     finally:
         store.close()
 
 
-def _load(name: str, stored: dict[str, dict[str, str]]) -> PackageEntry:
+def _load(name: str, stored: dict[str, tuple[str, dict[str, str]]]) -> PackageEntry:
     try:
         pkg = get_package(name)
     except Exception as exc:
@@ -137,6 +153,12 @@ def _load(name: str, stored: dict[str, dict[str, str]]) -> PackageEntry:
     problems = {p: pkg.problem_descriptions.get(p, "") for p in pkg.problems}
     if pkg.problem_loader is not None:  # only packages that read problem text can run these
         for domain in pkg.sources:
-            for problem, description in stored.get(domain, {}).items():
+            for problem, description in stored.get(domain, ("", {}))[1].items():
                 problems.setdefault(problem, description)
-    return PackageEntry(name, pkg.description, tuple(sorted(problems.items())))
+    imported = tuple(
+        (domain, problem, description)
+        for domain, (owner, found) in sorted(stored.items())
+        if owner == name and domain not in pkg.sources and pkg.problem_loader is not None
+        for problem, description in sorted(found.items())
+    )
+    return PackageEntry(name, pkg.description, tuple(sorted(problems.items())), None, imported)
