@@ -183,6 +183,34 @@ def test_content_not_the_extension_can_say_hddl(
     assert rev["domain"] == "delivery" and rev["problems"] == ["delivery-p1"]
 
 
+def test_problems_are_stored_under_their_file_names(
+    capsys: CaptureFixture, db: str, tmp_path: Path
+) -> None:
+    """IPC domains reuse a problem's name in file after file (every Freecell problem is
+    ``p``): the file's name is the key, so one never silently replaces another."""
+    text = DELIVERY_PROBLEMS[0].read_text(encoding="utf-8")
+    first, second = tmp_path / "first.hddl", tmp_path / "second.HDDL"
+    first.write_text(text, encoding="utf-8")
+    second.write_text(text.replace("(at glasses south)", "(at glasses hq)"), encoding="utf-8")
+    rev = cli_json(capsys, "kb", "import", DELIVERY, first, second, "--db", db)
+    assert rev["problems"] == ["first", "second"]
+    shown = cli_json(capsys, "kb", "list", "delivery", "--db", db)["problems"]
+    assert [(p["name"], p["description"]) for p in shown] == [
+        ("first", "HDDL (problem delivery-p1), from first.hddl"),
+        ("second", "HDDL (problem delivery-p1), from second.HDDL"),
+    ]
+    plans = [cli_json(capsys, "plan", "hddl", "delivery", n, "--db", db) for n in rev["problems"]]
+    assert plans[0]["problem"] == plans[1]["problem"] == "delivery-p1"
+    assert plans[0]["plan"] != plans[1]["plan"]
+    before = fingerprint(db)
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "First.hddl").write_text(text, encoding="utf-8")
+    status, _, err = cli(capsys, "kb", "import", DELIVERY, first, other / "First.hddl", "--db", db)
+    assert status == 1 and "a problem named 'First' comes from" in err
+    assert fingerprint(db) == before
+
+
 # ----------------------------------------------------------------- planning
 
 

@@ -86,13 +86,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "problem",
         help="problem name within the package (e.g. dinner, RM1) or "
-        "a problem file (e.g. an EDAPS design); hddl: the domain file",
+        "a problem file (e.g. an EDAPS design); hddl: the domain file, or the name of an "
+        "HDDL domain in the store",
     )
     p.add_argument(
         "files",
         nargs="*",
         metavar="PROBLEM_FILE",
-        help="hddl: the problem file (workbench plan hddl DOMAIN.hddl PROBLEM.hddl)",
+        help="hddl: the problem file (workbench plan hddl DOMAIN.hddl PROBLEM.hddl), or the "
+        "name of a problem stored with the domain (workbench plan hddl DOMAIN PROBLEM)",
     )
     p.add_argument(
         "--mode",

@@ -13,7 +13,8 @@ A stored HDDL domain is an ordinary :class:`~engine.tofs.DomainSpec` with two fa
   drift from what planning uses.
 
 Problems are stored in the problems table with kind :data:`PROBLEM_KIND` and their
-canonical HDDL text (:func:`~knowledge.hddl.write_problem`).
+canonical HDDL text (:func:`~knowledge.hddl.write_problem`), under their file's name
+(:func:`problem_store_name`).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ __all__ = [
     "hddl_text",
     "is_hddl_spec",
     "looks_like_domain",
+    "problem_store_name",
     "problem_text",
     "spec_to_domain",
     "stored_path",
@@ -169,6 +171,14 @@ def check_spec(spec: DomainSpec) -> list[str]:
             "again (workbench kb import DOMAIN.hddl)"
         ]
     return []
+
+
+def problem_store_name(path: str | Path) -> str:
+    """The name a problem file is stored (and planned) under: its file name without
+    ``.hddl``.  Not the name inside the file, which IPC domains reuse (every Freecell
+    problem is ``p``, every Factories one ``generated``)."""
+    name = Path(path).name
+    return name[: -len(".hddl")] if name.lower().endswith(".hddl") else name
 
 
 def problem_text(problem: Problem) -> str:

@@ -150,9 +150,19 @@ def cmd_import(store: KnowledgeStore, args: argparse.Namespace) -> int:
 
 def _import_hddl(store: KnowledgeStore, args: argparse.Namespace, path: Path, text: str) -> int:
     """An HDDL domain file and its problem files, read and checked in full before the store
-    is touched, then written as one revision (the problems in the same transaction)."""
+    is touched, then written as one revision (the problems in the same transaction).
+
+    A problem is stored under its file's name without ``.hddl`` (``pfile01``): the name in
+    the file is no key, since IPC domains give many problems one name (every Freecell problem
+    is ``p``), and importing one would silently replace another."""
     from knowledge.hddl import HddlError, parse_domain, parse_problem
-    from knowledge.hddl.stored import PACKAGE, PROBLEM_KIND, domain_to_spec, problem_text
+    from knowledge.hddl.stored import (
+        PACKAGE,
+        PROBLEM_KIND,
+        domain_to_spec,
+        problem_store_name,
+        problem_text,
+    )
 
     if args.package not in (None, PACKAGE):
         return _err(f"{path} is an HDDL domain: its package is '{PACKAGE}', not '{args.package}'")
@@ -163,19 +173,17 @@ def _import_hddl(store: KnowledgeStore, args: argparse.Namespace, path: Path, te
         spec = domain_to_spec(domain)
         for file in args.problems:
             problem = parse_problem(Path(file).read_text(encoding="utf-8-sig"), domain, file)
-            if problem.name in files:
+            name = problem_store_name(file)
+            clash = next((f for n, f in files.items() if n.lower() == name.lower()), None)
+            if clash is not None:
                 return _err(
-                    f"{file}: problem '{problem.name}' is also defined in {files[problem.name]}; "
-                    "nothing was imported"
+                    f"{file}: a problem named '{name}' comes from {clash} too (problems are "
+                    "stored under their file names); nothing was imported"
                 )
-            files[problem.name] = file
+            files[name] = file
+            own = "" if problem.name == name else f" (problem {problem.name})"
             problems.append(
-                (
-                    problem.name,
-                    PROBLEM_KIND,
-                    problem_text(problem),
-                    f"HDDL, from {Path(file).name}",
-                )
+                (name, PROBLEM_KIND, problem_text(problem), f"HDDL{own}, from {Path(file).name}")
             )
     except HddlError as exc:
         return _err(f"{exc}\nnothing was imported")

@@ -736,7 +736,7 @@ class Rule:
 # expression language (and HDDL tasks show as written, ``(deliver p1 north)``), an HDDL
 # domain has no roots (a problem's task network says where planning starts), and
 # ``cycle-without-operator`` is what HDDL search handles by pruning repeats on the path
-# (11 of the 19 IPC 2020 total-order domains recurse on the left, e.g. ``get_to`` in
+# (9 of the 19 IPC 2020 total-order domains recurse on the left, e.g. ``get_to`` in
 # Transport).
 RULES: tuple[Rule, ...] = (
     Rule(
