@@ -112,6 +112,10 @@ class KnowledgePackage:
     # A package with its own input files and output format plans through this instead of
     # the generic report below.
     planner: Callable[[KnowledgePackage, PlanRequest], PlanReport] | None = None
+    # Which stored domain and problem a request names, or None when it plans files given
+    # on the command line (default: the problem's domain and the problem; see
+    # ``stored_problem``).
+    store_key: Callable[[PlanRequest], tuple[str, str] | None] | None = None
     # What a knowledge test can check about a run (see ``generic_facts``).
     facts: Callable[[KnowledgePackage, PlanRequest], dict[str, Any]] | None = None
     # How explanations say this domain's numbers and moves (engine.tofs.explanation).
@@ -158,6 +162,13 @@ class KnowledgePackage:
             f"package '{self.name}' has no problem '{problem}'; "
             f"problems: {', '.join(sorted(self.problems))}"
         )
+
+    def stored_problem(self, request: PlanRequest) -> tuple[str, str] | None:
+        """(domain, problem) to read from the knowledge store for ``request``, or None when
+        it plans files instead; raises :class:`PackageError` for an unknown problem."""
+        if self.store_key is not None:
+            return self.store_key(request)
+        return self.domain_of(request.problem), request.problem
 
     def explain(
         self, result: Any, domain: Domain, problem: Problem, options: Any, max_replans: int = 32

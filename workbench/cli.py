@@ -86,13 +86,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "problem",
         help="problem name within the package (e.g. dinner, RM1) or "
-        "a problem file (e.g. an EDAPS design); hddl: the domain file",
+        "a problem file (e.g. an EDAPS design); hddl: the domain file, or the name of an "
+        "HDDL domain in the store",
     )
     p.add_argument(
         "files",
         nargs="*",
         metavar="PROBLEM_FILE",
-        help="hddl: the problem file (workbench plan hddl DOMAIN.hddl PROBLEM.hddl)",
+        help="hddl: the problem file (workbench plan hddl DOMAIN.hddl PROBLEM.hddl), or the "
+        "name of a problem stored with the domain (workbench plan hddl DOMAIN PROBLEM)",
     )
     p.add_argument(
         "--mode",
@@ -157,18 +159,40 @@ def build_parser() -> argparse.ArgumentParser:
     k = ks.add_parser(
         "import",
         parents=[common, as_json],
-        help="load a KB source file (or a bundled domain by name) into the store",
+        help="load a KB source file (or a bundled domain by name), or an HDDL domain and "
+        "its problems, into the store",
     )
-    k.add_argument("source", help="a KB source file, or the name of a bundled domain")
+    k.add_argument(
+        "source", help="a KB source file, an HDDL domain file, or the name of a bundled domain"
+    )
+    k.add_argument(
+        "problems",
+        nargs="*",
+        metavar="PROBLEM.hddl",
+        help="HDDL problem files of the domain, stored under their names",
+    )
     k.add_argument(
         "--package",
         help="package whose primitives the domain uses (default: the "
         "package that bundles a domain of that name)",
     )
     k.add_argument("--base", type=int, help="refuse if the domain is no longer at this revision")
-    k = ks.add_parser("export", parents=[common], help="write a domain's KB source file")
+    k = ks.add_parser(
+        "export", parents=[common], help="write a domain's KB source file (or its HDDL)"
+    )
     k.add_argument("domain")
     k.add_argument("-o", "--output", metavar="FILE", help="file to write (default: stdout)")
+    k.add_argument(
+        "--format",
+        choices=["kb", "hddl"],
+        default="kb",
+        help="kb: the KB source file (TOML; the default); hddl: an HDDL domain's HDDL text",
+    )
+    k.add_argument(
+        "--problem",
+        metavar="NAME",
+        help="with --format hddl: write this stored HDDL problem instead of the domain",
+    )
     k = ks.add_parser("lint", parents=[common, as_json], help="check a domain for likely mistakes")
     k.add_argument("domain")
     k = ks.add_parser("test", parents=[common, as_json], help="run knowledge tests")
@@ -248,18 +272,19 @@ def _cmd_plan(args: argparse.Namespace) -> int:
     )
     if (args.files or args.ipc) and pkg.planner is None:
         return _fail(f"package '{args.package}' plans named problems, not files", EXIT_BAD_INPUT)
-    if not args.bundled and pkg.problem_kind != "files":
+    if not args.bundled:
         from dataclasses import replace
 
         from workbench.kb import StoreError
         from workbench.kb.catalog import stored_knowledge
 
         try:
-            domain = pkg.domain_of(args.problem)
-            spec, text = stored_knowledge(args.db, domain, args.problem)
+            key = pkg.stored_problem(request)
+            if key is not None:
+                spec, text = stored_knowledge(args.db, *key)
+                request = replace(request, spec=spec, problem_text=text)
         except (StoreError, PackageError) as exc:
             return _fail(str(exc), EXIT_BAD_INPUT)
-        request = replace(request, spec=spec, problem_text=text)
     report = pkg.plan(request)
     if report.status == EXIT_BAD_INPUT:
         message = report.text.removeprefix("error: ")
@@ -290,13 +315,19 @@ def _cmd_list(args: argparse.Namespace) -> int:
                     problems.update(
                         {r["name"]: r["description"] or "" for r in store.problems(domain)}
                     )
-            listing.append(
-                {
-                    "package": name,
-                    "description": pkg.description,
-                    "problems": [{"name": p, "description": problems[p]} for p in sorted(problems)],
-                }
-            )
+            entries: list[dict[str, str]] = [
+                {"name": p, "description": problems[p]} for p in sorted(problems)
+            ]
+            if pkg.store_key is not None:
+                # Domains imported into the store (hddl): a problem is planned by its
+                # domain's name and its own, ``workbench plan hddl DOMAIN PROBLEM``.
+                entries += [
+                    {"domain": d.name, "name": r["name"], "description": r["description"] or ""}
+                    for d in store.domains()
+                    if d.package == name
+                    for r in store.problems(d.name)
+                ]
+            listing.append({"package": name, "description": pkg.description, "problems": entries})
     finally:
         store.close()
     if args.json:
@@ -305,7 +336,8 @@ def _cmd_list(args: argparse.Namespace) -> int:
     for entry in listing:
         print(f"{entry['package']}: {entry['description']}")
         for prob in entry["problems"]:
-            print(f"  {prob['name']:12s} {prob['description']}")
+            shown = " ".join(filter(None, (prob.get("domain"), prob["name"])))
+            print(f"  {shown:12s} {prob['description']}")
     return 0
 
 

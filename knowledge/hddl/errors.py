@@ -15,7 +15,10 @@ __all__ = ["HddlError", "Issue"]
 
 @dataclass(frozen=True, slots=True)
 class Issue:
-    """One finding: the file, the 1-based line and column of the construct, and what is wrong."""
+    """One finding: the file, the 1-based line and column of the construct, and what is wrong.
+
+    Line 0 is about the file as a whole (it does not exist, it is not an HDDL domain of the
+    store), and is shown without a position."""
 
     path: str
     line: int

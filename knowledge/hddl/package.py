@@ -6,6 +6,10 @@ own.
 order written, loops on the path pruned -- within the given budgets.  Its answer is one of
 three, said plainly: ``solved`` (with a plan that was completed), ``unsolvable`` (the whole
 tree was searched) or ``gave up`` (a budget stopped it first).
+
+``workbench plan hddl DOMAIN PROBLEM`` with names rather than files plans a domain and a
+problem imported into the knowledge store (``workbench kb import DOMAIN.hddl PROBLEM.hddl``;
+:mod:`knowledge.hddl.stored`): the domain is re-read from its stored HDDL text.
 """
 
 from __future__ import annotations
@@ -28,12 +32,23 @@ from knowledge import (
 
 if TYPE_CHECKING:
     from engine.tofs import Domain as EngineDomain
+    from engine.tofs import DomainSpec, RunResult
     from engine.tofs import Problem as EngineProblem
-    from engine.tofs import RunResult
 
     from .model import Domain, Problem
 
-__all__ = ["HddlRun", "package", "plan_files", "run_files", "status_word"]
+__all__ = [
+    "HddlRun",
+    "hddl_facts",
+    "package",
+    "plan_files",
+    "read_request",
+    "read_stored",
+    "run_files",
+    "run_request",
+    "status_word",
+    "store_key",
+]
 
 DESCRIPTION = "HTN domains in HDDL, the planning competition's language (plan DOMAIN PROBLEM)"
 
@@ -46,9 +61,26 @@ def package() -> KnowledgePackage:
         registries={},
         problems={},
         problem_domain={},
-        problem_kind="files",
+        problem_kind="hddl-problem",  # stored.PROBLEM_KIND, without importing the engine
         planner=plan_files,
+        store_key=store_key,
+        facts=hddl_facts,
     )
+
+
+def _names_a_file(arg: str) -> bool:
+    return arg.lower().endswith(".hddl") or "/" in arg or "\\" in arg
+
+
+def store_key(request: PlanRequest) -> tuple[str, str] | None:
+    """``plan hddl DOMAIN PROBLEM``: the stored domain and problem of those names, or None
+    when the two are files (both exist, or either looks like a path or ends in ``.hddl``)."""
+    if len(request.files) != 1:
+        return None  # plan_files says how to call it
+    args = (request.problem, request.files[0])
+    if all(Path(a).is_file() for a in args) or any(_names_a_file(a) for a in args):
+        return None
+    return args
 
 
 def status_word(result: RunResult) -> str:
@@ -85,6 +117,52 @@ def read_files(domain_path: str, problem_path: str) -> tuple[Domain, Problem]:
     return domain, read_problem(problem_path, domain)
 
 
+def read_stored(spec: DomainSpec, name: str, text: str | None) -> tuple[Domain, Problem]:
+    """A stored domain (re-read from its HDDL text) and its stored problem ``name``."""
+    from . import parse_problem
+    from .planning import HddlPlanError
+    from .stored import spec_to_domain, stored_path
+
+    domain = spec_to_domain(spec)
+    if text is None:
+        raise HddlPlanError(
+            f"no problem '{name}' is stored with HDDL domain '{spec.name}'; import it with: "
+            "workbench kb import DOMAIN.hddl PROBLEM.hddl"
+        )
+    return domain, parse_problem(text, domain, stored_path(f"{spec.name}/{name}"))
+
+
+def read_request(request: PlanRequest) -> tuple[Domain, Problem]:
+    """The domain and problem a request names: from the store when it carries the stored
+    domain (``spec``), else the files ``problem`` (the domain) and ``files[0]``."""
+    from .planning import HddlPlanError
+
+    if request.spec is not None:
+        # The CLI gives the names as DOMAIN PROBLEM; a knowledge test, the problem alone.
+        name = request.files[0] if request.files else request.problem
+        return read_stored(request.spec, name, request.problem_text)
+    if len(request.files) != 1:
+        raise HddlPlanError(
+            "hddl plans a domain file and a problem file, or a domain and a problem from the "
+            "store: workbench plan hddl DOMAIN.hddl PROBLEM.hddl, or "
+            "workbench plan hddl DOMAIN PROBLEM"
+        )
+    return read_files(request.problem, request.files[0])
+
+
+def run_request(request: PlanRequest) -> HddlRun:
+    """Read, compile and plan a request; raises ``HddlError``/``HddlPlanError`` for bad
+    input."""
+    domain, problem = read_request(request)
+    return run_models(
+        domain,
+        problem,
+        time_budget=request.time_budget,
+        node_budget=request.node_budget,
+        force=request.force,
+    )
+
+
 def run_files(
     domain_path: str,
     problem_path: str,
@@ -94,12 +172,26 @@ def run_files(
     force: dict[str, str] | None = None,
 ) -> HddlRun:
     """Read, compile and plan; raises ``HddlError``/``HddlPlanError`` for bad input."""
+    domain, problem = read_files(domain_path, problem_path)
+    return run_models(
+        domain, problem, time_budget=time_budget, node_budget=node_budget, force=force
+    )
+
+
+def run_models(
+    domain: Domain,
+    problem: Problem,
+    *,
+    time_budget: float | None = None,
+    node_budget: int | None = None,
+    force: dict[str, str] | None = None,
+) -> HddlRun:
+    """Compile and plan a domain and problem as read."""
     from engine.tofs import SearchOptions, plan
     from engine.tofs.explain import plan_why_not
 
     from .planning import compile_problem
 
-    domain, problem = read_files(domain_path, problem_path)
     engine_domain, engine_problem = compile_problem(domain, problem)
     options = SearchOptions(
         mode="first",
@@ -123,20 +215,8 @@ def plan_files(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
     from .errors import HddlError
     from .planning import HddlPlanError
 
-    if len(request.files) != 1:
-        return PlanReport(
-            "error: hddl plans a domain file and a problem file: "
-            "workbench plan hddl DOMAIN.hddl PROBLEM.hddl",
-            EXIT_BAD_INPUT,
-        )
     try:
-        run = run_files(
-            request.problem,
-            request.files[0],
-            time_budget=request.time_budget,
-            node_budget=request.node_budget,
-            force=request.force,
-        )
+        run = run_request(request)
     except (HddlError, HddlPlanError) as exc:
         return PlanReport(f"error: {exc}", EXIT_BAD_INPUT)
     result = run.result
@@ -186,3 +266,20 @@ def plan_files(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
             "tasks left as a step above it, which can do whatever it could."
         )
     return PlanReport(f"{word}: {run.problem.name} ({run.domain.name})\n{text}", status)
+
+
+def hddl_facts(pkg: KnowledgePackage, request: PlanRequest) -> dict[str, Any]:
+    """What a knowledge test on a stored HDDL domain can check: every run's facts (found,
+    status, nodes, ...), ``outcome`` (solved, unsolvable, gave up), the ``plan`` as HDDL
+    calls and its number of ``steps``."""
+    from knowledge import result_facts
+
+    from .decomposition import decomposition_tree
+
+    run = run_request(request)
+    facts = result_facts(run.result)
+    plan: list[str] = []
+    if run.result.found:
+        tree = decomposition_tree(run.result, run.engine_problem.tasks)
+        plan = ["(" + " ".join([a.name, *a.args]) + ")" for a in tree.actions]
+    return facts | {"outcome": status_word(run.result), "plan": plan, "steps": len(plan)}

@@ -114,6 +114,10 @@ def cmd_import(store: KnowledgeStore, args: argparse.Namespace) -> int:
     if path.exists():
         text = path.read_text(encoding="utf-8")
         name = path.stem
+        from knowledge.hddl.stored import looks_like_domain
+
+        if path.suffix.lower() == ".hddl" or looks_like_domain(text):
+            return _import_hddl(store, args, path, text.removeprefix("\ufeff"))
     else:
         owner = domain_owner(args.source)
         if owner is None:
@@ -122,14 +126,21 @@ def cmd_import(store: KnowledgeStore, args: argparse.Namespace) -> int:
 
         path = get_package(owner[0]).sources[args.source]
         text, name = path.read_text(encoding="utf-8"), args.source
+    if args.problems:
+        return _err(
+            f"problem files are imported with an HDDL domain, and {path} is not one "
+            "(workbench kb import DOMAIN.hddl PROBLEM.hddl ...); nothing was imported"
+        )
     package = args.package or (domain_owner(name) or (None,))[0]
     if package is None:
         try:
             from engine.tofs.source import parse_domain_source
 
-            package = (domain_owner(parse_domain_source(text, str(path)).name) or ("",))[0]
+            spec = parse_domain_source(text, str(path))
         except SourceError as exc:
             return _err(str(exc))
+        # An HDDL domain exported as a KB source file comes back to the hddl package.
+        package = (domain_owner(spec.name) or ("hddl" if "hddl" in spec.extra else "",))[0]
     rev = store.import_text(text, package=package or "", path=str(path), base=args.base)
     if args.json:
         return _json(_revision_dict(rev))
@@ -137,14 +148,106 @@ def cmd_import(store: KnowledgeStore, args: argparse.Namespace) -> int:
     return 0
 
 
+def _import_hddl(store: KnowledgeStore, args: argparse.Namespace, path: Path, text: str) -> int:
+    """An HDDL domain file and its problem files, read and checked in full before the store
+    is touched, then written as one revision (the problems in the same transaction).
+
+    A problem is stored under its file's name without ``.hddl`` (``pfile01``): the name in
+    the file is no key, since IPC domains give many problems one name (every Freecell problem
+    is ``p``), and importing one would silently replace another."""
+    from knowledge.hddl import HddlError, parse_domain, parse_problem
+    from knowledge.hddl.stored import (
+        PACKAGE,
+        PROBLEM_KIND,
+        domain_to_spec,
+        problem_store_name,
+        problem_text,
+    )
+
+    if args.package not in (None, PACKAGE):
+        return _err(f"{path} is an HDDL domain: its package is '{PACKAGE}', not '{args.package}'")
+    problems: list[tuple[str, str, str, str]] = []
+    files: dict[str, str] = {}
+    try:
+        domain = parse_domain(text, str(path))
+        spec = domain_to_spec(domain)
+        for file in args.problems:
+            problem = parse_problem(Path(file).read_text(encoding="utf-8-sig"), domain, file)
+            name = problem_store_name(file)
+            clash = next((f for n, f in files.items() if n.lower() == name.lower()), None)
+            if clash is not None:
+                return _err(
+                    f"{file}: a problem named '{name}' comes from {clash} too (problems are "
+                    "stored under their file names); nothing was imported"
+                )
+            files[name] = file
+            own = "" if problem.name == name else f" (problem {problem.name})"
+            problems.append(
+                (name, PROBLEM_KIND, problem_text(problem), f"HDDL{own}, from {Path(file).name}")
+            )
+    except HddlError as exc:
+        return _err(f"{exc}\nnothing was imported")
+    if store.has_domain(spec.name):
+        if store.package_of(spec.name) != PACKAGE:
+            return _err(
+                f"{path}: the store's domain '{spec.name}' belongs to package "
+                f"'{store.package_of(spec.name)}'; an HDDL domain of that name cannot replace "
+                "it; nothing was imported"
+            )
+        # The file replaces what HDDL says; the knowledge tests are the store's own.
+        spec = spec.model_copy(update={"tests": store.load(spec.name).tests})
+    rev = store.import_spec(
+        spec, package=PACKAGE, path=str(path), problems=problems, base=args.base
+    )
+    if args.json:
+        return _json(_revision_dict(rev) | {"problems": list(files)})
+    print(f"imported {path} as domain '{rev.domain}', revision {rev.id}")
+    for name, file in files.items():
+        print(f"imported {file} as problem '{name}' of '{rev.domain}'")
+    return 0
+
+
 def cmd_export(store: KnowledgeStore, args: argparse.Namespace) -> int:
-    text = store.export(args.domain)
+    if args.format == "hddl":
+        text = _hddl_export(store, args)
+        if text is None:
+            return 1
+    elif args.problem:
+        return _err("--problem exports a stored HDDL problem: add --format hddl")
+    else:
+        text = store.export(args.domain)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
         print(f"wrote {args.output}")
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _hddl_export(store: KnowledgeStore, args: argparse.Namespace) -> str | None:
+    """The HDDL text of a stored domain (or of its problem ``--problem``); None when there
+    is none, having said why."""
+    from knowledge.hddl.stored import PROBLEM_KIND, hddl_text, is_hddl_spec
+
+    spec = store.load(args.domain)
+    if not is_hddl_spec(spec):
+        _err(
+            f"domain '{args.domain}' (package '{store.package_of(args.domain)}') is not an "
+            "HDDL domain; export it as a KB source file (without --format hddl)"
+        )
+        return None
+    if args.problem is None:
+        return hddl_text(spec)
+    stored = {p["name"].lower(): p for p in store.problems(args.domain)}
+    row = stored.get(args.problem.lower())
+    if row is None or row["kind"] != PROBLEM_KIND:
+        names = ", ".join(p["name"] for p in stored.values() if p["kind"] == PROBLEM_KIND)
+        _err(
+            f"domain '{args.domain}' has no HDDL problem '{args.problem}' "
+            f"(problems: {names or 'none'})"
+        )
+        return None
+    return store.problem_text(args.domain, row["name"])
 
 
 def cmd_lint(store: KnowledgeStore, args: argparse.Namespace) -> int:

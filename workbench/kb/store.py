@@ -665,6 +665,31 @@ class KnowledgeStore:
             spec, header = parse_domain_file_text(text, path)
         except SourceError as exc:
             raise EditRejected("?", f"import of {path}", exc.messages) from None
+        return self.import_spec(
+            spec,
+            package=package,
+            path=path,
+            header=header,
+            author=author,
+            base=base,
+            message=message,
+        )
+
+    def import_spec(
+        self,
+        spec: DomainSpec,
+        *,
+        package: str,
+        path: str = "<text>",
+        header: str = "",
+        problems: Sequence[tuple[str, str, str, str]] = (),
+        author: str | None = None,
+        base: int | None = None,
+        message: str = "",
+    ) -> Revision:
+        """``spec`` as the new state of its domain (creating the domain), and ``problems``
+        -- (name, kind, content, description) each, replacing any of the same name -- in one
+        transaction: validated first, then all written or nothing."""
         self._validate(spec.name, spec, f"import of {path}")
         with self._write() as db:
             exists = db.execute(
@@ -692,6 +717,8 @@ class KnowledgeStore:
                     }
                 )
             self._write_rows(db, spec)
+            for name, kind, content, description in problems:
+                self._upsert_problem(db, spec.name, name, kind, content, description)
             return self._commit_revision(
                 db,
                 spec,
@@ -979,16 +1006,21 @@ class KnowledgeStore:
     ) -> None:
         with self._write() as db:
             self._check_base(db, domain, None)
-            db.table("problems").upsert(
-                {
-                    "domain": domain,
-                    "name": name,
-                    "kind": kind,
-                    "content": content,
-                    "description": description,
-                },
-                pk=("domain", "name"),
-            )
+            self._upsert_problem(db, domain, name, kind, content, description)
+
+    def _upsert_problem(
+        self, db: Database, domain: str, name: str, kind: str, content: str, description: str
+    ) -> None:
+        db.table("problems").upsert(
+            {
+                "domain": domain,
+                "name": name,
+                "kind": kind,
+                "content": content,
+                "description": description,
+            },
+            pk=("domain", "name"),
+        )
 
     def problems(self, domain: str) -> list[dict[str, Any]]:
         return list(

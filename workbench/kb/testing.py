@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.tofs import DomainSpec, KnowledgeTest
-from knowledge import PackageError, PlanRequest, get_package
+from knowledge import PackageError, PlanRequest, get_package, package_names
 
 from .catalog import domain_owner
 from .store import KnowledgeStore
@@ -88,15 +88,20 @@ def run_tests(
 ) -> list[TestOutcome]:
     """Run a domain's knowledge tests (all, or those named) against ``spec``."""
     owner = domain_owner(domain)
+    # A domain no package bundles (an imported HDDL domain) runs with the package the
+    # store says it belongs to.
+    package = owner[0] if owner is not None else None
+    if package is None and store is not None and store.has_domain(domain):
+        package = store.package_of(domain) or None
     outcomes = []
     for test in spec.tests:
         if names and test.name not in names:
             continue
         t0 = time.perf_counter()
-        if owner is None:
+        if package is None or package not in package_names():
             outcomes.append(TestOutcome(test, False, error=f"no package can run '{domain}'"))
             continue
-        pkg = get_package(owner[0])
+        pkg = get_package(package)
         text = store.problem_text(domain, test.problem) if store is not None else None
         options = dict(test.options)
         try:
