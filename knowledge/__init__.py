@@ -137,6 +137,11 @@ class KnowledgePackage:
             self._compiled[domain] = compile_domain(self.spec(domain), self.registries[domain])
         return self._compiled[domain]
 
+    @property
+    def reads_stored_problems(self) -> bool:
+        """Problems saved in the store (their text) can be planned, not only the package's."""
+        return self.problem_loader is not None
+
     def problem(
         self, name: str, spec: DomainSpec | None = None, text: str | None = None
     ) -> tuple[Domain, Problem]:

@@ -173,6 +173,8 @@ class WorkbenchApp(App[None]):
 
         if isinstance(self.screen, EditorScreen):
             return
+        from workbench.domains import domain_ui
+
         domain = None
         if isinstance(self.screen, PlanScreen):
             entry = self.screen.query_one(ProblemPicker).current
@@ -181,6 +183,10 @@ class WorkbenchApp(App[None]):
                     domain = entry.request.domain_name()
                 except Exception:
                     domain = None
+                own = domain_ui(entry.request.package).knowledge_editor
+                if domain is not None and own is not None:
+                    self.push_screen(own(self.db, domain))
+                    return
         self.push_screen(EditorScreen(self.db, domain))
 
     def action_toggle_maximize(self) -> None:

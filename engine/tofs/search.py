@@ -300,7 +300,7 @@ class _Search:
         self.max_depth = 0
         self.t0 = time.perf_counter()
         self.deadline = self.t0 + options.time_budget if options.time_budget else None
-        self.next_check = 256
+        self.next_check = 64
         self.next_progress = options.progress_every
 
     # ------------------------------------------------------------------ accounting
@@ -309,7 +309,7 @@ class _Search:
         if depth > self.max_depth:
             self.max_depth = depth
         if self.nodes >= self.next_check:
-            self.next_check = self.nodes + 256
+            self.next_check = self.nodes + 64
             if self.o.cancel is not None and self.o.cancel.cancelled:
                 self.stop = Status.CANCELLED
             elif self.deadline is not None and time.perf_counter() > self.deadline:

@@ -273,6 +273,11 @@ class Test:
 
 # -- matching ------------------------------------------------------------------------------
 
+# Steps an explanation of a failed match may take: enough for any match a person reads, and
+# a bound on the time it takes when the bindings run into the millions (the furthest
+# point found so far is reported).
+EXPLAIN_BUDGET = 20_000
+
 
 @dataclass
 class _Step:
@@ -439,10 +444,14 @@ class Match:
         """The conjunct where the match that got furthest failed, with the values its
         variables had there ("for ?t = truck-0 and any ?l" when it was binding ?l)."""
         best: list[Any] = [-1, None]
+        budget = [EXPLAIN_BUDGET]  # a match can be huge; its explanation must not be
 
         def walk(i: int, e: dict[str, Any]) -> bool:
             if i == len(self.steps):
                 return True
+            budget[0] -= 1
+            if budget[0] < 0:
+                return False
             step = self.steps[i]
             if step.kind == "test":
                 assert step.test is not None

@@ -53,8 +53,41 @@ __all__ = [
 DESCRIPTION = "HTN domains in HDDL, the planning competition's language (plan DOMAIN PROBLEM)"
 
 
+class HddlPackage(KnowledgePackage):
+    """HDDL's domains are all imported: a problem is planned from the store, its domain
+    re-read from its HDDL text and compiled together with it (the objects of a problem
+    are what its variables range over)."""
+
+    @property
+    def reads_stored_problems(self) -> bool:
+        return True
+
+    def problem(
+        self, name: str, spec: DomainSpec | None = None, text: str | None = None
+    ) -> tuple[EngineDomain, EngineProblem]:
+        from knowledge import PackageError
+
+        from .planning import compile_problem
+
+        if spec is None:
+            raise PackageError(
+                f"HDDL problem '{name}' is planned from the store (workbench kb import "
+                "DOMAIN.hddl PROBLEM.hddl) or from files (workbench plan hddl DOMAIN.hddl "
+                "PROBLEM.hddl)"
+            )
+        return compile_problem(*read_stored(spec, name, text))
+
+    def domain_of(self, problem: str) -> str:
+        from knowledge import PackageError
+
+        raise PackageError(
+            f"HDDL problem '{problem}': say which imported domain it belongs to "
+            "(workbench plan hddl DOMAIN PROBLEM)"
+        )
+
+
 def package() -> KnowledgePackage:
-    return KnowledgePackage(
+    return HddlPackage(
         name="hddl",
         description=DESCRIPTION,
         sources={},

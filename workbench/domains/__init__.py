@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
     from textual.app import App
     from textual.binding import BindingType
+    from textual.screen import Screen
 
     from engine.tofs import RunResult
     from workbench.kb.drafts import Draft
@@ -51,6 +52,7 @@ __all__ = [
 _DOMAINS: dict[str, str] = {
     "edaps": "workbench.domains.edaps",
     "bridge": "workbench.domains.bridge",
+    "hddl": "workbench.domains.hddl",
 }
 """Package name -> the module whose ``UI`` is its :class:`DomainUI`.  The only place the
 generic workbench names a package; the order is the order texts list the domains in."""
@@ -155,6 +157,9 @@ class DomainUI:
     screens a command belongs to (see :data:`workbench.palette.PREFIXES`)."""
     palette_unavailable: Mapping[str, str] = field(default_factory=dict)
     """Why an action cannot run, by binding id (see :data:`workbench.palette.UNAVAILABLE`)."""
+    knowledge_editor: Callable[[Path | None, str], Screen[Any]] | None = None
+    """The editor for a domain of this package, in place of the generic knowledge editor:
+    ``(store path, domain) -> screen`` (HDDL: the domain's text, which is its source)."""
     default_knowledge: str | None = None
     """A knowledge domain the knowledge editor opens on when nothing says which (the first
     package naming one the store holds wins; otherwise the store's first domain)."""

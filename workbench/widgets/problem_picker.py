@@ -151,14 +151,14 @@ def _load(name: str, stored: dict[str, tuple[str, dict[str, str]]]) -> PackageEn
     except Exception as exc:
         return PackageEntry(name, "", (), f"{type(exc).__name__}: {exc}")
     problems = {p: pkg.problem_descriptions.get(p, "") for p in pkg.problems}
-    if pkg.problem_loader is not None:  # only packages that read problem text can run these
+    if pkg.reads_stored_problems:  # only packages that read problem text can run these
         for domain in pkg.sources:
             for problem, description in stored.get(domain, ("", {}))[1].items():
                 problems.setdefault(problem, description)
     imported = tuple(
         (domain, problem, description)
         for domain, (owner, found) in sorted(stored.items())
-        if owner == name and domain not in pkg.sources and pkg.problem_loader is not None
+        if owner == name and domain not in pkg.sources and pkg.reads_stored_problems
         for problem, description in sorted(found.items())
     )
     return PackageEntry(name, pkg.description, tuple(sorted(problems.items())), None, imported)

@@ -1,0 +1,242 @@
+"""The knowledge editor of an HDDL domain: its text, as the author writes HDDL.
+
+An HDDL domain's source of truth is its HDDL text (the store keeps it in the domain's
+``extra``; tasks, methods and actions are a view derived from it), so that is what is
+edited: one text area, an outline of the domain (types, predicates, tasks, methods,
+actions) whose entries jump to where each is written, and live validation by the HDDL
+reader -- every finding with its line and column, as the command line reports them.
+``ctrl+s`` saves the text as a new revision of the domain (history and undo as for any
+edit; the store re-reads and refuses text that does not read); ``escape`` leaves, asking
+first if there are unsaved edits.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Header, Static, TextArea, Tree
+
+from workbench.screens.choice_dialog import ChoiceDialog
+
+__all__ = ["HddlEditorScreen", "outline"]
+
+# Validation waits until typing pauses this long: reading a large domain takes a while.
+DEBOUNCE = 0.3
+
+Leave = Literal["save", "discard", "stay"]
+
+
+class LeaveDialog(ChoiceDialog[Leave]):
+    PREFIX = "hddl-leave"
+    HEADING = "Unsaved HDDL"
+    CHOICES = (
+        ("save", "Save and leave", "primary"),
+        ("discard", "Leave without saving", "error"),
+        ("stay", "Keep editing", "default"),
+    )
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "choose('save')", "Save"),
+        Binding("d", "choose('discard')", "Discard"),
+        Binding("escape", "choose('stay')", "Keep editing"),
+    ]
+
+    def __init__(self, domain: str) -> None:
+        super().__init__()
+        self.domain = domain
+
+    def text(self) -> str:
+        return f"The HDDL of '{self.domain}' has edits that are not saved."
+
+
+def outline(domain: Any) -> list[tuple[str, list[tuple[str, int, int]]]]:
+    """(section, [(entry, line, column)]) for the tree: where each declaration is written."""
+
+    def at(item: Any) -> tuple[int, int]:
+        pos = getattr(item, "pos", None)
+        return (pos.line, pos.column) if pos is not None else (1, 1)
+
+    def entries(items: Any, show: Any) -> list[tuple[str, int, int]]:
+        return [(show(i), *at(i)) for i in items]
+
+    return [
+        ("types", entries(domain.types, lambda t: f"{t.name} - {' '.join(t.parents)}")),
+        ("constants", entries(domain.constants, lambda c: f"{c.name} - {' '.join(c.types)}")),
+        ("predicates", entries(domain.predicates, lambda p: p.name)),
+        ("tasks", entries(domain.tasks, lambda t: t.name)),
+        ("methods", entries(domain.methods, lambda m: f"{m.task.name} · {m.name}")),
+        ("actions", entries(domain.actions, lambda a: a.name)),
+    ]
+
+
+class HddlEditorScreen(Screen[None]):
+    """Edit one stored HDDL domain's text, validated as it is typed."""
+
+    DEFAULT_CSS = """
+    HddlEditorScreen #hddl-outline { width: 32; border: round $primary-darken-2; }
+    HddlEditorScreen #hddl-main { width: 1fr; }
+    HddlEditorScreen #hddl-text { height: 1fr; }
+    HddlEditorScreen #hddl-issues {
+        height: auto; max-height: 8; border: round $success; padding: 0 1;
+    }
+    HddlEditorScreen #hddl-issues.invalid { border: round $error; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "save", "Save", id="hddl.save"),
+        Binding("escape", "leave", "Back", id="hddl.leave"),
+    ]
+
+    def __init__(self, db: Path | None, domain: str) -> None:
+        super().__init__()
+        self.db = db
+        self.domain = domain
+        self.revision = 0
+        self.saved_text = ""
+        self.model: Any = None  # the last text that read, as a model
+        self.problems: list[str] = []
+        self._timer: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal():
+            yield Tree(Text(self.domain), id="hddl-outline")
+            with Vertical(id="hddl-main"):
+                yield TextArea("", id="hddl-text", show_line_numbers=True, tab_behavior="indent")
+                yield Static("", id="hddl-issues")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        from knowledge.hddl.stored import hddl_text
+        from workbench.kb.catalog import open_store
+
+        self.title = f"HDDL · {self.domain}"
+        store = open_store(self.db)
+        try:
+            spec = store.load(self.domain)
+            self.revision = store.revision(self.domain)
+        finally:
+            store.close()
+        self.saved_text = hddl_text(spec)
+        area = self.query_one("#hddl-text", TextArea)
+        area.load_text(self.saved_text)
+        self.validate()
+        area.focus()
+
+    # -- validation ------------------------------------------------------------------------
+
+    @on(TextArea.Changed, "#hddl-text")
+    def _changed(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(DEBOUNCE, self.validate)
+
+    @property
+    def dirty(self) -> bool:
+        return self.query_one("#hddl-text", TextArea).text != self.saved_text
+
+    def validate(self) -> None:
+        """Read the text as HDDL; show every finding, or what the domain holds."""
+        from knowledge.hddl import HddlError, parse_domain
+
+        text = self.query_one("#hddl-text", TextArea).text
+        issues = self.query_one("#hddl-issues", Static)
+        try:
+            model = parse_domain(text, f"{self.domain}.hddl")
+            problems = []
+            if model.name != self.domain:
+                problems = [
+                    f"the domain is called '{model.name}' here; its name in the store is "
+                    f"'{self.domain}' (import the text as a new domain to rename it)"
+                ]
+        except HddlError as exc:
+            model = None
+            problems = [
+                f"line {i.line}, column {i.column}: {i.message}" if i.line else i.message
+                for i in exc.issues
+            ]
+        self.problems = problems
+        if problems or model is None:
+            issues.update("\n".join(problems))
+            issues.add_class("invalid")
+            return
+        self.model = model
+        issues.remove_class("invalid")
+        issues.update(
+            f"reads as HDDL: {len(model.tasks)} tasks, {len(model.methods)} methods, "
+            f"{len(model.actions)} actions" + (" · unsaved" if self.dirty else "")
+        )
+        self._fill_outline(model)
+
+    def _fill_outline(self, model: Any) -> None:
+        tree: Tree[tuple[int, int]] = self.query_one("#hddl-outline", Tree)
+        tree.clear()
+        tree.root.expand()
+        for section, entries in outline(model):
+            branch = tree.root.add(f"{section} ({len(entries)})", expand=section != "methods")
+            for label, line, column in entries:
+                branch.add_leaf(label, data=(line, column))
+
+    @on(Tree.NodeSelected, "#hddl-outline")
+    def _jump(self, event: Tree.NodeSelected[tuple[int, int]]) -> None:
+        if event.node.data is None:
+            return
+        line, column = event.node.data
+        area = self.query_one("#hddl-text", TextArea)
+        area.move_cursor((line - 1, max(column - 1, 0)), center=True)
+        area.focus()
+
+    # -- saving and leaving ----------------------------------------------------------------
+
+    def action_save(self) -> bool:
+        """Store the text as the domain's next revision; False (and why) if it cannot be."""
+        from knowledge.hddl.stored import PACKAGE, domain_to_spec
+        from workbench.kb import StoreError
+        from workbench.kb.catalog import open_store
+
+        self.validate()
+        if self.problems or self.model is None:
+            self.notify("The text does not read as HDDL; nothing was saved.", severity="error")
+            return False
+        if not self.dirty:
+            self.notify("Nothing to save.")
+            return True
+        store = open_store(self.db)
+        try:
+            tests = store.load(self.domain).tests
+            spec = domain_to_spec(self.model).model_copy(update={"tests": tests})
+            rev = store.import_spec(
+                spec,
+                package=PACKAGE,
+                path=f"{self.domain}.hddl",
+                base=self.revision,
+                message="edited in the workbench",
+            )
+        except (StoreError, ValueError) as exc:
+            self.notify(str(exc), title="Not saved", severity="error")
+            return False
+        finally:
+            store.close()
+        self.revision = rev.id
+        self.saved_text = self.query_one("#hddl-text", TextArea).text
+        self.validate()
+        self.notify(f"Saved '{self.domain}' as revision {rev.id}.")
+        return True
+
+    def action_leave(self) -> None:
+        if not self.dirty:
+            self.dismiss(None)
+            return
+
+        def answered(choice: Leave | None) -> None:
+            if choice == "discard" or (choice == "save" and self.action_save()):
+                self.dismiss(None)
+
+        self.app.push_screen(LeaveDialog(self.domain), answered)
