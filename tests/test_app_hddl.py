@@ -37,8 +37,10 @@ async def test_an_hddl_problem_is_planned_stepped_and_explained(tmp_path: Path) 
         hddl = next(n for n in picker.root.children if str(n.label) == "hddl")
         assert [str(c.label) for c in hddl.children] == ["delivery/delivery-p1"]
         await run_problem(app, pilot, P1)
-        result = screen_of(app).view.result if screen_of(app).view is not None else None
-        assert result is not None and result.status is Status.OK
+        view = screen_of(app).view
+        assert view is not None
+        result = view.result
+        assert result.status is Status.OK
         assert [s.operator for s in result.plan] == [
             "drive",
             "load",
