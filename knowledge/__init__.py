@@ -1,16 +1,19 @@
 """Knowledge packages, one per domain.  Each registers itself here.
 
 A package exposes a :class:`KnowledgePackage`: its domains (spec + registry), its named
-problems, and optionally a loader for problem files (EDAPS designs, PBN deals).
+problems, optionally a loader for problem files (EDAPS designs, PBN deals), and the
+languages of its own its domains may be written in (:class:`DomainFormat`: HDDL), which
+``workbench kb`` imports, exports, validates and lints without knowing any of them.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 # The engine (and pydantic under it) loads when a package is used, not when this module is
 # imported: ``workbench --version`` and the exit statuses need none of it.
@@ -18,11 +21,15 @@ if TYPE_CHECKING:
     from engine.tofs import Domain, DomainSpec, Problem, Registry
 
 __all__ = [
+    "DomainFormat",
+    "ImportedProblem",
     "KnowledgePackage",
     "PackageError",
     "PlanReport",
     "PlanRequest",
+    "domain_formats",
     "exit_status",
+    "format_of",
     "get_package",
     "package_names",
 ]
@@ -95,6 +102,65 @@ class PlanReport:
     data: dict[str, Any] | None = None
 
 
+class ImportedProblem(NamedTuple):
+    """A problem read with a domain in a package's format, as the store takes it."""
+
+    file: str
+    """The file it was read from, as given."""
+    name: str
+    """What it is stored (and planned) under."""
+    kind: str
+    text: str
+    """Its text as the store keeps it (in the format: ``kb export --format`` writes it)."""
+    description: str
+
+
+@dataclass(frozen=True)
+class DomainFormat:
+    """A language of a package's own that some of its domains are written in (HDDL).
+
+    Such a domain is stored as an ordinary spec whose ``extra[extra_key]`` holds its text in
+    this language -- the source of truth -- and whose tasks, methods and operators are a
+    view derived from that text (for ``kb list``, the editor's tree and ``kb lint``).  The
+    generic ``workbench kb`` commands find a format through :func:`domain_formats` and
+    :func:`format_of` and know nothing of any one:
+
+    * ``kb import FILE [PROBLEM ...]`` imports a file that some format ``reads`` with
+      ``read``, into the format's package, in one revision with its problems;
+    * ``kb export DOMAIN --format NAME [--problem P]`` writes a domain holding this format's
+      text with ``write``, and a stored problem of ``problem_kind`` as its stored text;
+    * the store's validator refuses an edit of a domain holding the text when ``check``
+      finds anything (in place of compiling the view, which planning does not use);
+    * ``kb lint`` reads the view's calls with ``call_name``, reports ``check``'s findings as
+      its ``compile`` rule and skips the rules in ``lint_skips``.
+    """
+
+    name: str
+    """The ``kb export --format`` name (``hddl``)."""
+    title: str
+    """The language as messages name it ("an HDDL domain", "no HDDL problem")."""
+    extra_key: str
+    """The key of ``spec.extra`` holding a domain's text: a spec with it is in this format."""
+    problem_kind: str
+    """The kind its problems are stored under, their stored text being in this format."""
+    reads: Callable[[Path, str], bool]
+    """Whether a file (its path and text) is a domain in this format, by name or content."""
+    read: Callable[[Path, str, Sequence[str]], tuple[DomainSpec, list[ImportedProblem]]]
+    """A domain file (path, text without a byte-order mark) and its problem files, as the
+    store takes them: the spec has no knowledge tests (a re-import keeps the store's).
+    Raises a ``ValueError`` whose message says file, line and column of every mistake, and
+    ``OSError`` for a problem file it cannot read; nothing is imported then."""
+    write: Callable[[DomainSpec], str]
+    """The text of a spec holding this format's text (``ValueError`` if it is damaged)."""
+    check: Callable[[DomainSpec], list[str]]
+    """Every reason a spec holding the text is not what its text says (empty: none)."""
+    call_name: Callable[[str], str | None]
+    """The task or operator a call of the view (a subtask, an operator call) names, or None
+    when it is no call; for ``kb lint``."""
+    lint_skips: frozenset[str] = frozenset()
+    """``kb lint`` rules that do not apply to domains in this format (by rule name)."""
+
+
 @dataclass
 class KnowledgePackage:
     name: str
@@ -120,6 +186,8 @@ class KnowledgePackage:
     facts: Callable[[KnowledgePackage, PlanRequest], dict[str, Any]] | None = None
     # How explanations say this domain's numbers and moves (engine.tofs.explanation).
     phrasing: Callable[[Domain], Any] | None = None
+    # Languages of its own its domains may be written in, besides KB source files.
+    formats: tuple[DomainFormat, ...] = ()
     _compiled: dict[str, Domain] = field(default_factory=dict)
 
     def spec(self, domain: str) -> DomainSpec:
@@ -374,3 +442,17 @@ def get_package(name: str) -> KnowledgePackage:
     module = importlib.import_module(_PACKAGES[name])
     pkg: Any = module.package()
     return pkg
+
+
+@cache
+def domain_formats() -> tuple[tuple[str, DomainFormat], ...]:
+    """(package name, format) of every package's :class:`DomainFormat`, by package name.
+
+    Imports every package (once): ask only when a format is needed."""
+    return tuple((name, fmt) for name in package_names() for fmt in get_package(name).formats)
+
+
+def format_of(spec: DomainSpec) -> tuple[str, DomainFormat] | None:
+    """(package name, format) of the format whose text ``spec`` holds, or None for a domain
+    written in the expression language (a KB source file)."""
+    return next(((p, f) for p, f in domain_formats() if f.extra_key in spec.extra), None)

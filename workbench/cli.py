@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
 __all__ = ["EXIT_STATUSES", "main"]
@@ -41,6 +41,21 @@ def _force(pairs: Sequence[str]) -> dict[str, str]:
             raise SystemExit(_fail(f"--why-not expects TASK=ALTERNATIVE, got '{text}'"))
         out[task.strip()] = alt.strip()
     return out
+
+
+class _ExportFormats:
+    """``kb export --format`` choices: ``kb`` and every package's own formats (HDDL).  Asked
+    only when a ``--format`` is given (or for help), so building the parser imports no
+    package."""
+
+    def __iter__(self) -> Iterator[str]:
+        from knowledge import domain_formats
+
+        yield "kb"
+        yield from (fmt.name for _, fmt in domain_formats())
+
+    def __contains__(self, value: object) -> bool:
+        return value in list(self)
 
 
 def _fail(message: str, status: int = 1) -> int:
@@ -178,20 +193,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     k.add_argument("--base", type=int, help="refuse if the domain is no longer at this revision")
     k = ks.add_parser(
-        "export", parents=[common], help="write a domain's KB source file (or its HDDL)"
+        "export",
+        parents=[common],
+        help="write a domain's KB source file (or its text in its package's language: HDDL)",
     )
     k.add_argument("domain")
     k.add_argument("-o", "--output", metavar="FILE", help="file to write (default: stdout)")
     k.add_argument(
         "--format",
-        choices=["kb", "hddl"],
+        choices=_ExportFormats(),
         default="kb",
-        help="kb: the KB source file (TOML; the default); hddl: an HDDL domain's HDDL text",
+        metavar="FORMAT",
+        help="kb: the KB source file (TOML; the default); or a package's own language, for a "
+        "domain written in it (%(choices)s)",
     )
     k.add_argument(
         "--problem",
         metavar="NAME",
-        help="with --format hddl: write this stored HDDL problem instead of the domain",
+        help="with a package's --format: write this problem, stored in that language, "
+        "instead of the domain",
     )
     k = ks.add_parser("lint", parents=[common, as_json], help="check a domain for likely mistakes")
     k.add_argument("domain")

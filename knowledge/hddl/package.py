@@ -9,7 +9,9 @@ tree was searched) or ``gave up`` (a budget stopped it first).
 
 ``workbench plan hddl DOMAIN PROBLEM`` with names rather than files plans a domain and a
 problem imported into the knowledge store (``workbench kb import DOMAIN.hddl PROBLEM.hddl``;
-:mod:`knowledge.hddl.stored`): the domain is re-read from its stored HDDL text.
+:mod:`knowledge.hddl.stored`): the domain is re-read from its stored HDDL text.  The store's
+generic commands import, export, validate and lint HDDL through the package's
+:data:`~knowledge.hddl.stored.FORMAT`.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ from knowledge import (
     PlanRequest,
     explain_run,
 )
+
+# Light: the engine loads only when a stored domain is read or checked.
+from .stored import FORMAT, PROBLEM_KIND
 
 if TYPE_CHECKING:
     from engine.tofs import Domain as EngineDomain
@@ -94,10 +99,11 @@ def package() -> KnowledgePackage:
         registries={},
         problems={},
         problem_domain={},
-        problem_kind="hddl-problem",  # stored.PROBLEM_KIND, without importing the engine
+        problem_kind=PROBLEM_KIND,
         planner=plan_files,
         store_key=store_key,
         facts=hddl_facts,
+        formats=(FORMAT,),
     )
 
 

@@ -15,13 +15,22 @@ A stored HDDL domain is an ordinary :class:`~engine.tofs.DomainSpec` with two fa
 Problems are stored in the problems table with kind :data:`PROBLEM_KIND` and their
 canonical HDDL text (:func:`~knowledge.hddl.write_problem`), under their file's name
 (:func:`problem_store_name`).
+
+:data:`FORMAT` is how the generic ``workbench kb`` commands see all of this (a
+:class:`~knowledge.DomainFormat` of the ``hddl`` package): ``kb import`` reads domain files
+with :func:`import_files`, ``kb export --format hddl`` writes :func:`hddl_text`, the store's
+validator and ``kb lint`` call :func:`check_spec`, and ``kb lint`` reads the view's subtasks
+with :func:`call_name`.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from knowledge import DomainFormat, ImportedProblem
 
 from .errors import HddlError, Issue
 
@@ -32,15 +41,20 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EXTRA_KEY",
+    "FORMAT",
+    "LINT_SKIPS",
     "PACKAGE",
     "PROBLEM_KIND",
+    "call_name",
     "check_spec",
     "domain_to_spec",
     "hddl_text",
+    "import_files",
     "is_hddl_spec",
     "looks_like_domain",
     "problem_store_name",
     "problem_text",
+    "reads_file",
     "spec_to_domain",
     "stored_path",
 ]
@@ -56,11 +70,36 @@ _DOMAIN_START = re.compile(r"\A(?:\s|;[^\n]*(?:\n|\Z))*\(\s*define\s*\(\s*domain
 # The parts of a domain the HDDL text determines (the rest -- description, roots, tests --
 # is the store's own).
 _DERIVED = ("constants", "tasks", "methods", "operators")
+# A subtask as the derived view writes it: ``(drive ?v ?from ?to)``.
+_CALL = re.compile(r"\s*\(\s*([^\s()]+)")
+
+# ``kb lint`` reads an HDDL domain through its derived view, with subtasks read as HDDL calls
+# (:func:`call_name`), and its ``compile`` rule re-reads the HDDL text (:func:`check_spec`)
+# instead of compiling expressions.  Four rules do not apply: ``never-applicable`` and
+# ``missing-label`` read the expression language (and HDDL tasks show as written,
+# ``(deliver p1 north)``), an HDDL domain has no roots (a problem's task network says where
+# planning starts), and ``cycle-without-operator`` is what HDDL search handles by pruning
+# repeats on the path (9 of the 19 IPC 2020 total-order domains recurse on the left, e.g.
+# ``get_to`` in Transport).
+LINT_SKIPS = frozenset(("no-roots", "never-applicable", "cycle-without-operator", "missing-label"))
 
 
 def looks_like_domain(text: str) -> bool:
     """Whether ``text`` starts (after comments) like an HDDL domain: ``(define (domain``."""
     return _DOMAIN_START.match(text.lstrip("\ufeff")) is not None
+
+
+def reads_file(path: Path, text: str) -> bool:
+    """Whether ``kb import`` takes a file as an HDDL domain: by its ``.hddl`` extension or
+    its content (:func:`looks_like_domain`)."""
+    return path.suffix.lower() == ".hddl" or looks_like_domain(text)
+
+
+def call_name(text: str) -> str | None:
+    """The task or action a subtask of the derived view calls (``drive`` for
+    ``(drive ?v ?from ?to)``), or None when it is no call."""
+    match = _CALL.match(text)
+    return match.group(1) if match else None
 
 
 def stored_path(name: str) -> str:
@@ -189,3 +228,56 @@ def problem_text(problem: Problem) -> str:
         return write_problem(problem)
     except ValueError as exc:
         raise _error(problem.path or "<problem>", f"the problem cannot be stored: {exc}") from None
+
+
+def import_files(
+    path: Path, text: str, problem_files: Sequence[str]
+) -> tuple[DomainSpec, list[ImportedProblem]]:
+    """An HDDL domain file (``text``, read from ``path``) and its problem files, read and
+    checked in full, as the store takes them: the domain as :func:`domain_to_spec` gives it
+    and each problem's canonical text (``kb import``, before the store is touched).
+
+    A problem is stored under its file's name without ``.hddl`` (``pfile01``): the name in
+    the file is no key, since IPC domains give many problems one name (every Freecell problem
+    is ``p``), and importing one would silently replace another; two files of one name are
+    refused.  Raises :class:`HddlError` (file, line, column) or ``OSError``."""
+    from . import parse_domain, parse_problem
+
+    domain = parse_domain(text, str(path))
+    spec = domain_to_spec(domain)
+    problems: list[ImportedProblem] = []
+    for file in problem_files:
+        problem = parse_problem(Path(file).read_text(encoding="utf-8-sig"), domain, file)
+        name = problem_store_name(file)
+        clash = next((p.file for p in problems if p.name.lower() == name.lower()), None)
+        if clash is not None:
+            raise _error(
+                file,
+                f"a problem named '{name}' comes from {clash} too (problems are stored "
+                "under their file names)",
+            )
+        own = "" if problem.name == name else f" (problem {problem.name})"
+        problems.append(
+            ImportedProblem(
+                file,
+                name,
+                PROBLEM_KIND,
+                problem_text(problem),
+                f"HDDL{own}, from {Path(file).name}",
+            )
+        )
+    return spec, problems
+
+
+FORMAT = DomainFormat(
+    name="hddl",
+    title="HDDL",
+    extra_key=EXTRA_KEY,
+    problem_kind=PROBLEM_KIND,
+    reads=reads_file,
+    read=import_files,
+    write=hddl_text,
+    check=check_spec,
+    call_name=call_name,
+    lint_skips=LINT_SKIPS,
+)

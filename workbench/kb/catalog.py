@@ -2,7 +2,8 @@
 
 The store holds data; the packages hold the Python primitives that make the data runnable.
 This module knows both: which package owns a domain, how to validate an edit (compile the
-domain with its own registry, so an edit that would break a run never reaches the file),
+domain with its own registry, or check it with its package's format when it is written in
+one, so an edit that would break a run never reaches the file),
 where the default database lives, and how to seed it from the bundled knowledge.
 """
 
@@ -15,7 +16,7 @@ from pathlib import Path
 import platformdirs
 
 from engine.tofs import DomainError, DomainSpec, Registry, compile_domain
-from knowledge import KnowledgePackage, get_package, package_names
+from knowledge import KnowledgePackage, format_of, get_package, package_names
 
 from .store import KnowledgeStore
 
@@ -46,14 +47,18 @@ def domain_owner(domain: str) -> tuple[str, Registry] | None:
 
 def validate(domain: str, spec: DomainSpec) -> list[str]:
     """Every reason ``spec`` could not run: a full compile with the domain's primitives; for
-    an HDDL domain, its stored HDDL text re-read (and the view derived from it unchanged)."""
+    a domain written in a package's own language (HDDL), that package's check of the text
+    it holds (:attr:`knowledge.DomainFormat.check`: the text re-read, and the view derived
+    from it unchanged).
+
+    The format is found by the spec, not by the package the store files the domain under:
+    the text is what planning reads, whatever package a KB source file was imported to."""
     owner = domain_owner(domain)
     if spec.name != domain:
         return [f"the domain is called '{spec.name}', not '{domain}'"]
-    if "hddl" in spec.extra:  # knowledge.hddl.stored.is_hddl_spec, without loading lark
-        from knowledge.hddl.stored import check_spec
-
-        return check_spec(spec)
+    found = format_of(spec)
+    if found is not None:
+        return found[1].check(spec)
     if owner is None:
         return []
     try:

@@ -3,6 +3,9 @@
 Every command reports problems as one clear message on stderr with exit status 1 (2 when
 knowledge tests or lint find errors), never a traceback, and never leaves the store
 half-written.
+
+Nothing here knows a package's own language (HDDL): ``import`` and ``export --format``
+go through the packages' formats (:class:`~knowledge.DomainFormat`).
 """
 
 from __future__ import annotations
@@ -13,13 +16,16 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.tofs.source import SourceError
 
 from ..batch import report_failures
 from .catalog import domain_owner, open_store
 from .store import KnowledgeStore, StoreError
+
+if TYPE_CHECKING:
+    from knowledge import DomainFormat
 
 __all__ = ["run_kb"]
 
@@ -109,15 +115,24 @@ def cmd_list(store: KnowledgeStore, args: argparse.Namespace) -> int:
     return 0
 
 
+def _an(title: str) -> str:
+    """``title`` with its article: "an HDDL", "a PDDL", "an Ontology"."""
+    vowel = title[:1] in "AEFHILMNORSX" if title.isupper() else title[:1].lower() in "aeiou"
+    return f"{'an' if vowel else 'a'} {title}"
+
+
 def cmd_import(store: KnowledgeStore, args: argparse.Namespace) -> int:
+    from knowledge import domain_formats, format_of
+
     path = Path(args.source)
     if path.exists():
         text = path.read_text(encoding="utf-8")
         name = path.stem
-        from knowledge.hddl.stored import looks_like_domain
-
-        if path.suffix.lower() == ".hddl" or looks_like_domain(text):
-            return _import_hddl(store, args, path, text.removeprefix("\ufeff"))
+        for owner_name, fmt in domain_formats():
+            if fmt.reads(path, text):
+                return _import_format(
+                    store, args, path, text.removeprefix("\ufeff"), owner_name, fmt
+                )
     else:
         owner = domain_owner(args.source)
         if owner is None:
@@ -127,9 +142,11 @@ def cmd_import(store: KnowledgeStore, args: argparse.Namespace) -> int:
         path = get_package(owner[0]).sources[args.source]
         text, name = path.read_text(encoding="utf-8"), args.source
     if args.problems:
+        domains = " or ".join(f"{_an(f.title)} domain" for _, f in domain_formats())
         return _err(
-            f"problem files are imported with an HDDL domain, and {path} is not one "
-            "(workbench kb import DOMAIN.hddl PROBLEM.hddl ...); nothing was imported"
+            f"problem files are imported with {domains or 'a domain in a package format'}, "
+            f"and {path} is not one (workbench kb import DOMAIN PROBLEM ...); "
+            "nothing was imported"
         )
     package = args.package or (domain_owner(name) or (None,))[0]
     if package is None:
@@ -139,8 +156,9 @@ def cmd_import(store: KnowledgeStore, args: argparse.Namespace) -> int:
             spec = parse_domain_source(text, str(path))
         except SourceError as exc:
             return _err(str(exc))
-        # An HDDL domain exported as a KB source file comes back to the hddl package.
-        package = (domain_owner(spec.name) or ("hddl" if "hddl" in spec.extra else "",))[0]
+        # A domain in a package's format exported as a KB source file (it carries its
+        # text) comes back to that package.
+        package = (domain_owner(spec.name) or format_of(spec) or ("",))[0]
     rev = store.import_text(text, package=package or "", path=str(path), base=args.base)
     if args.json:
         return _json(_revision_dict(rev))
@@ -148,72 +166,63 @@ def cmd_import(store: KnowledgeStore, args: argparse.Namespace) -> int:
     return 0
 
 
-def _import_hddl(store: KnowledgeStore, args: argparse.Namespace, path: Path, text: str) -> int:
-    """An HDDL domain file and its problem files, read and checked in full before the store
-    is touched, then written as one revision (the problems in the same transaction).
-
-    A problem is stored under its file's name without ``.hddl`` (``pfile01``): the name in
-    the file is no key, since IPC domains give many problems one name (every Freecell problem
-    is ``p``), and importing one would silently replace another."""
-    from knowledge.hddl import HddlError, parse_domain, parse_problem
-    from knowledge.hddl.stored import (
-        PACKAGE,
-        PROBLEM_KIND,
-        domain_to_spec,
-        problem_store_name,
-        problem_text,
-    )
-
-    if args.package not in (None, PACKAGE):
-        return _err(f"{path} is an HDDL domain: its package is '{PACKAGE}', not '{args.package}'")
-    problems: list[tuple[str, str, str, str]] = []
-    files: dict[str, str] = {}
+def _import_format(
+    store: KnowledgeStore,
+    args: argparse.Namespace,
+    path: Path,
+    text: str,
+    package: str,
+    fmt: DomainFormat,
+) -> int:
+    """A domain file in a package's format and its problem files, read and checked in full
+    (:attr:`DomainFormat.read`) before the store is touched, then written as one revision
+    (the problems in the same transaction)."""
+    if args.package not in (None, package):
+        return _err(
+            f"{path} is {_an(fmt.title)} domain: its package is '{package}', not '{args.package}'"
+        )
     try:
-        domain = parse_domain(text, str(path))
-        spec = domain_to_spec(domain)
-        for file in args.problems:
-            problem = parse_problem(Path(file).read_text(encoding="utf-8-sig"), domain, file)
-            name = problem_store_name(file)
-            clash = next((f for n, f in files.items() if n.lower() == name.lower()), None)
-            if clash is not None:
-                return _err(
-                    f"{file}: a problem named '{name}' comes from {clash} too (problems are "
-                    "stored under their file names); nothing was imported"
-                )
-            files[name] = file
-            own = "" if problem.name == name else f" (problem {problem.name})"
-            problems.append(
-                (name, PROBLEM_KIND, problem_text(problem), f"HDDL{own}, from {Path(file).name}")
-            )
-    except HddlError as exc:
+        spec, problems = fmt.read(path, text, args.problems)
+    except ValueError as exc:
         return _err(f"{exc}\nnothing was imported")
     if store.has_domain(spec.name):
-        if store.package_of(spec.name) != PACKAGE:
+        owner = store.package_of(spec.name)
+        if owner != package:
             return _err(
                 f"{path}: the store's domain '{spec.name}' belongs to package "
-                f"'{store.package_of(spec.name)}'; an HDDL domain of that name cannot replace "
+                f"'{owner}'; {_an(fmt.title)} domain of that name cannot replace "
                 "it; nothing was imported"
             )
-        # The file replaces what HDDL says; the knowledge tests are the store's own.
+        # The file replaces what its text says; the knowledge tests are the store's own.
         spec = spec.model_copy(update={"tests": store.load(spec.name).tests})
     rev = store.import_spec(
-        spec, package=PACKAGE, path=str(path), problems=problems, base=args.base
+        spec,
+        package=package,
+        path=str(path),
+        problems=[(p.name, p.kind, p.text, p.description) for p in problems],
+        base=args.base,
     )
     if args.json:
-        return _json(_revision_dict(rev) | {"problems": list(files)})
+        return _json(_revision_dict(rev) | {"problems": [p.name for p in problems]})
     print(f"imported {path} as domain '{rev.domain}', revision {rev.id}")
-    for name, file in files.items():
-        print(f"imported {file} as problem '{name}' of '{rev.domain}'")
+    for p in problems:
+        print(f"imported {p.file} as problem '{p.name}' of '{rev.domain}'")
     return 0
 
 
 def cmd_export(store: KnowledgeStore, args: argparse.Namespace) -> int:
-    if args.format == "hddl":
-        text = _hddl_export(store, args)
+    if args.format != "kb":
+        text = _format_export(store, args)
         if text is None:
             return 1
     elif args.problem:
-        return _err("--problem exports a stored HDDL problem: add --format hddl")
+        from knowledge import domain_formats
+
+        formats = [f for _, f in domain_formats()]
+        return _err(
+            f"--problem exports a stored {' or '.join(f.title for f in formats)} problem: "
+            f"add {' or '.join(f'--format {f.name}' for f in formats)}"
+        )
     else:
         text = store.export(args.domain)
     if args.output:
@@ -224,26 +233,32 @@ def cmd_export(store: KnowledgeStore, args: argparse.Namespace) -> int:
     return 0
 
 
-def _hddl_export(store: KnowledgeStore, args: argparse.Namespace) -> str | None:
-    """The HDDL text of a stored domain (or of its problem ``--problem``); None when there
-    is none, having said why."""
-    from knowledge.hddl.stored import PROBLEM_KIND, hddl_text, is_hddl_spec
+def _format_export(store: KnowledgeStore, args: argparse.Namespace) -> str | None:
+    """The text of a stored domain in the package format ``--format`` (or of its problem
+    ``--problem``); None when there is none, having said why."""
+    from knowledge import domain_formats
 
+    fmt = next(f for _, f in domain_formats() if f.name == args.format)
     spec = store.load(args.domain)
-    if not is_hddl_spec(spec):
+    if fmt.extra_key not in spec.extra:
         _err(
-            f"domain '{args.domain}' (package '{store.package_of(args.domain)}') is not an "
-            "HDDL domain; export it as a KB source file (without --format hddl)"
+            f"domain '{args.domain}' (package '{store.package_of(args.domain)}') is not "
+            f"{_an(fmt.title)} domain; export it as a KB source file (without --format "
+            f"{fmt.name})"
         )
         return None
     if args.problem is None:
-        return hddl_text(spec)
+        try:
+            return fmt.write(spec)
+        except ValueError as exc:
+            _err(str(exc))
+            return None
     stored = {p["name"].lower(): p for p in store.problems(args.domain)}
     row = stored.get(args.problem.lower())
-    if row is None or row["kind"] != PROBLEM_KIND:
-        names = ", ".join(p["name"] for p in stored.values() if p["kind"] == PROBLEM_KIND)
+    if row is None or row["kind"] != fmt.problem_kind:
+        names = ", ".join(p["name"] for p in stored.values() if p["kind"] == fmt.problem_kind)
         _err(
-            f"domain '{args.domain}' has no HDDL problem '{args.problem}' "
+            f"domain '{args.domain}' has no {fmt.title} problem '{args.problem}' "
             f"(problems: {names or 'none'})"
         )
         return None

@@ -49,9 +49,12 @@ from engine.tofs.expressions import (
 from engine.tofs.model import DomainSpec, MethodDef
 from engine.tofs.registry import Registry
 from engine.tofs.value_types import type_of_value
+from knowledge import format_of
 
 if TYPE_CHECKING:
     import networkx as nx
+
+    from knowledge import DomainFormat
 
 __all__ = ["RULES", "Finding", "Kind", "Rule", "Severity", "lint_domain"]
 
@@ -61,8 +64,6 @@ Kind = Literal["task", "method", "operator", "constant", "domain"]
 _SEVERITY_ORDER: dict[str, int] = {"error": 0, "warning": 1}
 _KINDS: frozenset[str] = frozenset(("task", "method", "operator", "constant", "domain"))
 _LEADING_NAME = re.compile(r"\s*([A-Za-z][A-Za-z0-9_]*)")
-# An HDDL subtask as the derived view writes it: ``(drive ?v ?from ?to)``.
-_HDDL_CALL = re.compile(r"\s*\(\s*([^\s()]+)")
 
 # Fields that make a method the move of an uncontrolled agent (model.MethodDef).
 UNCONTROLLED_FIELDS = ("weight", "assumption", "critic")
@@ -118,9 +119,10 @@ class _Context:
     def __init__(self, spec: DomainSpec, registry: Registry | None) -> None:
         self.spec = spec
         self.registry = registry
-        # An HDDL domain from the store (knowledge.hddl.stored): preconditions and subtasks
-        # are HDDL text, not the expression language.
-        self.hddl = "hddl" in spec.extra
+        # A domain written in a package's own language (HDDL): the spec is a view derived
+        # from its text, whose preconditions and calls are not the expression language.
+        found = format_of(spec)
+        self.format: DomainFormat | None = found[1] if found is not None else None
         self.tasks = {t.name: t for t in spec.tasks}
         self.operators = {o.name: o for o in spec.operators}
         self.constants = spec.constant_values()
@@ -146,9 +148,8 @@ class _Context:
                 else [("operator", m.operator or "")]
             )
             for fld, src in sources:
-                if self.hddl:
-                    match = _HDDL_CALL.match(src)
-                    out.append((m, fld, src, match.group(1) if match else None))
+                if self.format is not None:
+                    out.append((m, fld, src, self.format.call_name(src)))
                     continue
                 try:
                     name: str | None = parse_call(src)[0]
@@ -260,14 +261,12 @@ def _permissive_registry(ctx: _Context) -> Registry:
 def _compile(ctx: _Context) -> Iterator[_Hit]:
     """Everything compile_domain reports, except what undefined-task says more precisely.
 
-    An HDDL domain is not compiled from its view: its stored HDDL text is re-read (what
-    planning does), and every finding of the reader is reported with its line and column.
+    A domain in a package's own language (HDDL) is not compiled from its view: its format
+    checks the text it holds (what planning reads), e.g. with the reader's line and column.
     """
-    if ctx.hddl:
-        from knowledge.hddl.stored import check_spec
-
-        for message in check_spec(ctx.spec):
-            yield _Hit("domain", ctx.spec.name, "extra.hddl", message)
+    if ctx.format is not None:
+        for message in ctx.format.check(ctx.spec):
+            yield _Hit("domain", ctx.spec.name, f"extra.{ctx.format.extra_key}", message)
         return
     registry = ctx.registry if ctx.registry is not None else _permissive_registry(ctx)
     try:
@@ -718,11 +717,9 @@ class Rule:
     severity: Severity
     description: str
     check: Callable[[_Context], Iterable[_Hit]]
-    # Whether the rule applies to an HDDL domain (see the note above RULES).
-    hddl: bool = True
 
     def run(self, ctx: _Context) -> list[Finding]:
-        if ctx.hddl and not self.hddl:
+        if ctx.format is not None and self.name in ctx.format.lint_skips:
             return []
         return [
             Finding(self.name, self.severity, h.kind, h.name, h.field, h.message)
@@ -730,14 +727,10 @@ class Rule:
         ]
 
 
-# An HDDL domain in the store (knowledge.hddl.stored) is linted through its derived view, with
-# subtasks read as HDDL calls.  ``compile`` re-reads its HDDL text instead of compiling
-# expressions; four rules do not apply: ``never-applicable`` and ``missing-label`` read the
-# expression language (and HDDL tasks show as written, ``(deliver p1 north)``), an HDDL
-# domain has no roots (a problem's task network says where planning starts), and
-# ``cycle-without-operator`` is what HDDL search handles by pruning repeats on the path
-# (9 of the 19 IPC 2020 total-order domains recurse on the left, e.g. ``get_to`` in
-# Transport).
+# A domain written in a package's own language (knowledge.DomainFormat: HDDL) is linted through
+# its derived view, with calls read by the format (``call_name``); ``compile`` is the
+# format's check of the text instead of compiling expressions, and the rules the format
+# lists in ``lint_skips`` do not apply (knowledge.hddl.stored.LINT_SKIPS says why for HDDL).
 RULES: tuple[Rule, ...] = (
     Rule(
         "compile",
@@ -769,7 +762,6 @@ RULES: tuple[Rule, ...] = (
         "warning",
         "the domain declares roots, so reachability can be checked",
         _no_roots,
-        hddl=False,
     ),
     Rule(
         "unreachable-task",
@@ -786,14 +778,12 @@ RULES: tuple[Rule, ...] = (
         "warning",
         "no precondition is false by its constants alone",
         _never_applicable,
-        hddl=False,
     ),
     Rule(
         "cycle-without-operator",
         "error",
         "no recursion can repeat without applying an operator",
         _cycle_without_operator,
-        hddl=False,
     ),
     Rule(
         "uncontrolled-incomplete",
@@ -806,7 +796,6 @@ RULES: tuple[Rule, ...] = (
         "warning",
         "every possible choice point has a label",
         _missing_label,
-        hddl=False,
     ),
 )
 

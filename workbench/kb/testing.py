@@ -88,8 +88,8 @@ def run_tests(
 ) -> list[TestOutcome]:
     """Run a domain's knowledge tests (all, or those named) against ``spec``."""
     owner = domain_owner(domain)
-    # A domain no package bundles (an imported HDDL domain) runs with the package the
-    # store says it belongs to.
+    # A domain no package bundles (one imported in a package's own language) runs with the
+    # package the store says it belongs to.
     package = owner[0] if owner is not None else None
     if package is None and store is not None and store.has_domain(domain):
         package = store.package_of(domain) or None
