@@ -293,6 +293,7 @@ class _Search:
         self.repeats = options.prune_repeats and self.mode != "game"
         self.on_path: dict[Any, int] = {}  # (tasks, state key) -> node, for prune_repeats
         self.goal = problem.goal
+        self.loops = self.repeats or self.recursion
         self.diagnostics: list[str] = []
         self._chosen_idx: dict[int, int] = {}
         self._labels: dict[Task, str] = {}
@@ -505,6 +506,41 @@ class _Search:
                 )
         return alts
 
+    def _loop(
+        self, tasks: tuple[Task, ...], alt: _Alt, ent: _Entry, node: int
+    ) -> tuple[bool, Any, list[tuple[Task, int]]]:
+        """Whether ``alt`` is pruned as a loop (``prune_repeats``, ``prune_recursion``; its
+        entry then says why), and else its key on the path and the tasks being decomposed
+        at its child."""
+        path_key = None
+        if self.repeats:
+            path_key = (alt.tasks, self.state_key(alt.state))
+            ancestor = self.on_path.get(path_key)
+            if ancestor is not None:
+                ent.reason, ent.compared = Reason.REPEATED, float(ancestor)
+                self.stats["repeats_pruned"] += 1
+                if self.tr is not None:
+                    self.tr.emit(
+                        EventKind.NODE_PRUNED,
+                        node,
+                        alternative=alt.label,
+                        reason=str(Reason.REPEATED),
+                        ancestor=ancestor,
+                    )
+                return True, None, self.decomposing
+        inner = self.decomposing
+        if self.recursion:
+            found = self._decomposing(tasks, alt)
+            if found is None:
+                ent.reason, ent.detail = (
+                    Reason.RECURSION,
+                    "its first task is already being decomposed above it, in the same state",
+                )
+                self.stats["recursion_pruned"] += 1
+                return True, None, inner
+            inner = found
+        return False, path_key, inner
+
     def _decomposing(self, tasks: tuple[Task, ...], alt: _Alt) -> list[tuple[Task, int]] | None:
         """The tasks being decomposed at ``alt``'s child, or None if its first task is one
         of them (see ``SearchOptions.prune_recursion``)."""
@@ -590,12 +626,13 @@ class _Search:
         best_total = _INF
         best_out = _Out()
         deepest: _Pending | None = None
+        deepest_via: _Alt | None = None  # the alternative the deepest failure lies under
         bounded = incomplete = False
         for i, (alt, ent) in enumerate(zip(alts, entries, strict=True)):
             if not alt.ok:
                 ent.reason, ent.failure = alt.reason, alt.failure
                 if deepest is None or (alt.failure and alt.failure.depth > deepest.depth):
-                    deepest = alt.failure
+                    deepest, deepest_via = alt.failure, None
                 continue
             if forced is not None and i != forced:
                 ent.reason, ent.detail = Reason.NOT_EXPANDED, "another alternative was forced"
@@ -647,33 +684,10 @@ class _Search:
                             )
                         continue
                     self.tt[key] = child_g
-            path_key = None
-            if self.repeats:
-                path_key = (alt.tasks, self.state_key(alt.state))
-                ancestor = self.on_path.get(path_key)
-                if ancestor is not None:
-                    ent.reason, ent.compared = Reason.REPEATED, float(ancestor)
-                    self.stats["repeats_pruned"] += 1
-                    if tr is not None:
-                        tr.emit(
-                            EventKind.NODE_PRUNED,
-                            node,
-                            alternative=alt.label,
-                            reason=str(Reason.REPEATED),
-                            ancestor=ancestor,
-                        )
+            if self.loops:
+                pruned, path_key, inner = self._loop(tasks, alt, ent, node)
+                if pruned:
                     continue
-            outer = inner = self.decomposing
-            if self.recursion:
-                found = self._decomposing(tasks, alt)
-                if found is None:
-                    ent.reason, ent.detail = (
-                        Reason.RECURSION,
-                        "its first task is already being decomposed above it, in the same state",
-                    )
-                    self.stats["recursion_pruned"] += 1
-                    continue
-                inner = found
             entry_bound = self.incumbent
             child = self._new_node(depth + 1)
             ent.node = child
@@ -681,16 +695,21 @@ class _Search:
                 tr.emit(
                     EventKind.NODE_CREATED, child, parent=node, alternative=alt.label, cost=alt.cost
                 )
-            if path_key is not None:
-                self.on_path[path_key] = child
-            if self.recursion:
+            if self.loops:
+                outer = self.decomposing
+                if path_key is not None:
+                    self.on_path[path_key] = child
                 self.decomposing = inner
-            out = self.visit(
-                alt.state, alt.tasks, child_g, depth + 1, child, self._assume(assumptions, alt)
-            )
-            self.decomposing = outer
-            if path_key is not None:
-                del self.on_path[path_key]
+                out = self.visit(
+                    alt.state, alt.tasks, child_g, depth + 1, child, self._assume(assumptions, alt)
+                )
+                self.decomposing = outer
+                if path_key is not None:
+                    del self.on_path[path_key]
+            else:
+                out = self.visit(
+                    alt.state, alt.tasks, child_g, depth + 1, child, self._assume(assumptions, alt)
+                )
             if alt.step is not None:
                 out.steps = ((alt.step, child), out.steps)
             ent.failure = out.failure
@@ -708,9 +727,8 @@ class _Search:
                 if out.failure is not None and (
                     deepest is None or out.failure.depth > deepest.depth
                 ):
-                    deepest = _through(
-                        out.failure, tasks[0], alt.label if alt.method is not None else ""
-                    )
+                    deepest = out.failure
+                    deepest_via = alt
                 continue
             total = child_g + out.value + 0.0
             ent.value = total
@@ -718,6 +736,9 @@ class _Search:
                 best_i, best_total = i, total
                 best_out = out
         if best_i < 0:
+            if deepest is not None and deepest_via is not None:  # found below an alternative
+                label = deepest_via.label if deepest_via.method is not None else ""
+                deepest = _through(deepest, tasks[0], label)
             return _Out(failure=deepest, bounded=bounded, incomplete=incomplete)
         for i, ent in enumerate(entries):
             if ent.reason is None and ent.value is not None:
