@@ -1,0 +1,475 @@
+"""IPC-style comparison on HDDL problems: tofs beside Aries, with coverage and agile score.
+
+Usage::
+
+    python benchmarks/hddl_ipc.py ../shared/data/hddl/ipc2020-total-order \\
+        [--planners tofs,aries] [--time-budget 60] [--memory-gb 4] [--jobs 1] \\
+        [--domains Rover-GTOHP,Towers] [--per-domain K] [--json]
+
+For every problem (the first K of each domain folder, in the order of
+``hddl_parse.pairs``) every planner makes one attempt, the planners interleaved per
+problem.  Each attempt is a fresh child process (this file with ``--child``) in its own
+session, under the same wall-clock limit (killed, with its whole process group, 5 s after
+``--time-budget``) and the same address-space cap (``RLIMIT_AS``, ``--memory-gb``, set by
+the child on itself before it imports anything, since a ``preexec_fn`` is unsafe beside the
+thread pool; the Aries binary inherits it).
+
+Measured per attempt: status (solved / unsolvable / gave up / crashed / unsupported), wall
+seconds of the child (start-up and reading included, as in the IPC), plan length (primitive
+actions), search nodes (tofs, from ``workbench plan hddl --json``), peak memory (the max RSS
+that ``os.wait4`` reports for that child, which covers the descendants it reaped: the Aries
+child reaps its planner binary before it exits; a child killed at the limit leaves that
+binary unreaped, so then only the Python process counts), and whether the plan passes
+``tests/hddl_validation.py: validate_plan`` (run in a separate child, uncapped).
+
+tofs runs in-process in its child through ``workbench.cli.main`` with ``--json``; the plan
+is turned into the IPC 2020 text from its ``plan``, ``root`` and ``decomposition``.  Aries
+runs through ``up-aries`` (``pip install -e '.[bench]'``) on the problem as the validator's
+``read_up_problem`` reads it; its ``HierarchicalPlan`` is turned into the IPC text (actions
+in the depth-first order of the decomposition, one line per method instance), so its plans
+get the full check, decomposition included.
+
+A solved attempt counts only if its plan is not rejected and it ended within the limit.
+Per domain and in total: coverage (solved / attempted) and the IPC agile score (per solved
+problem 1 if t <= 1 s, 0 if t >= limit, else 1 - log t / log limit).  The output is a
+Markdown table, or with ``--json`` the per-attempt records and the summary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import io
+import json
+import math
+import os
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from hddl_parse import pairs
+
+PLANNERS = ("tofs", "aries")
+GRACE = 5.0  # seconds past the limit before a child is killed
+TOFS_STATUS = {0: "solved", 2: "unsolvable", 3: "gave up", 1: "unsupported"}
+
+
+@dataclass
+class Attempt:
+    domain: str
+    problem: str
+    planner: str
+    status: str = "crashed"
+    seconds: float = 0.0
+    plan_length: int | None = None
+    nodes: int | None = None
+    peak_mb: float | None = None
+    valid: bool | None = None  # None: no plan, or not checked
+    validation: str = ""  # "full", or why the plan was not (fully) checked
+    message: str = ""
+
+
+# --- the children ----------------------------------------------------------------------------
+
+
+def _cap_memory(gb: float) -> None:
+    limit = int(gb * 1024**3)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _child_tofs(domain: str, problem: str, budget: float) -> dict[str, Any]:
+    from workbench.cli import main as workbench
+
+    out = io.StringIO()
+    argv = ["plan", "hddl", domain, problem, "--json", "--time-budget", str(budget)]
+    with contextlib.redirect_stdout(out):
+        code = workbench(argv)
+    status = TOFS_STATUS.get(code, "crashed")
+    text = out.getvalue()
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return {"status": status, "message": text.strip()[-300:]}
+    record: dict[str, Any] = {"status": status, "nodes": data.get("nodes")}
+    if data.get("solved"):
+        record["plan_length"] = len(data["plan"])
+        record["ipc"] = _tofs_ipc(data)
+    return record
+
+
+def _tofs_ipc(data: dict[str, Any]) -> str:
+    lines = ["==>"]
+    lines += [" ".join([str(a["id"]), a["action"], *a["args"]]) for a in data["plan"]]
+    lines.append(" ".join(["root", *map(str, data["root"])]))
+    for t in data["decomposition"]:
+        ids = map(str, t["subtasks"])
+        lines.append(" ".join([str(t["id"]), t["task"], *t["args"], "->", t["method"], *ids]))
+    lines.append("<==")
+    return "\n".join(lines)
+
+
+def _child_aries(domain: str, problem_path: str, budget: float) -> dict[str, Any]:
+    import gc
+
+    from unified_planning.engines.results import PlanGenerationResultStatus as S
+    from unified_planning.shortcuts import OneshotPlanner, get_environment
+
+    from tests.hddl_validation import read_up_problem
+
+    get_environment().credits_stream = None
+    try:
+        problem = read_up_problem(domain, problem_path)
+    except Exception as error:  # unified-planning cannot read it: Aries cannot be asked
+        return {"status": "unsupported", "message": f"reading: {_first_line(error)}"}
+    with OneshotPlanner(name="aries") as planner:
+        if not planner.supports(problem.kind):
+            return {"status": "unsupported", "message": "aries: problem kind not supported"}
+        result = planner.solve(problem, timeout=budget)
+    gc.collect()  # up-aries kills its gRPC server when the handle goes: reap it (its RSS)
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(-1, 0)[0]:
+            pass
+    statuses = {
+        S.SOLVED_SATISFICING: "solved",
+        S.SOLVED_OPTIMALLY: "solved",
+        S.UNSOLVABLE_PROVEN: "unsolvable",
+        S.UNSUPPORTED_PROBLEM: "unsupported",
+        S.INTERNAL_ERROR: "crashed",
+    }
+    record: dict[str, Any] = {"status": statuses.get(result.status, "gave up")}
+    if record["status"] != "solved":
+        record["message"] = result.status.name.lower()
+        return record
+    plan = result.plan
+    # the actions of the decomposition (its flat plan may be a SequentialPlan or, on Robot,
+    # a TimeTriggeredPlan)
+    record["plan_length"] = len(plan.actions())
+    try:
+        record["ipc"] = _aries_ipc(problem, plan)
+    except Exception as error:  # a decomposition we cannot write: no check
+        record["message"] = f"plan not converted to the IPC format: {_first_line(error)}"
+    return record
+
+
+def _aries_ipc(problem: Any, plan: Any) -> str:
+    """The IPC 2020 text of a unified-planning ``HierarchicalPlan``."""
+    from unified_planning.plans import ActionInstance
+
+    actions: list[str] = []
+    tasks: list[str] = []
+    ids = iter(range(10**9))
+
+    def word(value: Any) -> str:
+        return str(value.object().name if value.is_object_exp() else value)
+
+    def ordered(network: Any) -> list[Any]:
+        subtasks = list(network.subtasks)
+        order = network.total_order()
+        if order is not None:
+            subtasks.sort(key=lambda subtask: order.index(subtask.identifier))
+        return subtasks
+
+    def visit(node: Any) -> int:
+        if isinstance(node, ActionInstance):
+            number = next(ids)
+            params = map(word, node.actual_parameters)
+            actions.append(" ".join([str(number), node.action.name, *params]))
+            return number
+        method = node.method
+        number = next(ids)
+        binding = {p.name: word(v) for p, v in zip(method.parameters, node.parameters, strict=True)}
+        args = [binding[p.name] for p in method.achieved_task.parameters]
+        line = len(tasks)
+        tasks.append("")
+        children = [visit(node.decomposition.subtasks[s.identifier]) for s in ordered(method)]
+        task = method.achieved_task.task.name
+        tasks[line] = " ".join([str(number), task, *args, "->", method.name, *map(str, children)])
+        return number
+
+    roots = [
+        visit(plan.decomposition.subtasks[s.identifier]) for s in ordered(problem.task_network)
+    ]
+    return "\n".join(["==>", *actions, " ".join(["root", *map(str, roots)]), *tasks, "<=="])
+
+
+def _child_validate(domain: str, problem: str) -> dict[str, Any]:
+    from tests.hddl_validation import validate_plan
+
+    try:
+        return {"errors": validate_plan(domain, problem, sys.stdin.read())}
+    except Exception as error:  # the validator cannot read the problem
+        return {"unchecked": _first_line(error)}
+
+
+def _first_line(error: BaseException) -> str:
+    return f"{type(error).__name__}: {(str(error).splitlines() or [''])[0][:200]}"
+
+
+def child(argv: list[str]) -> int:
+    """``--child tofs|aries DOMAIN PROBLEM BUDGET GB`` or ``--child validate DOMAIN PROBLEM``:
+    one JSON line on stdout."""
+    kind, domain, problem = argv[:3]
+    if kind == "validate":
+        record = _child_validate(domain, problem)
+    else:
+        _cap_memory(float(argv[4]))
+        run = _child_tofs if kind == "tofs" else _child_aries
+        try:
+            record = run(domain, problem, float(argv[3]))
+        except MemoryError:
+            record = {"status": "gave up", "message": "out of memory"}
+    print("\n" + json.dumps(record))
+    return 0
+
+
+# --- the parent ------------------------------------------------------------------------------
+
+
+def attempt(
+    planner: str, domain: Path, problem: Path, folder: str, limit: float, memory_gb: float
+) -> Attempt:
+    out = Attempt(folder, problem.name, planner)
+    command = [sys.executable, __file__, "--child", planner, str(domain), str(problem)]
+    command += [str(limit), str(memory_gb)]
+    killed = threading.Event()
+    with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
+        start = time.perf_counter()
+        process = subprocess.Popen(command, stdout=stdout, stderr=stderr, start_new_session=True)
+
+        def kill() -> None:
+            killed.set()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+
+        timer = threading.Timer(limit + GRACE, kill)
+        timer.start()
+        _, wait_status, usage = os.wait4(process.pid, 0)
+        timer.cancel()
+        out.seconds = round(time.perf_counter() - start, 3)
+        process.returncode = os.waitstatus_to_exitcode(wait_status)
+        out.peak_mb = round(usage.ru_maxrss / 1024, 1)  # KiB on Linux
+        stdout.seek(0)
+        stderr.seek(0)
+        text = stdout.read().decode(errors="replace")
+        error_text = stderr.read().decode(errors="replace")
+    if killed.is_set():
+        out.status, out.message = "gave up", f"killed {GRACE:g} s after the limit"
+        return out
+    record = _last_json(text)
+    if record is None:
+        out.status = "crashed"
+        lines = error_text.strip().splitlines() or [f"exit status {process.returncode}"]
+        out.message = lines[-1][:300]
+        return out
+    out.status = record["status"]
+    out.message = record.get("message", "")
+    out.nodes = record.get("nodes")
+    out.plan_length = record.get("plan_length")
+    if out.status == "solved":
+        if "ipc" in record:
+            _validate(out, domain, problem, record["ipc"])
+        else:
+            out.validation = "not checked"
+        if out.seconds > limit:
+            out.status, out.message = "gave up", f"solved after the limit ({out.seconds:.1f} s)"
+    return out
+
+
+def _last_json(text: str) -> dict[str, Any] | None:
+    for line in reversed(text.strip().splitlines()):
+        if line.startswith("{"):
+            try:
+                record: dict[str, Any] = json.loads(line)
+            except json.JSONDecodeError:
+                return None
+            return record
+    return None
+
+
+def _validate(out: Attempt, domain: Path, problem: Path, ipc: str) -> None:
+    command = [sys.executable, __file__, "--child", "validate", str(domain), str(problem)]
+    try:
+        done = subprocess.run(command, input=ipc, capture_output=True, text=True, timeout=600)
+    except subprocess.TimeoutExpired:
+        out.validation = "not checked: the validator took over 600 s"
+        return
+    record = _last_json(done.stdout)
+    if record is None:
+        out.validation = "not checked: the validator crashed"
+    elif "unchecked" in record:
+        out.validation = f"not checked: {record['unchecked']}"
+    else:
+        errors = record["errors"]
+        out.valid = not errors
+        out.validation = "full"
+        if errors:
+            out.message = f"INVALID: {errors[0][:300]}"
+
+
+def counts(attempt: Attempt) -> bool:
+    return attempt.status == "solved" and attempt.valid is not False
+
+
+def agile(attempt: Attempt, limit: float) -> float:
+    if not counts(attempt):
+        return 0.0
+    t = attempt.seconds
+    if t <= 1:
+        return 1.0
+    if t >= limit:
+        return 0.0
+    return 1 - math.log(t) / math.log(limit)
+
+
+def summary(
+    results: list[Attempt], domains: list[str], planners: list[str], limit: float
+) -> dict[str, dict[str, dict[str, float]]]:
+    out: dict[str, dict[str, dict[str, float]]] = {}
+    for name in [*domains, "total"]:
+        out[name] = {}
+        for planner in planners:
+            rows = [r for r in results if r.planner == planner and name in ("total", r.domain)]
+            out[name][planner] = {
+                "attempted": len(rows),
+                "solved": sum(counts(r) for r in rows),
+                "invalid": sum(r.valid is False for r in rows),
+                "score": round(sum(agile(r, limit) for r in rows), 3),
+            }
+    return out
+
+
+def table(table_data: dict[str, dict[str, dict[str, float]]], planners: list[str]) -> str:
+    head = ["domain", *(f"{p} {what}" for p in planners for what in ("solved", "score"))]
+    lines = ["| " + " | ".join(head) + " |", "|---" * len(head) + "|"]
+    for name, row in table_data.items():
+        cells = [f"**{name}**" if name == "total" else name]
+        for planner in planners:
+            s = row[planner]
+            invalid = f" ({s['invalid']:g} invalid)" if s["invalid"] else ""
+            cells += [f"{s['solved']:g}/{s['attempted']:g}{invalid}", f"{s['score']:.2f}"]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--child"]:
+        return child(argv[1:])
+    cli = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    cli.add_argument("root", type=Path, help="folder with one sub-folder per domain")
+    cli.add_argument("--planners", default="tofs,aries", help="comma-separated: tofs, aries")
+    cli.add_argument("--time-budget", type=float, default=60.0, help="seconds per attempt")
+    cli.add_argument("--memory-gb", type=float, default=4.0, help="address-space cap (GB)")
+    cli.add_argument("--jobs", type=int, default=1, help="attempts run at once")
+    cli.add_argument("--domains", help="comma-separated domain folder names")
+    cli.add_argument("--per-domain", type=int, metavar="K", help="first K problems per domain")
+    cli.add_argument("--json", action="store_true", help="print the records as JSON")
+    args = cli.parse_args(argv)
+    planners = [p.strip() for p in args.planners.split(",") if p.strip()]
+    unknown = sorted(set(planners) - set(PLANNERS))
+    if unknown or not planners:
+        cli.error(f"unknown planners: {', '.join(unknown)} (known: {', '.join(PLANNERS)})")
+    if "aries" in planners:
+        missing = [
+            m for m in ("unified_planning", "up_aries") if importlib.util.find_spec(m) is None
+        ]
+        if missing:
+            print(
+                f"aries is not available: {', '.join(missing)} not installed "
+                "(pip install -e '.[bench]')",
+                file=sys.stderr,
+            )
+            return 1
+    if importlib.util.find_spec("unified_planning") is None:
+        print("note: unified-planning is not installed, plans are not validated", file=sys.stderr)
+    folders = sorted(p for p in args.root.iterdir() if p.is_dir() and pairs(p, 1))
+    if args.domains:
+        wanted = {name.strip() for name in args.domains.split(",")}
+        folders = [f for f in folders if f.name in wanted]
+        if missing_domains := wanted - {f.name for f in folders}:
+            cli.error(f"no such domain folders: {', '.join(sorted(missing_domains))}")
+    work = [
+        (planner, domain, problem, folder.name)
+        for folder in folders
+        for domain, problem in pairs(folder, args.per_domain)
+        for planner in planners
+    ]
+    results = run_all(work, args.time_budget, args.memory_gb, args.jobs)
+    order = {(w[3], w[2].name, w[0]): i for i, w in enumerate(work)}
+    results.sort(key=lambda r: order[(r.domain, r.problem, r.planner)])
+    data = summary(results, [f.name for f in folders], planners, args.time_budget)
+    if args.json:
+        report = {
+            "time_budget": args.time_budget,
+            "memory_gb": args.memory_gb,
+            "records": [asdict(r) for r in results],
+            "summary": data,
+        }
+        print(json.dumps(report, indent=2))
+    else:
+        print(f"{len(work)} attempts, {args.time_budget:g} s and {args.memory_gb:g} GB each\n")
+        print(table(data, planners))
+        notes = [r for r in results if r.status == "crashed" or r.valid is False]
+        for r in notes:
+            print(f"- {r.planner} {r.domain}/{r.problem}: {r.status}: {r.message}")
+    return 0
+
+
+def run_all(
+    work: list[tuple[str, Path, Path, str]], limit: float, memory_gb: float, jobs: int
+) -> list[Attempt]:
+    results: list[Attempt] = []
+    try:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
+        progress: Progress | None = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        )
+    except ImportError:
+        progress = None
+    with ThreadPoolExecutor(max(1, jobs)) as pool, progress or contextlib.nullcontext():
+        bar = progress.add_task("attempts", total=len(work)) if progress else None
+        futures: list[Future[Attempt]] = [
+            pool.submit(attempt, planner, domain, problem, folder, limit, memory_gb)
+            for planner, domain, problem, folder in work
+        ]
+        for future in as_completed(futures):
+            r = future.result()
+            results.append(r)
+            if progress is not None and bar is not None:
+                progress.update(
+                    bar,
+                    advance=1,
+                    description=f"{r.planner} {r.domain}/{r.problem}: {r.status}",
+                )
+            else:
+                print(f"{len(results)}/{len(work)} {r.planner} {r.problem}", file=sys.stderr)
+    return results
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
