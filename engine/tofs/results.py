@@ -42,8 +42,8 @@ class Reason(StrEnum):
     # The node's state and remaining task list are those of a node above it on its own path:
     # whatever can be done from it can be done from there, so it is a loop.
     REPEATED = "repeats an ancestor"
-    # Its first task is still being decomposed above it in the same state: left recursion
-    # (SearchOptions.prune_recursion).
+    # Its first task is still being decomposed above it, in the same state: recursion that
+    # came back to where it started (SearchOptions.prune_recursion).
     RECURSION = "recursion pruned"
     LIKELIHOOD_PRUNED = "likelihood pruned"
     NOT_EXPANDED = "not expanded"

@@ -109,10 +109,11 @@ class SearchOptions:
     # Record a node where only one alternative applied as a choice point too, with why the
     # others could not (HDDL: which methods' preconditions failed, on which literal).
     record_failed_alternatives: bool = False
-    # Prune a decomposition whose first task is one still being decomposed above it in the
-    # same state (no action in between): left recursion that would only grow the task list
-    # (HDDL's "get-to via"; HyperTensioN's "dejavu").  It can lose plans, so a run that
-    # prunes this way and finds none ends ``incomplete``, never "no plan".
+    # Prune a step whose first task is one still being decomposed above it, in the same
+    # state: recursion that comes back to where it started with more left to do -- left
+    # recursion (HDDL's "get-to via"), or actions that undo each other on the way (Satellite's
+    # switching an instrument off and on) -- HyperTensioN's "dejavu".  It can lose plans,
+    # so a run that prunes this way and finds none ends ``incomplete``, never "no plan".
     prune_recursion: bool = False
     # Re-planning from inside an earlier run (``engine.tofs.explain.replan_at``): the root
     # takes this node id and starts with this cost already spent, so the new run's node
@@ -289,7 +290,7 @@ class _Search:
         self.recursion = options.prune_recursion and self.mode != "game"
         # Tasks being decomposed in the current state: (task, length of the task list it
         # leaves when done), innermost last.
-        self.decomposing: list[tuple[Task, int]] = []
+        self.decomposing: list[tuple[Task, int, Any]] = []
         self.repeats = options.prune_repeats and self.mode != "game"
         self.on_path: dict[Any, int] = {}  # (tasks, state key) -> node, for prune_repeats
         self.goal = problem.goal
@@ -507,8 +508,8 @@ class _Search:
         return alts
 
     def _loop(
-        self, tasks: tuple[Task, ...], alt: _Alt, ent: _Entry, node: int
-    ) -> tuple[bool, Any, list[tuple[Task, int]]]:
+        self, tasks: tuple[Task, ...], state: Any, alt: _Alt, ent: _Entry, node: int
+    ) -> tuple[bool, Any, list[tuple[Task, int, Any]]]:
         """Whether ``alt`` is pruned as a loop (``prune_repeats``, ``prune_recursion``; its
         entry then says why), and else its key on the path and the tasks being decomposed
         at its child."""
@@ -530,29 +531,32 @@ class _Search:
                 return True, None, self.decomposing
         inner = self.decomposing
         if self.recursion:
-            found = self._decomposing(tasks, alt)
+            found = self._decomposing(tasks, state, alt)
             if found is None:
                 ent.reason, ent.detail = (
                     Reason.RECURSION,
-                    "its first task is already being decomposed above it, in the same state",
+                    "its first task is still being decomposed above it, in the same state",
                 )
                 self.stats["recursion_pruned"] += 1
                 return True, None, inner
             inner = found
         return False, path_key, inner
 
-    def _decomposing(self, tasks: tuple[Task, ...], alt: _Alt) -> list[tuple[Task, int]] | None:
-        """The tasks being decomposed at ``alt``'s child, or None if its first task is one
-        of them (see ``SearchOptions.prune_recursion``)."""
-        if alt.step is not None:  # an action: a new state, nothing is open in it
-            return []
+    def _decomposing(
+        self, tasks: tuple[Task, ...], state: Any, alt: _Alt
+    ) -> list[tuple[Task, int, Any]] | None:
+        """The tasks still being decomposed at ``alt``'s child, each with the state it was
+        taken up in, or None if the child's first task is one of them in that same state
+        (see ``SearchOptions.prune_recursion``)."""
         size = len(alt.tasks)
         still = [entry for entry in self.decomposing if entry[1] < size]
-        if alt.tasks and (
-            alt.tasks[0] == tasks[0] or any(entry[0] == alt.tasks[0] for entry in still)
-        ):
-            return None
-        still.append((tasks[0], len(tasks) - 1))
+        if alt.step is None:  # a method: its task is open until the list is back to the rest
+            still.append((tasks[0], len(tasks) - 1, self.state_key(state)))
+        if alt.tasks:
+            first = alt.tasks[0]
+            open_in = [entry[2] for entry in still if entry[0] == first]
+            if open_in and self.state_key(alt.state) in open_in:
+                return None
         return still
 
     def _fmt(self, v: Any) -> str:
@@ -685,7 +689,7 @@ class _Search:
                         continue
                     self.tt[key] = child_g
             if self.loops:
-                pruned, path_key, inner = self._loop(tasks, alt, ent, node)
+                pruned, path_key, inner = self._loop(tasks, state, alt, ent, node)
                 if pruned:
                     continue
             entry_bound = self.incumbent
