@@ -210,18 +210,7 @@ Cons = tuple[Any, "Cons"] | None
 
 def _through(failure: _Pending, task: Task, alternative: str) -> _Pending:
     """``failure`` as seen one level up: reached by taking ``alternative`` for ``task``."""
-    return _Pending(
-        failure.task,
-        failure.method,
-        failure.field,
-        failure.expr,
-        failure.state,
-        failure.env,
-        failure.depth,
-        failure.node,
-        failure.causes,
-        ((task, alternative), failure.via),
-    )
+    return replace(failure, via=((task, alternative), failure.via))
 
 
 def _flatten(c: Cons) -> list[Any]:

@@ -70,6 +70,11 @@ class World:
     of_type: dict[str, tuple[Obj, ...]]  # type -> objects, declaration order
     type_sets: dict[str, frozenset[Obj]] = field(default_factory=dict)
 
+    def object(self, name: str) -> Obj:
+        """The problem's one Obj for a constant or object (the reader has checked that it
+        is declared; an unknown name still compares equal to the string)."""
+        return self.objects.get(name) or Obj(name)
+
     def objects_of(self, types: Sequence[str]) -> tuple[Obj, ...]:
         """Objects of any of ``types`` (``either``), declaration order, no repeats."""
         if len(types) == 1:
@@ -141,7 +146,7 @@ class _Code:
 
     def term(self, t: Term) -> str:
         if isinstance(t, Const):
-            return self.const(self.world.objects.get(t.name, Obj(t.name)))
+            return self.const(self.world.object(t.name))
         if t.name in self.locals:
             return self.locals[t.name]
         return f"e[{self.keys[t.name]!r}]"
@@ -392,7 +397,7 @@ class Match:
         fixed, constants = [], []
         for i, a in enumerate(atom.args):
             if isinstance(a, Const):
-                constants.append((i, world.objects.get(a.name, Obj(a.name))))
+                constants.append((i, world.object(a.name)))
             elif a.name in unbound:
                 if a.name not in slots:
                     new.append(a.name)

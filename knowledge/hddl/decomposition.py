@@ -20,7 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Node", "Tree", "decomposition_tree", "ipc_text"]
+__all__ = ["Node", "Tree", "call_text", "decomposition_tree", "ipc_text"]
+
+
+def call_text(name: str, args: Any) -> str:
+    """A ground task or action as HDDL writes it: ``(drive t1 hq north)``."""
+    return "(" + " ".join([name, *(str(a) for a in args)]) + ")"
 
 
 @dataclass(frozen=True)

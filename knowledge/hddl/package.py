@@ -23,12 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 from knowledge import (
     EXIT_BAD_INPUT,
-    EXIT_GAVE_UP,
-    EXIT_NO_PLAN,
-    EXIT_PLAN,
     KnowledgePackage,
     PlanReport,
     PlanRequest,
+    exit_status,
     explain_run,
 )
 
@@ -233,10 +231,8 @@ def run_models(
 
     engine_domain, engine_problem = compile_problem(domain, problem)
     options = SearchOptions(
-        mode="first",
-        prune_repeats=True,
-        prune_recursion=True,
-        record_failed_alternatives=True,
+        **engine_problem.options,
+        mode=engine_problem.mode,
         time_budget=time_budget,
         node_budget=node_budget,
     )
@@ -260,7 +256,7 @@ def plan_files(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
         return PlanReport(f"error: {exc}", EXIT_BAD_INPUT)
     result = run.result
     word = status_word(result)
-    status = {"solved": EXIT_PLAN, "unsolvable": EXIT_NO_PLAN}.get(word, EXIT_GAVE_UP)
+    status = exit_status(result)
     tree = None
     if result.found:
         from .decomposition import decomposition_tree
@@ -313,12 +309,12 @@ def hddl_facts(pkg: KnowledgePackage, request: PlanRequest) -> dict[str, Any]:
     calls and its number of ``steps``."""
     from knowledge import result_facts
 
-    from .decomposition import decomposition_tree
+    from .decomposition import call_text, decomposition_tree
 
     run = run_request(request)
     facts = result_facts(run.result)
     plan: list[str] = []
     if run.result.found:
         tree = decomposition_tree(run.result, run.engine_problem.tasks)
-        plan = ["(" + " ".join([a.name, *a.args]) + ")" for a in tree.actions]
+        plan = [call_text(a.name, a.args) for a in tree.actions]
     return facts | {"outcome": status_word(run.result), "plan": plan, "steps": len(plan)}

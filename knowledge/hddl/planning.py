@@ -20,6 +20,7 @@ from engine.tofs import Problem as EngineProblem
 from engine.tofs.domain import Call, Method, Operator, TaskInfo, Template
 
 from .conditions import Condition, Match, Obj, Test, TypeIs, World, compile_test, conjuncts
+from .decomposition import call_text
 from .model import (
     OBJECT,
     Action,
@@ -196,7 +197,7 @@ def _compile_effect(effect: Effect, world: World, keys: dict[str, str]) -> _Coll
 
 def _getter(term: Term, world: World, keys: Mapping[str, str]) -> Callable[[_Env], Obj]:
     if isinstance(term, Const):
-        obj = world.objects.get(term.name, Obj(term.name))
+        obj = world.object(term.name)
         return lambda e: obj
     key = keys[term.name]
     return lambda e: e[key]
@@ -253,15 +254,14 @@ class _Label(Template):
         super().__init__(name, [], uses_state=False)
 
     def render(self, state: Any, env: Mapping[str, Any], fmt: Callable[[Any], str]) -> str:
-        return "(" + " ".join([self.text, *(str(v) for v in env.values())]) + ")"
+        return call_text(self.text, env.values())
 
 
 class _HddlDomain(EngineDomain):
     """Tasks and actions alike shown as HDDL writes them: ``(drive t1 hq north)``."""
 
     def task_label(self, task: tuple[str, tuple[Any, ...]], state: Any = None) -> str:
-        name, args = task
-        return "(" + " ".join([name, *(str(a) for a in args)]) + ")"
+        return call_text(*task)
 
 
 def _all(parts: list[Condition]) -> Condition | None:
