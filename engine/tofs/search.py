@@ -152,7 +152,7 @@ class _Pending:
     """A failure remembered cheaply (references only); explained only if it is reported."""
 
     task: Task
-    method: str | None
+    method: str | _Alt | None  # an alternative's label is written only if reported
     field: str
     expr: Condition | None
     state: Any
@@ -165,7 +165,7 @@ class _Pending:
 
 @dataclass(slots=True, eq=False)
 class _Alt:
-    label: str
+    name: str  # the method's or operator's; the label adds the bindings
     method: Method | None
     bindings: tuple[tuple[str, Any], ...]
     ok: bool
@@ -176,6 +176,20 @@ class _Alt:
     step: tuple[str, tuple[Any, ...], dict[str, float], Any] | None = None
     cost: float = 0.0
     weight: float | None = None
+    fmt: Callable[[Any], str] | None = None  # formats binding values, for the label
+    _label: str | None = None
+
+    @property
+    def label(self) -> str:
+        """``name(var=value, ...)``: written when first asked for, since a node may have
+        thousands of method instances and most are never shown to anyone."""
+        if self._label is None:
+            if not self.bindings or self.fmt is None:
+                self._label = self.name
+            else:
+                fmt = self.fmt
+                self._label = call_text(self.name, tuple(f"{k}={fmt(v)}" for k, v in self.bindings))
+        return self._label
 
 
 @dataclass(slots=True, eq=False)
@@ -284,6 +298,7 @@ class _Search:
         self.on_path: dict[Any, int] = {}  # (tasks, state key) -> node, for prune_repeats
         self.goal = problem.goal
         self.loops = self.repeats or self.recursion
+        self.lazy = self.mode == "first" and self.tr is None and not self.force
         self.diagnostics: list[str] = []
         self._chosen_idx: dict[int, int] = {}
         self._labels: dict[Task, str] = {}
@@ -314,15 +329,24 @@ class _Search:
         return self.nodes - 1 + self.o.start_node
 
     # ------------------------------------------------------------------ expansion
-    def _bindings(self, m: Method, state: Any, env: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    def _bindings(
+        self, m: Method, state: Any, env: dict[str, Any]
+    ) -> Iterator[tuple[dict[str, Any], tuple[tuple[str, Any], ...]]]:
+        """Each binding of ``m``'s variables: the environment, and the (variable, value)
+        pairs it added, in the order the method binds them."""
         if not m.bindings:
-            yield env
+            yield env, ()
             return
-        yield from self._bind_from(m, 0, state, env)
+        yield from self._bind_from(m, 0, state, env, ())
 
     def _bind_from(
-        self, m: Method, i: int, state: Any, env: dict[str, Any]
-    ) -> Iterator[dict[str, Any]]:
+        self,
+        m: Method,
+        i: int,
+        state: Any,
+        env: dict[str, Any],
+        bound: tuple[tuple[str, Any], ...],
+    ) -> Iterator[tuple[dict[str, Any], tuple[tuple[str, Any], ...]]]:
         var, gen = m.bindings[i]
         try:
             values = gen.evaluate(state, env)
@@ -334,16 +358,21 @@ class _Search:
                 f"method {m.spec.task}.{m.name}", f"bindings[{i}]", gen.source, exc
             ) from exc
         last = i + 1 == len(m.bindings)
+        names = var if isinstance(var, tuple) else None
         for v in values:
             e = dict(env)
-            if isinstance(var, tuple):
-                e.update(zip(var, v, strict=True))
+            pairs: tuple[tuple[str, Any], ...]
+            if names is not None:
+                pairs = tuple(zip(names, v, strict=True))
+                e.update(pairs)
             else:
+                assert isinstance(var, str)
+                pairs = ((var, v),)
                 e[var] = v
             if last:
-                yield e
+                yield e, bound + pairs
             else:
-                yield from self._bind_from(m, i + 1, state, e)
+                yield from self._bind_from(m, i + 1, state, e, bound + pairs)
 
     def _apply(
         self,
@@ -409,37 +438,42 @@ class _Search:
         node: int,
         assumptions: tuple[str, ...],
     ) -> list[_Alt]:
+        return list(self._alternatives(state, tasks, depth, node, assumptions))
+
+    def _alternatives(
+        self,
+        state: Any,
+        tasks: tuple[Task, ...],
+        depth: int,
+        node: int,
+        assumptions: tuple[str, ...],
+    ) -> Iterator[_Alt]:
+        """The node's alternatives in order: every method instance, applicable or not, or
+        the one operator.  A generator, so that ``first`` mode makes the later ones only
+        when the earlier ones led nowhere (the state never changes under it)."""
         task = tasks[0]
         name, args = task
         rest = tasks[1:]
         tr = self.tr
         op = self.d.operators.get(name)
         if op is not None:
-            return [self._apply(op, args, state, rest, _Alt(name, None, (), True), depth, node)]
+            yield self._apply(op, args, state, rest, _Alt(name, None, (), True), depth, node)
+            return
         info = self.d.tasks[name]
         base = dict(zip(info.params, args, strict=True))
         base["assumptions"] = assumptions
-        alts: list[_Alt] = []
         for m in info.methods:
             if tr is not None:
                 tr.emit(EventKind.METHOD_TRIED, node, task=task, method=m.name)
             base["view"] = m.spec.belief_view
             produced = False
-            for env in self._bindings(m, state, base):
+            fmt = self._fmt
+            for env, bnd in self._bindings(m, state, base):
                 produced = True
-                bnd = tuple(
-                    (v, env[v])
-                    for names, _ in m.bindings
-                    for v in (names if isinstance(names, tuple) else (names,))
-                )
-                label = (
-                    m.name
-                    if not bnd
-                    else call_text(m.name, tuple(f"{k}={self._fmt(v)}" for k, v in bnd))
-                )
                 if tr is not None and bnd:
                     tr.emit(EventKind.BINDING, node, method=m.name, bindings=bnd)
-                alt = _Alt(label, m, bnd, True)
+                alt = _Alt(m.name, m, bnd, True, fmt=fmt)
+                label = alt.label if tr is not None else m.name
                 fld, src = "precondition", m.spec.precondition
                 try:
                     ok = m.precondition is None or bool(m.precondition.evaluate(state, env))
@@ -449,9 +483,9 @@ class _Search:
                         alt.ok = False
                         alt.reason = Reason.PRECONDITION_FAILED
                         alt.failure = _Pending(
-                            task, label, "precondition", m.precondition, state, env, depth, node
+                            task, alt, "precondition", m.precondition, state, env, depth, node
                         )
-                        alts.append(alt)
+                        yield alt
                         continue
                     if m.weight is not None:
                         fld, src = "weight", m.spec.weight or ""
@@ -473,9 +507,9 @@ class _Search:
                     raise
                 except Exception as exc:
                     raise EvaluationError(f"method {m.spec.task}.{label}", fld, src, exc) from exc
-                alts.append(alt)
+                yield alt
             if not produced:
-                alts.append(
+                yield (
                     _Alt(
                         m.name,
                         m,
@@ -494,7 +528,21 @@ class _Search:
                         ),
                     )
                 )
-        return alts
+
+    def _dead_end(
+        self, state: Any, tasks: tuple[Task, ...], depth: int, node: int, alts: list[_Alt]
+    ) -> _Out:
+        """No alternative applies: the node fails, with every alternative's failure."""
+        self.stats["dead_ends"] += 1
+        if len(alts) == 1 and alts[0].method is None:  # an operator that cannot apply
+            failure = alts[0].failure
+        else:
+            causes = tuple(a.failure for a in alts if a.failure is not None)
+            failure = _Pending(tasks[0], None, "no method", None, state, {}, depth, node, causes)
+        if self.o.abort_on_dead_end:
+            self.aborted = failure
+            self.stop = Status.NO_PLAN
+        return _Out(failure=failure)
 
     def _loop(
         self, tasks: tuple[Task, ...], state: Any, alt: _Alt, ent: _Entry, node: int
@@ -590,38 +638,37 @@ class _Search:
             tr.emit(
                 EventKind.NODE_EXPANDED, node, task=tasks[0], depth=depth, g=g, tasks=len(tasks)
             )
-        alts = self._expand(state, tasks, depth, node, assumptions)
-        if not any(a.ok for a in alts):
-            self.stats["dead_ends"] += 1
-            if len(alts) == 1 and alts[0].method is None:  # an operator that cannot apply
-                failure = alts[0].failure
-            else:
-                causes = tuple(a.failure for a in alts if a.failure is not None)
-                failure = _Pending(
-                    tasks[0], None, "no method", None, state, {}, depth, node, causes
-                )
-            if self.o.abort_on_dead_end:
-                self.aborted = failure
-                self.stop = Status.NO_PLAN
-            return _Out(failure=failure)
-        forced = self._forced(tasks[0], alts, node)
+        # ``first`` mode makes alternatives as it goes (the rest only once a plan is
+        # found, for the record); the other modes, tracing and forcing need them all first.
         info = self.d.tasks.get(tasks[0][0])
-        if (
-            self.pruner
-            and info is not None
-            and info.spec.partial_plan_prune
-            and forced is None
-            and len(alts) > 1
-        ):
-            return self._visit_pruned(state, tasks, g, depth, node, assumptions, alts)
-        entries = [_Entry(a) for a in alts]
+        flagged = self.pruner and info is not None and info.spec.partial_plan_prune
+        lazy = self.lazy and not flagged
+        source: Iterator[_Alt] | list[_Alt]
+        if lazy:
+            source = self._alternatives(state, tasks, depth, node, assumptions)
+            alts, entries, forced = [], [], None
+        else:
+            alts = source = self._expand(state, tasks, depth, node, assumptions)
+            if not any(a.ok for a in alts):
+                return self._dead_end(state, tasks, depth, node, alts)
+            forced = self._forced(tasks[0], alts, node)
+            if flagged and forced is None and len(alts) > 1:
+                return self._visit_pruned(state, tasks, g, depth, node, assumptions, alts)
+            entries = [_Entry(a) for a in alts]
         best_i = -1
         best_total = _INF
         best_out = _Out()
         deepest: _Pending | None = None
         deepest_via: _Alt | None = None  # the alternative the deepest failure lies under
-        bounded = incomplete = False
-        for i, (alt, ent) in enumerate(zip(alts, entries, strict=True)):
+        bounded = incomplete = any_ok = False
+        for i, alt in enumerate(source):
+            if lazy:
+                ent = _Entry(alt)
+                alts.append(alt)
+                entries.append(ent)
+                any_ok = any_ok or alt.ok
+            else:
+                ent = entries[i]
             if not alt.ok:
                 ent.reason, ent.failure = alt.reason, alt.failure
                 if deepest is None or (alt.failure and alt.failure.depth > deepest.depth):
@@ -633,6 +680,8 @@ class _Search:
             if self.stop is not None:
                 self._mark_stopped(ent)
                 incomplete = True
+                if lazy and best_i < 0:  # nothing here will be reported: make no more
+                    break
                 continue
             if self.mode == "first" and best_i >= 0:
                 ent.reason, ent.detail = Reason.NOT_EXPANDED, "a plan was already found"
@@ -729,6 +778,8 @@ class _Search:
                 best_i, best_total = i, total
                 best_out = out
         if best_i < 0:
+            if lazy and not any_ok:
+                return self._dead_end(state, tasks, depth, node, alts)
             if deepest is not None and deepest_via is not None:  # found below an alternative
                 label = deepest_via.label if deepest_via.method is not None else ""
                 deepest = _through(deepest, tasks[0], label)
@@ -1165,16 +1216,17 @@ class _Search:
 
     def _failure(self, p: _Pending) -> Failure | None:
         label = "the goal" if p.field == "goal" else self.d.task_label(p.task, p.state)
+        method = p.method.label if isinstance(p.method, _Alt) else p.method
         if p.expr is None:
             causes = tuple(f for f in map(self.failure, p.causes) if f is not None)
-            return Failure(label, p.method, p.field, "", "", (), p.depth, p.node, causes)
+            return Failure(label, method, p.field, "", "", (), p.depth, p.node, causes)
         if p.field == "bindings":
             explain_empty = getattr(p.expr, "explain_empty", None)
             if explain_empty is not None:
                 failing, values = explain_empty(p.state, p.env)
                 return Failure(
                     label,
-                    p.method,
+                    method,
                     "precondition",
                     p.expr.source,
                     failing,
@@ -1183,14 +1235,14 @@ class _Search:
                     p.node,
                 )
             return Failure(
-                label, p.method, "binding", p.expr.source, p.expr.source, (), p.depth, p.node
+                label, method, "binding", p.expr.source, p.expr.source, (), p.depth, p.node
             )
         try:
             failing, values = p.expr.explain_false(p.state, p.env)
         except Exception:
             failing, values = p.expr.source, []
         return Failure(
-            label, p.method, p.field, p.expr.source, failing, tuple(values), p.depth, p.node
+            label, method, p.field, p.expr.source, failing, tuple(values), p.depth, p.node
         )
 
     def choice_point(self, pc: _PendingChoice, chosen: int | None = None) -> ChoicePoint:

@@ -283,6 +283,10 @@ class Test:
 # point found so far is reported).
 EXPLAIN_BUDGET = 20_000
 
+# Sets of facts a literal keeps indexed at once; past that the index starts again (states
+# that are gone hold their sets only through it).
+_INDEX_SETS = 512
+
 
 @dataclass
 class _Step:
@@ -300,27 +304,70 @@ class _Step:
     types: tuple[frozenset[Obj] | None, ...] = ()  # literal: type check per new variable
     domain: tuple[Obj, ...] = ()  # type: the objects to try
     test: Callable[[Any, Mapping[str, Any]], bool] | None = None
+    # A literal's matches are remembered per set of facts of its predicate (the search
+    # asks an unchanged set again at every sibling and every later state that kept it):
+    # id of the set -> [the set, sorted matches by bound values, the whole set grouped
+    # by bound values once it was asked with two different values].
+    _index: dict[int, list[Any]] = field(default_factory=dict, repr=False, compare=False)
 
     def candidates(self, state: Any, env: Mapping[str, Any]) -> list[tuple[Obj, ...]]:
         """The values of ``new`` this step allows, in a fixed (sorted) order."""
         if self.kind == "type":
             return [(o,) for o in self.domain]
-        fixed = [(i, env[k]) for i, k in self.fixed] + list(self.constants)
+        facts = state[self.index]
+        memo = self._index.get(id(facts))
+        if memo is None or memo[0] is not facts:
+            if len(self._index) >= _INDEX_SETS:
+                self._index.clear()
+            memo = self._index[id(facts)] = [facts, {}, None]
+        key = tuple([env[k] for _, k in self.fixed])
+        found: list[tuple[Obj, ...]] | None = memo[1].get(key)
+        if found is None:
+            if memo[2] is None and not memo[1]:  # asked once: scan for this key only
+                found = sorted(self._matches(facts, key))
+            else:  # asked again with other values: group the whole set once
+                if memo[2] is None:
+                    memo[2] = self._group(facts)
+                found = sorted(memo[2].get(key, ()))
+            memo[1][key] = found
+        return found
+
+    def _matches(
+        self, facts: frozenset[tuple[Obj, ...]], key: tuple[Obj, ...]
+    ) -> set[tuple[Obj, ...]]:
+        fixed = [(i, v) for (i, _), v in zip(self.fixed, key, strict=True)]
+        fixed += self.constants
         out = set()
-        for fact in state[self.index]:
+        for fact in facts:
             if any(fact[i] != v for i, v in fixed):
                 continue
-            values = []
-            for positions, allowed in zip(self.slots, self.types, strict=True):
-                v = fact[positions[0]]
-                if any(fact[i] != v for i in positions[1:]) or (
-                    allowed is not None and v not in allowed
-                ):
-                    break
-                values.append(v)
-            else:
-                out.add(tuple(values))
-        return sorted(out)
+            values = self._values(fact)
+            if values is not None:
+                out.add(values)
+        return out
+
+    def _group(self, facts: frozenset[tuple[Obj, ...]]) -> dict[tuple[Obj, ...], set[Any]]:
+        groups: dict[tuple[Obj, ...], set[tuple[Obj, ...]]] = {}
+        fixed = [i for i, _ in self.fixed]
+        for fact in facts:
+            if any(fact[i] != v for i, v in self.constants):
+                continue
+            values = self._values(fact)
+            if values is not None:
+                groups.setdefault(tuple([fact[i] for i in fixed]), set()).add(values)
+        return groups
+
+    def _values(self, fact: tuple[Obj, ...]) -> tuple[Obj, ...] | None:
+        """The new variables' values from ``fact``, or None where it does not fit them."""
+        values = []
+        for positions, allowed in zip(self.slots, self.types, strict=True):
+            v = fact[positions[0]]
+            if any(fact[i] != v for i in positions[1:]) or (
+                allowed is not None and v not in allowed
+            ):
+                return None
+            values.append(v)
+        return tuple(values)
 
 
 class Match:
