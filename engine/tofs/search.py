@@ -224,7 +224,19 @@ Cons = tuple[Any, "Cons"] | None
 
 def _through(failure: _Pending, task: Task, alternative: str) -> _Pending:
     """``failure`` as seen one level up: reached by taking ``alternative`` for ``task``."""
-    return replace(failure, via=((task, alternative), failure.via))
+    f = failure  # built field by field: dataclasses.replace costs ten times as much here
+    return _Pending(
+        f.task,
+        f.method,
+        f.field,
+        f.expr,
+        f.state,
+        f.env,
+        f.depth,
+        f.node,
+        f.causes,
+        ((task, alternative), f.via),
+    )
 
 
 def _flatten(c: Cons) -> list[Any]:
