@@ -301,7 +301,7 @@ def compile_problem(domain: Domain, problem: Problem) -> tuple[EngineDomain, Eng
         )
     task_types = {t.name: t.params for t in domain.tasks}
     actions = frozenset(operators)
-    static = static_predicates(domain)
+    changes = changed_predicates(domain)
     by_name = {a.name: a for a in domain.actions}
     for index, (method, method_spec) in enumerate(zip(domain.methods, spec.methods, strict=True)):
         info = tasks[method.task.name]
@@ -314,7 +314,7 @@ def compile_problem(domain: Domain, problem: Problem) -> tuple[EngineDomain, Eng
                 task_types[method.task.name],
                 world,
                 actions,
-                pulled_up(method, by_name, static),
+                pulled_up(method, by_name, changes),
             )
         )
     engine_domain = _HddlDomain(spec, REGISTRY, {}, tasks, operators)
@@ -425,55 +425,68 @@ def _method(
     return Method(method_spec, method.name, index, bindings, precondition, subtasks, None, None)
 
 
-def static_predicates(domain: Domain) -> frozenset[str]:
-    """Predicates no action changes: true or false once and for all in a problem."""
-    changed: set[str] = set()
+def changed_predicates(domain: Domain) -> dict[str, frozenset[str]]:
+    """The predicates each action and each task can change (add or delete): a task's are
+    those of every subtask of every one of its methods, to a fixed point."""
 
-    def walk(effect: Effect) -> None:
+    def walk(effect: Effect | None, into: set[str]) -> None:
         if isinstance(effect, Atom):
-            changed.add(effect.predicate)
+            into.add(effect.predicate)
         elif isinstance(effect, Delete):
-            changed.add(effect.atom.predicate)
+            into.add(effect.atom.predicate)
         elif isinstance(effect, EffectAnd):
             for part in effect.parts:
-                walk(part)
+                walk(part, into)
         elif isinstance(effect, EffectForall | When):
-            walk(effect.effect)
+            walk(effect.effect, into)
 
+    changes: dict[str, set[str]] = {}
     for action in domain.actions:
-        if action.effect is not None:
-            walk(action.effect)
-    return frozenset(p.name for p in domain.predicates) - changed
+        walk(action.effect, changes.setdefault(action.name, set()))
+    for task in domain.tasks:
+        changes.setdefault(task.name, set())
+    grown = True
+    while grown:
+        grown = False
+        for method in domain.methods:
+            into = changes.setdefault(method.task.name, set())
+            before = len(into)
+            for sub in method.subtasks:
+                into |= changes.get(sub.name, set())
+            grown = grown or len(into) > before
+    return {name: frozenset(found) for name, found in changes.items()}
 
 
 def pulled_up(
-    method: HddlMethod, actions: Mapping[str, Action], static: frozenset[str]
+    method: HddlMethod, actions: Mapping[str, Action], changes: Mapping[str, frozenset[str]]
 ) -> list[Condition]:
     """Conditions of the method's actions that must hold when the method is applied, so
     that a binding doomed to fail at one of its actions is never tried (HyperTensioN calls
     this "pullup").
 
-    Sound in two cases only: the whole precondition of an action that is the method's
-    first subtask (nothing happens in between), and, for any of its actions, literals of
-    static predicates, equalities and parameter types (nothing can change them).  Only
-    quantifier-free literals move, renamed into the method's variables.
+    Sound because nothing can change them in between: for each action among the
+    subtasks, the literals of its precondition whose predicate no earlier subtask can
+    change (``changes``: an action's effects, a task's through all its methods), its
+    equalities and its parameter types -- for the first subtask, its whole precondition.
+    Only quantifier-free literals move, renamed into the method's variables.
     """
     out: list[Condition] = []
+    before: set[str] = set()  # predicates the subtasks so far can change
     for position, sub in enumerate(method.subtasks):
         action = actions.get(sub.name)
-        if action is None:
-            continue
-        rename = {p.name: arg for p, arg in zip(action.params, sub.args, strict=True)}
-        for p in action.params:
-            arg = rename[p.name]
-            if p.types != (OBJECT,) and isinstance(arg, Var):
-                out.append(TypeIs(arg, p.types))
-        for c in conjuncts(action.precondition):
-            literal = c.body if isinstance(c, Not) else c
-            if not isinstance(literal, Atom | Equals):
-                continue
-            if position == 0 or isinstance(literal, Equals) or literal.predicate in static:
-                out.append(_renamed(c, rename))
+        if action is not None:
+            rename = {p.name: arg for p, arg in zip(action.params, sub.args, strict=True)}
+            for p in action.params:
+                arg = rename[p.name]
+                if p.types != (OBJECT,) and isinstance(arg, Var):
+                    out.append(TypeIs(arg, p.types))
+            for c in conjuncts(action.precondition):
+                literal = c.body if isinstance(c, Not) else c
+                if not isinstance(literal, Atom | Equals):
+                    continue
+                if position == 0 or isinstance(literal, Equals) or literal.predicate not in before:
+                    out.append(_renamed(c, rename))
+        before |= changes.get(sub.name, frozenset())
     return out
 
 
