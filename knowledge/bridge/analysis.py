@@ -874,6 +874,8 @@ def _how(t: Technique) -> str:
         return f"by a finesse {t.condition} ({_pct(t.chance or 0.0)})"
     if t.kind == THROW_IN:
         return f"by a throw-in {t.condition}"
+    if len({b.tricks for b in t.breaks}) == 1 and sum(b.probability for b in t.breaks) > 0.9999:
+        return "by length, however they break"
     groups: dict[int, list[Break]] = {}
     for b in t.breaks:
         groups.setdefault(b.tricks, []).append(b)
@@ -954,14 +956,13 @@ def _total_text(analysis: Analysis) -> str:
             shapes = _or(
                 list(dict.fromkeys(b.shape for b in s.length.breaks if b.tricks == best.tricks))
             )
-            items.append(
-                (
-                    (best.tricks, 2, s.length.chance or 0.0),
-                    f"{best.tricks} from {s.name} if {shapes} "
-                    f"({_pct(s.length.chance or 0.0)}<entry>)",
-                    s,
-                )
+            chance = s.length.chance or 0.0
+            said = (
+                f"{best.tricks} from {s.name}, however they break (<entry>)"
+                if chance > 0.9999
+                else f"{best.tricks} from {s.name} if {shapes} ({_pct(chance)}; <entry>)"
             )
+            items.append(((best.tricks, 2, chance), said, s))
     # Lo's order: the most extra tricks first (guideline b); among equals promotion (the
     # safest, ch. 11), then finesse or throw-in, then length (used last, §A4.3)
     items.sort(key=lambda i: (-i[0][0], i[0][1], -i[0][2]))
@@ -973,7 +974,9 @@ def _total_text(analysis: Analysis) -> str:
             text.replace(
                 "<entry>",
                 _long_hand_entries(analysis, suit) if suit is not None and suit is first else "",
-            ),
+            )
+            .replace("; )", ")")
+            .replace(" ()", ""),
             suit,
         )
         for key, text, suit in items
@@ -1000,8 +1003,8 @@ def _long_hand_entries(analysis: Analysis, s: SuitAnalysis) -> str:
             outside.append(SUIT_SYMBOLS[other.suit] + "".join(c[1:] for c in e.cards))
     title = Seat.parse(long_letter).title
     if not outside:
-        return f"; no entry to {title} outside {s.name}"
-    return f"; {title}'s entries outside {s.name}: {', '.join(outside)}"
+        return f"no entry to {title} outside {s.name}"
+    return f"{title}'s entries outside {s.name}: {', '.join(outside)}"
 
 
 def _threat_text(threat: Threat) -> str:
