@@ -84,6 +84,7 @@ __all__ = [
     "Threat",
     "analyse",
     "analysis_lines",
+    "compact_lines",
     "planner_line",
     "planner_values",
     "position_from_hands",
@@ -1094,6 +1095,52 @@ def analysis_lines(analysis: Analysis, *, planner: bool = True) -> list[str]:
         said = planner_line(a.planner)
         if said:
             lines.append("  " + said)
+    return lines
+
+
+def _short(t: Technique) -> str:
+    """A technique in a few words, for the table's panel."""
+    if t.kind == PROMOTION:
+        out = f" ({_and(t.cards)} out)" if t.cards else ""
+        return f"{t.tricks} by promotion{out}"
+    if t.kind == FINESSE:
+        return f"{t.tricks} by finesse: {t.defender} {t.cards[0]} ({_pct(t.chance or 0.0)})"
+    if t.kind == THROW_IN:
+        return f"{t.tricks} by throw-in of {t.defender}"
+    return f"{t.tricks} {_how(t)}"
+
+
+def compact_lines(analysis: Analysis) -> list[str]:
+    """The analysis in the width of the table (about 70 columns): the goal, one line a
+    suit, entries, the threat and the planner's count -- for the workbench's table view."""
+    a = analysis
+    goal = (
+        f"{_tricks(a.needed)} needed"
+        if a.trick == 1
+        else f"{a.won} won, {a.needed} more needed from {a.remaining}"
+    )
+    lines = [f"{a.contract_text} by {a.declarer}: {goal}; {a.sure} sure, {a.short} short"]
+    for s in a.suits:
+        if not any(s.holdings.values()):
+            lines.append(f"{SUIT_SYMBOLS[s.suit]} none held")
+            continue
+        parts = ["no sure trick" if not s.sure else f"{s.sure} sure"]
+        if s.blocked:
+            parts[0] += " (blocked)"
+        shown = [t for t in (s.technique(PROMOTION), s.chosen, s.length) if t is not None]
+        parts += [_short(t) for t in shown] or ["nothing to build"]
+        lines.append(f"{SUIT_SYMBOLS[s.suit]} " + " · ".join(parts))
+    lines.append(_entries_text(a))
+    if a.threat is not None:
+        t = a.threat
+        ways = f" (in with the {_or(t.ways_in)})" if t.ways_in else ""
+        word = "trick" if t.tricks == 1 else "tricks"
+        lines.append(f"Threat: {t.tricks:.2g} {SUIT_NAMES[t.suit][:-1]} {word} for them{ways}")
+    if a.losers is not None:
+        per = " ".join(f"{SUIT_SYMBOLS[i]}{n}" for i, n in enumerate(a.losers.per_suit) if n)
+        lines.append(f"{a.losers.hand}'s losers: {per or 'none'}, {a.losers.allowed} allowed")
+    if a.planner and a.planner.get("estimate") is not None:
+        lines.append(f"The planner's static count: {a.planner['estimate']:g} tricks")
     return lines
 
 
