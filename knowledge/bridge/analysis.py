@@ -74,7 +74,11 @@ from knowledge.bridge.deal import Contract
 from knowledge.bridge.position import Position, Table, as_four
 
 __all__ = [
+    "FINESSE",
     "FINESSE_THRESHOLD",
+    "LENGTH",
+    "PROMOTION",
+    "THROW_IN",
     "Analysis",
     "Break",
     "Entries",
