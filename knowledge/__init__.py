@@ -27,6 +27,7 @@ __all__ = [
     "PackageError",
     "PlanReport",
     "PlanRequest",
+    "ProblemAnalysis",
     "domain_formats",
     "exit_status",
     "format_of",
@@ -91,6 +92,16 @@ class PlanRequest:
     # From the knowledge store: the domain as edited, and the problem's stored text.
     spec: DomainSpec | None = None
     problem_text: str | None = None
+
+
+@dataclass(frozen=True)
+class ProblemAnalysis:
+    """A domain's own reading of a problem, beside the planner's (bridge: declarer's
+    analysis after Lo 1987): shown first by ``plan --explain`` -- it is what a domain
+    expert reads first -- and under ``analysis`` in ``plan --json``."""
+
+    lines: tuple[str, ...]
+    data: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -188,6 +199,9 @@ class KnowledgePackage:
     phrasing: Callable[[Domain], Any] | None = None
     # Languages of its own its domains may be written in, besides KB source files.
     formats: tuple[DomainFormat, ...] = ()
+    # The domain's own analysis of a problem and the run on it (domain, problem, result),
+    # shown before the explanation and under "analysis" in --json.
+    analysis: Callable[[Domain, Problem, Any], ProblemAnalysis | None] | None = None
     _compiled: dict[str, Domain] = field(default_factory=dict)
 
     def spec(self, domain: str) -> DomainSpec:
@@ -374,10 +388,13 @@ def generic_plan(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
         if request.explain and not request.force
         else None
     )
+    analysis = pkg.analysis(domain, problem, result) if pkg.analysis is not None else None
     if request.json:
         from engine.tofs.render import explanation_dict
 
         data: dict[str, Any] = result.to_dict()
+        if analysis is not None:
+            data["analysis"] = analysis.data
         if explanation is not None:
             data["explanation"] = explanation_dict(explanation)
         if not request.explain:
@@ -393,6 +410,8 @@ def generic_plan(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
             ]
         return PlanReport(json.dumps(data, indent=2, ensure_ascii=False), status, data)
     text = render_text(result, explain=request.explain, explanation=explanation)
+    if request.explain and analysis is not None:
+        text = "\n".join(analysis.lines) + "\n\n" + text
     if why_not_said:
         text += "\n\n" + "\n".join(why_not_said)
     return PlanReport(text, status)

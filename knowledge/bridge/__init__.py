@@ -16,6 +16,7 @@ def package():  # type: ignore[no-untyped-def]
     """The bridge knowledge package: the method network and the shipped boards."""
     from knowledge import KnowledgePackage
 
+    from .analysis import problem_analysis
     from .network import registry
     from .phrasing import phrasing
     from .problems import board_problem
@@ -38,4 +39,5 @@ def package():  # type: ignore[no-untyped-def]
         problem_kind="pbn-board",
         problem_loader=board_problem,
         phrasing=phrasing,
+        analysis=problem_analysis,
     )

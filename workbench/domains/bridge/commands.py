@@ -2,7 +2,8 @@
 
 ``play`` plays one board of a PBN file with one declarer against one defence and prints the
 play trick by trick with the declarer's scheme annotations ("[Draw trump]"); ``--explain``
-adds, for every decision the TOFS declarer planned, each alternative it considered with
+adds, for every decision the TOFS declarer planned, declarer's analysis of the position
+after Lo 1987 (:mod:`knowledge.bridge.analysis`), each alternative it considered with
 its value, the assumptions it rests on and why it lost -- and, clearly labelled as a check
 that sees all four hands rather than the planner's reason, the double-dummy tricks and
 score of every legal card (:mod:`knowledge.bridge.dd_check`).  ``match`` plays every
@@ -255,10 +256,30 @@ def _decisions(player: Any, rec: Any = None, vulnerable: bool = False) -> list[d
                 "tricks": {card_text(c): round(v, 3) for c, v in tie.tricks.items()},
             }
         if rec is not None:
+            out[-1]["analysis"] = _analysis_at(rec, d, player, vulnerable)
             out[-1]["double_dummy_check"] = _dd_check_data(
                 checks.get(d.cards_played), rec, d.cards_played, d.seat
             )
     return out
+
+
+def _analysis_at(rec: Any, decision: Any, player: Any, vulnerable: bool) -> dict[str, Any]:
+    """Declarer's analysis (after Lo 1987) where ``decision`` was taken, from declarer's
+    information set there, with the planner's own card, value and count beside it
+    (:mod:`knowledge.bridge.analysis`)."""
+    from knowledge.bridge.analysis import analyse, planner_values
+    from knowledge.bridge.beliefs import get_model
+    from knowledge.bridge.deal import PlayState
+    from knowledge.bridge.information import declarer_info
+    from knowledge.bridge.position import Table, position_of
+
+    state = PlayState.start(rec.deal, rec.contract, rec.declarer)
+    for c in rec.cards[: decision.cards_played]:
+        state.play(c)
+    model = get_model(getattr(player, "model", "vacant-places"))
+    table = Table(rec.contract, int(rec.declarer), vulnerable, model)
+    pos = position_of(declarer_info(state), table)
+    return analyse(pos, planner_values(pos, decision.result, decision.card)).to_dict()
 
 
 def _tie_reason(a: Any, tie: Any) -> str | None:
@@ -339,6 +360,8 @@ def _play_text(data: dict[str, Any], explain: bool) -> str:
                 f"\nTrick {d['trick']}, {d['seat']} to play "
                 f"(value {d['value']:+.1f}; {d['nodes']} nodes):"
             )
+            if "analysis" in d:
+                lines.extend(f"  {line}" for line in d["analysis"]["text"])
             lines.append(f"  {d['verdict']}")
             if d["not_applicable"]:
                 lines.append(f"  ({d['not_applicable']} methods did not apply here)")

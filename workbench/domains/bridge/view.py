@@ -1,7 +1,9 @@
 """The bridge table: a board's four hands, the trick in progress, and the play log.
 
 Opened with ``v`` on a bridge board.  It shows the board where planning starts (after the
-opening lead, or at ``[StartAtTrick]``), and ``p`` plays the board out: the TOFS declarer
+opening lead, or at ``[StartAtTrick]``), with declarer's analysis of that position under
+the table (:class:`~workbench.domains.bridge.analysis_panel.AnalysisPanel`: sure and
+extra tricks, entries, the threat, after Lo 1987), and ``p`` plays the board out: the TOFS declarer
 against the chosen defence, in a thread worker that posts one message with the finished
 record (a board takes well under a second).  The log then carries the declarer's scheme
 annotations ("[Draw trump]"); choosing a trick shows the table as it was after it.
@@ -16,13 +18,14 @@ from typing import Any, ClassVar
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Header
 
 from knowledge.bridge.deal import PlayState
 from knowledge.bridge.pbn import BoardRecord, parse_pbn
+from workbench.domains.bridge.analysis_panel import AnalysisPanel
 from workbench.domains.bridge.play_log import PlayLog, position_after
 from workbench.domains.bridge.table import BridgeTable
 from workbench.widgets.fitting_footer import FittingFooter
@@ -63,6 +66,7 @@ class BridgeScreen(Screen[None]):
     ]
     DEFAULT_CSS = """
     BridgeScreen #bridge-panes { height: 1fr; }
+    BridgeScreen #bridge-left { width: 1fr; }
     BridgeScreen BridgeTable { width: 1fr; }
     BridgeScreen PlayLog { width: 1fr; }
     """
@@ -92,9 +96,13 @@ class BridgeScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="bridge-panes"):
-            table = BridgeTable(id="bridge-table")
-            table.border_title = "Table"
-            yield table
+            with Vertical(id="bridge-left"):
+                table = BridgeTable(id="bridge-table")
+                table.border_title = "Table"
+                yield table
+                analysis = AnalysisPanel(id="bridge-analysis")
+                analysis.border_title = "Declarer's analysis (after Lo 1987)"
+                yield analysis
             log = PlayLog(id="bridge-log")
             log.border_title = "Play"
             yield log
@@ -116,7 +124,14 @@ class BridgeScreen(Screen[None]):
         self.query_one(BridgeTable).show_state(
             state, vulnerability=r.vulnerability, dealer=r.dealer, board=r.board
         )
+        self._analyse(state)
         self.query_one(PlayLog).show_state(state, card_notes=notes)
+
+    def _analyse(self, state: PlayState) -> None:
+        """Declarer's analysis of the position shown (from declarer's view only)."""
+        r = self.record
+        vulnerable = r.declarer is not None and r.vulnerability.is_vulnerable(r.declarer)
+        self.query_one(AnalysisPanel).show_state(state, vulnerable)
 
     def action_toggle_defence(self) -> None:
         self.defence = "dd" if self.defence == "heuristic" else "heuristic"
@@ -173,12 +188,14 @@ class BridgeScreen(Screen[None]):
     def _trick(self, message: PlayLog.TrickSelected) -> None:
         state = self.played or self.start
         r = self.record
+        shown = position_after(state, message.cards_played)
         self.query_one(BridgeTable).show_state(
-            position_after(state, message.cards_played),
+            shown,
             vulnerability=r.vulnerability,
             dealer=r.dealer,
             board=r.board,
         )
+        self._analyse(shown)
 
     def action_close(self) -> None:
         self.dismiss(None)
