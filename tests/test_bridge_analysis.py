@@ -453,14 +453,16 @@ def test_counts_stay_within_the_cards(case: tuple[PlayState, Table]) -> None:
 @given(positions())
 def test_words_only_and_deterministic(case: tuple[PlayState, Table]) -> None:
     """The text has no identifiers and no "None"; the same position gives the same
-    analysis; it is the same for a trick half played as at the trick's start."""
+    analysis; it is the same for a trick half played as at the trick's start, as long as
+    nobody has shown out in it (a show-out tells where the suit's cards are, and so
+    changes the chances of its breaks)."""
     state, table = case
     a = _analysis(state, table)
     lines = analysis_lines(a) + compact_lines(a)
     assert not any(IDENTIFIER.search(line) or "None" in line for line in lines), lines
     assert _analysis(state, table).to_dict() == a.to_dict()
     json.dumps(a.to_dict())
-    if state.trick:
+    if state.trick and all(c // 13 == state.trick[0] // 13 for c in state.trick):
         start = state.copy()
         while start.trick:
             start.undo()
