@@ -89,6 +89,8 @@ class PlanRequest:
     # this holds the problem file), and the IPC plan format instead of text.
     files: tuple[str, ...] = ()
     ipc: bool = False
+    # First-plan mode: iterative deepening from this depth (``SearchOptions.deepening``).
+    deepening: int | None = None
     # From the knowledge store: the domain as edited, and the problem's stored text.
     spec: DomainSpec | None = None
     problem_text: str | None = None
@@ -296,6 +298,7 @@ def search_options(request: PlanRequest, problem: Problem) -> Any:
             "node_budget": request.node_budget,
             "time_budget": request.time_budget,
             "criterion": criterion(request.criterion, request.alpha),
+            **({"deepening": request.deepening} if request.deepening is not None else {}),
         }
     )
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -194,3 +195,73 @@ def test_same_answer_whatever_the_hash_seed() -> None:
         done = subprocess.run(command, capture_output=True, text=True, env=env, check=True)
         outputs.add(normalised(done.stdout))
     assert len(outputs) == 1
+
+
+LADDER_DOMAIN = """(define (domain ladder)
+  (:requirements :typing :hierarchy :negative-preconditions)
+  (:types rung)
+  (:predicates (at ?r - rung) (above ?r ?s - rung) (done))
+  (:task finish :parameters ())
+  (:method climb-first
+    :parameters (?r ?s - rung)
+    :task (finish)
+    :precondition (and (at ?r) (above ?s ?r))
+    :ordered-subtasks (and (climb ?r ?s) (finish)))
+  (:method stop-here
+    :parameters ()
+    :task (finish)
+    :ordered-subtasks (and (stop)))
+  (:action climb
+    :parameters (?r ?s - rung)
+    :precondition (at ?r)
+    :effect (and (not (at ?r)) (at ?s)))
+  (:action stop
+    :parameters ()
+    :precondition (not (done))
+    :effect (done)))
+"""
+
+
+def _ladder(tmp_path: Path, rungs: int) -> tuple[str, str]:
+    """A ladder whose first method always climbs: depth first climbs every rung before it
+    tries stopping, though stopping at once is a plan of one action."""
+    names = [f"r{i}" for i in range(rungs)]
+    above = " ".join(f"(above {b} {a})" for a, b in pairwise(names))
+    domain = tmp_path / "ladder-domain.hddl"
+    problem = tmp_path / "ladder.hddl"
+    domain.write_text(LADDER_DOMAIN)
+    problem.write_text(
+        f"(define (problem climb) (:domain ladder) (:objects {' '.join(names)} - rung)\n"
+        f"  (:htn :ordered-subtasks (and (finish)))\n"
+        f"  (:init (at r0) {above}))\n"
+    )
+    return str(domain), str(problem)
+
+
+def test_deepening_finds_the_shallow_plan_depth_first_search_dives_past(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    domain, problem = _ladder(tmp_path, 400)
+    budget = ["--node-budget", "300", "--json"]
+    assert main(["plan", "hddl", domain, problem, *budget]) == 3  # 400 rungs: 800 steps
+    assert json.loads(capsys.readouterr().out)["status"] == "gave up"
+    assert main(["plan", "hddl", domain, problem, *budget, "--deepening", "4"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    # Depth 4 is cut; the first plan within it climbs once (climb-first, climb, then
+    # stop-here, stop: four steps below the root), found before any deeper one.
+    assert [a["action"] for a in found["plan"]] == ["climb", "stop"]
+    assert found["stats"]["deepening_rounds"] == 1
+    assert main(["plan", "hddl", domain, problem, *budget[:2], "--deepening", "4", "--ipc"]) == 0
+    assert validate_plan(Path(domain), Path(problem), capsys.readouterr().out) == []
+
+
+def test_deepening_says_gave_up_when_only_cut_rounds_fail(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    domain, problem = _ladder(tmp_path, 3)
+    text = Path(domain).read_text().replace(":precondition (not (done))", ":precondition (done)")
+    Path(domain).write_text(text)  # stop never applies: no plan at any depth
+    assert main(["plan", "hddl", domain, problem, "--deepening", "1", "--json"]) == 2
+    found = json.loads(capsys.readouterr().out)
+    assert found["status"] == "unsolvable"  # the last round was not cut: all was searched
+    assert found["stats"]["deepening_rounds"] >= 3

@@ -125,6 +125,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--node-budget", type=int, metavar="N", help="stop after N nodes")
     p.add_argument("--time-budget", type=float, metavar="S", help="stop after S seconds")
     p.add_argument(
+        "--deepening",
+        type=_at_least_one,
+        metavar="N",
+        help="first-plan mode: search to depth N, then 2N, 4N, ... until a plan is found "
+        "(for domains where depth-first search dives and never comes back)",
+    )
+    p.add_argument(
         "--criterion",
         default="weighted-average",
         choices=["weighted-average", "maximin", "hurwicz", "minimax-regret"],
@@ -268,6 +275,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _at_least_one(text: str) -> int:
+    """An argument that counts steps: a whole number, 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got '{text}'")
+    return value
+
+
 def _cmd_plan(args: argparse.Namespace) -> int:
     from knowledge import EXIT_BAD_INPUT, PackageError, PlanRequest, get_package
 
@@ -289,6 +307,7 @@ def _cmd_plan(args: argparse.Namespace) -> int:
         json=args.json,
         files=tuple(args.files),
         ipc=args.ipc,
+        deepening=args.deepening,
     )
     if (args.files or args.ipc) and pkg.planner is None:
         return _fail(f"package '{args.package}' plans named problems, not files", EXIT_BAD_INPUT)

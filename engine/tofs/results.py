@@ -59,8 +59,9 @@ class Status(StrEnum):
     NODE_BUDGET = "node budget"
     TIME_BUDGET = "time budget"
     CANCELLED = "cancelled"
-    # The whole tree was searched but recursion pruning cut some of it: no plan was found,
-    # and none is ruled out (or, optimising, the plan found is not proven best).
+    # The whole tree was searched but recursion pruning or a depth limit cut some of it: no
+    # plan was found, and none is ruled out (or, optimising, the plan found is not proven
+    # best).
     INCOMPLETE = "incomplete"
 
 

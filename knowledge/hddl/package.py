@@ -197,6 +197,7 @@ def run_request(request: PlanRequest) -> HddlRun:
         time_budget=request.time_budget,
         node_budget=request.node_budget,
         force=request.force,
+        deepening=request.deepening,
     )
 
 
@@ -222,8 +223,10 @@ def run_models(
     time_budget: float | None = None,
     node_budget: int | None = None,
     force: dict[str, str] | None = None,
+    deepening: int | None = None,
 ) -> HddlRun:
-    """Compile and plan a domain and problem as read."""
+    """Compile and plan a domain and problem as read (``deepening``: see
+    ``SearchOptions.deepening``)."""
     from engine.tofs import SearchOptions, plan
     from engine.tofs.explain import plan_why_not
 
@@ -235,6 +238,7 @@ def run_models(
         mode=engine_problem.mode,
         time_budget=time_budget,
         node_budget=node_budget,
+        deepening=deepening,
     )
     if force:
         result = plan_why_not(engine_domain, engine_problem, options, force)
