@@ -218,6 +218,9 @@ def build_parser() -> argparse.ArgumentParser:
     k = ks.add_parser("test", parents=[common, as_json], help="run knowledge tests")
     k.add_argument("domain", nargs="?", help="one domain (default: every domain)")
     k.add_argument("--name", action="append", help="only the test with this name")
+    from workbench.cluster import add_cluster_option
+
+    add_cluster_option(k)
     k = ks.add_parser("history", parents=[common, as_json], help="a domain's revisions, or a diff")
     k.add_argument("domain")
     k.add_argument(

@@ -36,7 +36,6 @@ through :class:`knowledge.batch.BatchExecutor`, and ``engine`` nothing at all.
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import re
 import threading
@@ -242,6 +241,8 @@ def open_cluster(
     Raises :class:`ClusterError` when Dask is not installed, the scheduler cannot be
     reached within ``connect_timeout`` seconds, or it has no worker by then.
     """
+    import logging
+
     where = parse_address(address) if isinstance(address, str) else address
     distributed = _distributed()
     cluster = None
