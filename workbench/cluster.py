@@ -269,8 +269,8 @@ def open_cluster(
             )
         except (OSError, TimeoutError) as exc:
             raise ClusterError(
-                f"cannot reach the Dask scheduler at {where.scheduler} within "
-                f"{connect_timeout:g} s ({exc}); is `dask scheduler` running there?"
+                f"cannot reach the Dask scheduler at {where.scheduler} ({exc}); is "
+                "`dask scheduler` running there?"
             ) from None
         try:
             client.wait_for_workers(1, timeout=connect_timeout)
@@ -291,14 +291,17 @@ def open_cluster(
 
 
 @contextlib.contextmanager
-def batch_executor(option: str | None) -> Iterator[ClusterExecutor | None]:
+def batch_executor(
+    option: str | None, *, chunk: int | None = None
+) -> Iterator[ClusterExecutor | None]:
     """What a batch command runs its jobs with: a cluster executor when ``--cluster`` (or
-    ``$WORKBENCH_CLUSTER``) names one, else None (the command's local pool)."""
+    ``$WORKBENCH_CLUSTER``) names one, else None (the command's local pool).  ``chunk``:
+    jobs per Dask task (default: by the batch's size; 1 for jobs of seconds or more)."""
     where = cluster_address(option)
     if where is None:
         yield None
         return
-    with open_cluster(where) as executor:
+    with open_cluster(where, chunk=chunk) as executor:
         yield executor
 
 
