@@ -4,7 +4,7 @@ Usage::
 
     python benchmarks/hddl_ipc.py ../shared/data/hddl/ipc2020-total-order \\
         [--planners tofs,aries] [--time-budget 60] [--memory-gb 4] [--jobs 1] \\
-        [--domains Rover-GTOHP,Towers] [--per-domain K] [--json]
+        [--domains Rover-GTOHP,Towers] [--per-domain K] [--json] [--cluster ADDRESS]
 
 For every problem (the first K of each domain folder, in the order of
 ``hddl_parse.pairs``) every planner makes one attempt, the planners interleaved per
@@ -30,6 +30,12 @@ in the depth-first order of the decomposition, one line per method instance), so
 get the full check, decomposition included.
 
 A solved attempt counts only if its plan is not rejected and it ended within the limit.
+With ``--cluster ADDRESS`` (a Dask scheduler, or ``local:N``; see the README) each attempt
+is one task on the cluster, sent as a record holding the HDDL texts and the scripts its
+child runs (this file, ``hddl_parse.py``, ``tests/hddl_validation.py``): a worker lays them
+out in a temporary folder and makes the attempt there as above, so it needs only the
+installed project with the ``bench`` extra.
+
 Per domain and in total: coverage (solved / attempted) and the IPC agile score (per solved
 problem 1 if t <= 1 s, 0 if t >= limit, else 1 - log t / log limit).  The output is a
 Markdown table, or with ``--json`` the per-attempt records and the summary.

@@ -42,7 +42,7 @@ import threading
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from knowledge.batch import error_text
 
@@ -184,13 +184,18 @@ class ClusterExecutor:
         from distributed import as_completed
 
         n = len(jobs)
+        if n == 0:
+            return []
         size = self.chunk or chunk_size(n, self.workers)
         spans = [range(i, min(n, i + size)) for i in range(0, n, size)]
-        # pure=False: two equal jobs are still two jobs (and a re-run is a new key).
-        futures = {
-            self.client.submit(_run_chunk, fn, [jobs[i] for i in span], pure=False): span
-            for span in spans
-        }
+        # One message for the whole batch; pure=False: two equal chunks are two tasks.
+        submitted = self.client.map(
+            _run_chunk,
+            [fn] * len(spans),
+            [[jobs[i] for i in span] for span in spans],
+            pure=False,
+        )
+        futures = dict(zip(submitted, spans, strict=True))
         results: list[_R | None] = [None] * n
         done = 0
         try:
@@ -212,7 +217,7 @@ class ClusterExecutor:
             with contextlib.suppress(Exception):
                 self.client.cancel(list(futures), force=True)
             raise
-        return [r for r in results if r is not None]
+        return cast(list[_R], results)  # every job has its result by now
 
     @staticmethod
     def _outcomes(future: Any, count: int) -> list[tuple[Any, ...]]:
