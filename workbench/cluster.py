@@ -126,6 +126,24 @@ def cluster_address(
     return parse_address(text)
 
 
+# A local cluster has no dashboard to show what these feed, and they cost CPU the jobs
+# could use: a statistical profiler sampling every worker's stack every 10 ms, an
+# event-loop tick every 20 ms, system metrics twice a second.  With them the idle
+# cluster of two workers took 7 % of a core, without them about 1 %
+# (benchmarks/cluster_overhead.py).
+LOCAL_CONFIG = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
+}
+
+
+def _dask_config() -> Any:
+    import dask.config
+
+    return dask.config
+
+
 def _distributed() -> Any:
     try:
         import distributed
@@ -253,15 +271,16 @@ def open_cluster(
     cluster = None
     if where.workers is not None:
         try:
-            cluster = distributed.LocalCluster(
-                n_workers=where.workers,
-                threads_per_worker=1,
-                processes=True,
-                host="127.0.0.1",
-                dashboard_address=None,
-                memory_limit=0,  # like the local pool: no memory policing of our jobs
-                silence_logs=logging.ERROR,
-            )
+            with _dask_config().set(LOCAL_CONFIG):
+                cluster = distributed.LocalCluster(
+                    n_workers=where.workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address=None,
+                    memory_limit=0,  # like the local pool: no memory policing of our jobs
+                    silence_logs=logging.ERROR,
+                )
             client = distributed.Client(cluster, set_as_default=False)
         except Exception as exc:
             if cluster is not None:

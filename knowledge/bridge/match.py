@@ -171,6 +171,7 @@ class BoardResult:
     made: bool | None = None
     seconds: float = 0.0  # declarer's thinking time (sum over its decisions)
     wall_seconds: float = 0.0  # the whole job, defence and DD analysis included
+    cpu_seconds: float = 0.0  # the CPU time of the job's thread: its own work, wherever it ran
     nodes: int | None = None
     dd_lost: int | None = None
     play: str = ""
@@ -266,13 +267,14 @@ def run_job(job: Job, *, soft_timeout: float | None = None) -> BoardResult:
         declarer_seat=p.declarer,
         index=job.index,
     )
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.thread_time()
     try:
         rec = play_problem(p, job.declarer, job.defense, options=job.opts(), timeout=soft_timeout)
     except PlayTimeout as e:
         res.timeout = True
         res.error = str(e)
         res.wall_seconds = time.perf_counter() - t0
+        res.cpu_seconds = time.thread_time() - c0
         return res
     contract = p.contract_obj
     seat = p.declarer_seat
@@ -291,6 +293,7 @@ def run_job(job: Job, *, soft_timeout: float | None = None) -> BoardResult:
             max(0, trace[i] - trace[i + 1]) for i, s in enumerate(rec.seats) if (s & 1) == side
         )
     res.wall_seconds = time.perf_counter() - t0
+    res.cpu_seconds = time.thread_time() - c0
     return res
 
 
