@@ -290,7 +290,7 @@ def cmd_lint(store: KnowledgeStore, args: argparse.Namespace) -> int:
 def cmd_test(store: KnowledgeStore, args: argparse.Namespace) -> int:
     """Run knowledge tests: domain by domain here, or all at once on a cluster."""
     from ..batch import interrupted, progress_bar
-    from ..cluster import ClusterError, batch_executor
+    from ..cluster import ClusterError, cluster_address, open_cluster
     from .testing import TestOutcome, jobs_for_tests, render_report, run_test_jobs
 
     domains = [args.domain] if args.domain else [d.name for d in store.domains()]
@@ -320,26 +320,23 @@ def cmd_test(store: KnowledgeStore, args: argparse.Namespace) -> int:
         ]
 
     try:
-        with batch_executor(args.cluster) as executor:
-            if executor is None:  # here: each domain's report as soon as it has run
-                for domain in domains:
-                    show(
-                        domain,
-                        run_test_jobs(jobs_for_tests(domain, store.load(domain), store, args.name)),
-                    )
-            else:  # every domain's tests at once, so that the whole cluster has work
-                jobs = [
-                    job
-                    for domain in domains
-                    for job in jobs_for_tests(domain, store.load(domain), store, args.name)
-                ]
-                bar = progress_bar(lambda o: f"{o.test.name}")
-                outcomes = run_test_jobs(jobs, executor, bar)
-                for domain in domains:
-                    show(
-                        domain,
-                        [o for j, o in zip(jobs, outcomes, strict=True) if j.domain == domain],
-                    )
+        where = cluster_address(args.cluster)
+        if where is None:  # here: each domain's report as soon as it has run
+            for domain in domains:
+                show(
+                    domain,
+                    run_test_jobs(jobs_for_tests(domain, store.load(domain), store, args.name)),
+                )
+        else:  # every domain's tests at once, so that the whole cluster has work
+            jobs = [
+                job
+                for domain in domains
+                for job in jobs_for_tests(domain, store.load(domain), store, args.name)
+            ]
+            with open_cluster(where) as executor:
+                outcomes = run_test_jobs(jobs, executor, progress_bar(lambda o: o.test.name))
+            for domain in domains:
+                show(domain, [o for j, o in zip(jobs, outcomes, strict=True) if j.domain == domain])
     except ClusterError as exc:
         return _err(str(exc))
     except KeyboardInterrupt:
