@@ -9,6 +9,7 @@ double-dummy defence, 2 worker processes).  A quick run::
 Options: ``--boards N`` (dev deals, 0 to skip), ``--generated N`` (0 to skip), ``--seed``
 (generation and Monte-Carlo seed), ``--declarers dd,mcdd,heuristic``, ``--defenses
 heuristic,dd``, ``--samples`` (Monte-Carlo layouts per decision), ``--jobs``,
+``--cluster ADDRESS`` (a Dask cluster instead of the local pool: see the README),
 ``--timeout`` (seconds per board), ``--decision-timeout`` (seconds per Monte-Carlo
 decision), ``--games-file`` (reuse/save the generated deals as PBN), ``--json FILE`` (all
 reports, keyed "dev/heuristic" etc.).
@@ -25,6 +26,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -34,7 +36,8 @@ from knowledge.bridge import DATA_DIR as DATA  # noqa: E402
 from knowledge.bridge.generate import generate_games, write_pbn  # noqa: E402
 from knowledge.bridge.match import run_match  # noqa: E402
 from knowledge.bridge.pbn import read_pbn  # noqa: E402
-from workbench.batch import report_failures  # noqa: E402
+from workbench.batch import interrupted, report_failures  # noqa: E402
+from workbench.cluster import ClusterError, add_cluster_option, batch_executor  # noqa: E402
 
 
 def _progress(label: str):
@@ -54,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--defenses", default="heuristic,dd")
     ap.add_argument("--samples", type=int, default=20)
     ap.add_argument("--jobs", type=int, default=2)
+    add_cluster_option(ap)
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per board")
     ap.add_argument(
         "--decision-timeout", type=float, default=20.0, help="seconds per Monte-Carlo decision"
@@ -88,6 +92,24 @@ def main(argv: list[str] | None = None) -> int:
         sets.append(("generated", games))
 
     options = {"samples": args.samples, "seed": args.seed, "timeout": args.decision_timeout}
+    try:
+        with batch_executor(args.cluster) as executor:
+            return _run(args, sets, declarers, defenses, options, executor)
+    except ClusterError as exc:
+        print(f"bridge_match: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return interrupted()
+
+
+def _run(
+    args: argparse.Namespace,
+    sets: list[tuple[str, list]],
+    declarers: list[str],
+    defenses: list[str],
+    options: dict,
+    executor: Any,
+) -> int:
     out: dict[str, dict] = {}
     failed: list[tuple[str, str | None, str | None]] = []
     for name, records in sets:
@@ -102,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
                 timeout=args.timeout,
                 options=options,
                 progress=_progress(label),
+                executor=executor,
             )
             took = time.perf_counter() - t0
             print()

@@ -4,7 +4,7 @@ Usage::
 
     python benchmarks/hddl_ipc.py ../shared/data/hddl/ipc2020-total-order \\
         [--planners tofs,aries] [--time-budget 60] [--memory-gb 4] [--jobs 1] \\
-        [--domains Rover-GTOHP,Towers] [--per-domain K] [--json]
+        [--domains Rover-GTOHP,Towers] [--per-domain K] [--json] [--cluster ADDRESS]
 
 For every problem (the first K of each domain folder, in the order of
 ``hddl_parse.pairs``) every planner makes one attempt, the planners interleaved per
@@ -30,6 +30,12 @@ in the depth-first order of the decomposition, one line per method instance), so
 get the full check, decomposition included.
 
 A solved attempt counts only if its plan is not rejected and it ended within the limit.
+With ``--cluster ADDRESS`` (a Dask scheduler, or ``local:N``; see the README) each attempt
+is one task on the cluster, sent as a record holding the HDDL texts and the scripts its
+child runs (this file, ``hddl_parse.py``, ``tests/hddl_validation.py``): a worker lays them
+out in a temporary folder and makes the attempt there as above, so it needs only the
+installed project with the ``bench`` extra.
+
 Per domain and in total: coverage (solved / attempted) and the IPC agile score (per solved
 problem 1 if t <= 1 s, 0 if t >= limit, else 1 - log t / log limit).  The output is a
 Markdown table, or with ``--json`` the per-attempt records and the summary.
@@ -54,12 +60,15 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hddl_parse import pairs
+
+if TYPE_CHECKING:
+    from workbench.cluster import ClusterExecutor
 
 PLANNERS = ("tofs", "aries")
 GRACE = 5.0  # seconds past the limit before a child is killed
@@ -238,10 +247,16 @@ def child(argv: list[str]) -> int:
 
 
 def attempt(
-    planner: str, domain: Path, problem: Path, folder: str, limit: float, memory_gb: float
+    planner: str,
+    domain: Path,
+    problem: Path,
+    folder: str,
+    limit: float,
+    memory_gb: float,
+    script: str = __file__,
 ) -> Attempt:
     out = Attempt(folder, problem.name, planner)
-    command = [sys.executable, __file__, "--child", planner, str(domain), str(problem)]
+    command = [sys.executable, script, "--child", planner, str(domain), str(problem)]
     command += [str(limit), str(memory_gb)]
     killed = threading.Event()
     with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
@@ -279,7 +294,7 @@ def attempt(
     out.plan_length = record.get("plan_length")
     if out.status == "solved":
         if "ipc" in record:
-            _validate(out, domain, problem, record["ipc"])
+            _validate(out, domain, problem, record["ipc"], script)
         else:
             out.validation = "not checked"
         if out.seconds > limit:
@@ -298,8 +313,8 @@ def _last_json(text: str) -> dict[str, Any] | None:
     return None
 
 
-def _validate(out: Attempt, domain: Path, problem: Path, ipc: str) -> None:
-    command = [sys.executable, __file__, "--child", "validate", str(domain), str(problem)]
+def _validate(out: Attempt, domain: Path, problem: Path, ipc: str, script: str) -> None:
+    command = [sys.executable, script, "--child", "validate", str(domain), str(problem)]
     try:
         done = subprocess.run(command, input=ipc, capture_output=True, text=True, timeout=600)
     except subprocess.TimeoutExpired:
@@ -316,6 +331,77 @@ def _validate(out: Attempt, domain: Path, problem: Path, ipc: str) -> None:
         out.validation = "full"
         if errors:
             out.message = f"INVALID: {errors[0][:300]}"
+
+
+# --- on a cluster ----------------------------------------------------------------------------
+
+# What an attempt runs besides the installed project: this script (its children), the
+# folder reader it imports, and the independent validator -- sent with every job, so that
+# a worker needs only the installed project (with the bench extra, for Aries and the
+# validator's unified-planning), never this checkout.
+HERE = Path(__file__).resolve().parent
+SUPPORT = {
+    "benchmarks/hddl_ipc.py": HERE / "hddl_ipc.py",
+    "benchmarks/hddl_parse.py": HERE / "hddl_parse.py",
+    "tests/__init__.py": HERE.parent / "tests" / "__init__.py",
+    "tests/hddl_validation.py": HERE.parent / "tests" / "hddl_validation.py",
+}
+
+
+def cluster_job(
+    planner: str,
+    domain: Path,
+    problem: Path,
+    folder: str,
+    limit: float,
+    memory_gb: float,
+    support: dict[str, str],
+) -> dict[str, Any]:
+    """One attempt as a plain record: the HDDL texts themselves, not their paths."""
+    return {
+        "planner": planner,
+        "folder": folder,
+        "domain_name": domain.name,
+        "problem_name": problem.name,
+        "domain_text": domain.read_text(encoding="utf-8"),
+        "problem_text": problem.read_text(encoding="utf-8"),
+        "limit": limit,
+        "memory_gb": memory_gb,
+        "support": support,  # one dict shared by all jobs: pickled once per task
+    }
+
+
+def attempt_on_worker(job: dict[str, Any]) -> dict[str, Any]:
+    """On a Dask worker: lay the job's files out in a fresh folder and make the attempt
+    there, exactly as :func:`attempt` does here (its own child process, time limit, memory
+    cap, validator); the record comes back as a plain dict."""
+    with tempfile.TemporaryDirectory(prefix="hddl-ipc-") as tmp:
+        root = Path(tmp)
+        for relative, text in job["support"].items():
+            (root / relative).parent.mkdir(parents=True, exist_ok=True)
+            (root / relative).write_text(text, encoding="utf-8")
+        folder = root / "problems" / job["folder"]
+        folder.mkdir(parents=True)
+        domain, problem = folder / job["domain_name"], folder / job["problem_name"]
+        domain.write_text(job["domain_text"], encoding="utf-8")
+        problem.write_text(job["problem_text"], encoding="utf-8")
+        script = str(root / "benchmarks" / "hddl_ipc.py")
+        record = attempt(
+            job["planner"],
+            domain,
+            problem,
+            job["folder"],
+            job["limit"],
+            job["memory_gb"],
+            script,
+        )
+    return asdict(record)
+
+
+def _not_run(job: dict[str, Any], error: str, traceback_text: str | None) -> dict[str, Any]:
+    """An attempt whose task failed on the cluster (its worker kept dying): a crash."""
+    record = Attempt(job["folder"], job["problem_name"], job["planner"], message=error[:300])
+    return asdict(record)
 
 
 def counts(attempt: Attempt) -> bool:
@@ -367,12 +453,17 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--child"]:
         return child(argv[1:])
+    # Imported here, not at the top: an attempt's child is this file, and its start-up is
+    # part of the time it is measured by.
+    from workbench.cluster import ClusterError, add_cluster_option, batch_executor
+
     cli = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     cli.add_argument("root", type=Path, help="folder with one sub-folder per domain")
     cli.add_argument("--planners", default="tofs,aries", help="comma-separated: tofs, aries")
     cli.add_argument("--time-budget", type=float, default=60.0, help="seconds per attempt")
     cli.add_argument("--memory-gb", type=float, default=4.0, help="address-space cap (GB)")
     cli.add_argument("--jobs", type=int, default=1, help="attempts run at once")
+    add_cluster_option(cli)
     cli.add_argument("--domains", help="comma-separated domain folder names")
     cli.add_argument("--per-domain", type=int, metavar="K", help="first K problems per domain")
     cli.add_argument("--json", action="store_true", help="print the records as JSON")
@@ -406,7 +497,15 @@ def main(argv: list[str] | None = None) -> int:
         for domain, problem in pairs(folder, args.per_domain)
         for planner in planners
     ]
-    results = run_all(work, args.time_budget, args.memory_gb, args.jobs)
+    try:
+        with batch_executor(args.cluster, chunk=1) as executor:
+            results = run_all(work, args.time_budget, args.memory_gb, args.jobs, executor)
+    except ClusterError as error:
+        print(f"hddl_ipc: error: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("\nhddl_ipc: interrupted; the remaining attempts were cancelled", file=sys.stderr)
+        return 130
     order = {(w[3], w[2].name, w[0]): i for i, w in enumerate(work)}
     results.sort(key=lambda r: order[(r.domain, r.problem, r.planner)])
     data = summary(results, [f.name for f in folders], planners, args.time_budget)
@@ -428,8 +527,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_all(
-    work: list[tuple[str, Path, Path, str]], limit: float, memory_gb: float, jobs: int
+    work: list[tuple[str, Path, Path, str]],
+    limit: float,
+    memory_gb: float,
+    jobs: int,
+    executor: ClusterExecutor | None = None,
 ) -> list[Attempt]:
+    """Every attempt: ``jobs`` at once here, or on ``executor``'s cluster (one attempt per
+    Dask task: attempts take seconds, so a task's few milliseconds do not count)."""
     results: list[Attempt] = []
     try:
         from rich.console import Console
@@ -451,6 +556,33 @@ def run_all(
         )
     except ImportError:
         progress = None
+
+    def advance(r: Attempt) -> None:
+        if progress is not None and bar is not None:
+            progress.update(
+                bar, advance=1, description=f"{r.planner} {r.domain}/{r.problem}: {r.status}"
+            )
+        else:
+            print(f"{len(results)}/{len(work)} {r.planner} {r.problem}", file=sys.stderr)
+
+    if executor is not None:
+        if __name__ != "__main__":  # imported: the workers cannot import this file
+            cloudpickle = importlib.import_module("cloudpickle")
+            cloudpickle.register_pickle_by_value(sys.modules[__name__])
+        support = {name: path.read_text(encoding="utf-8") for name, path in SUPPORT.items()}
+        cluster_jobs = [
+            cluster_job(planner, domain, problem, folder, limit, memory_gb, support)
+            for planner, domain, problem, folder in work
+        ]
+
+        def done(_: int, __: int, record: dict[str, Any]) -> None:
+            results.append(Attempt(**record))
+            advance(results[-1])
+
+        with progress or contextlib.nullcontext():
+            bar = progress.add_task("attempts", total=len(work)) if progress else None
+            executor(attempt_on_worker, cluster_jobs, failed=_not_run, progress=done)
+        return results
     with ThreadPoolExecutor(max(1, jobs)) as pool, progress or contextlib.nullcontext():
         bar = progress.add_task("attempts", total=len(work)) if progress else None
         futures: list[Future[Attempt]] = [
@@ -458,16 +590,8 @@ def run_all(
             for planner, domain, problem, folder in work
         ]
         for future in as_completed(futures):
-            r = future.result()
-            results.append(r)
-            if progress is not None and bar is not None:
-                progress.update(
-                    bar,
-                    advance=1,
-                    description=f"{r.planner} {r.domain}/{r.problem}: {r.status}",
-                )
-            else:
-                print(f"{len(results)}/{len(work)} {r.planner} {r.problem}", file=sys.stderr)
+            results.append(future.result())
+            advance(results[-1])
     return results
 
 

@@ -11,17 +11,26 @@ seconds include start-up and reading.  Every returned plan is checked by the ind
 validator of the tests (``tests/hddl_validation.py``, unified-planning underneath: nothing
 of ``knowledge.hddl``), and the table counts the plans it rejects.  ``--plans DIR`` keeps
 every plan in the IPC format.
+
+``--cluster ADDRESS`` runs the problems on a Dask cluster (see the README): each job
+carries the domain's and the problem's HDDL text and the validator's source, so a worker
+needs only the installed project (with unified-planning, for the validator).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import importlib.util
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -40,9 +49,16 @@ class Outcome:
     steps: int = 0
     invalid: list[str] = field(default_factory=list)
     message: str = ""
+    plan: str = ""  # the plan in the IPC format, when solved
 
 
-def run_one(domain: Path, problem: Path, budget: float, plans: Path | None, folder: str) -> Outcome:
+Validator = Callable[[Path, Path, str], list[str]]
+VALIDATOR = Path(__file__).resolve().parents[1] / "tests" / "hddl_validation.py"
+
+
+def run_one(
+    domain: Path, problem: Path, budget: float, folder: str, validator: Validator | None = None
+) -> Outcome:
     command = [
         sys.executable,
         "-m",
@@ -69,23 +85,109 @@ def run_one(domain: Path, problem: Path, budget: float, plans: Path | None, fold
     if status == "solved":
         text = done.stdout
         out.steps = sum(1 for line in text.splitlines() if line[:1].isdigit() and "->" not in line)
-        if plans is not None:
-            target = plans / folder / (problem.stem + ".plan")
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text)
-        out.invalid = validate(domain, problem, text)
+        out.plan = text
+        out.invalid = validate(domain, problem, text, validator)
     return out
 
 
-def validate(domain: Path, problem: Path, text: str) -> list[str]:
-    try:
-        from tests.hddl_validation import validate_plan
-    except ImportError as exc:  # the test extra is not installed
-        return [f"validator unavailable: {exc}"]
-    return validate_plan(domain, problem, text)
+def validate(
+    domain: Path, problem: Path, text: str, validator: Validator | None = None
+) -> list[str]:
+    if validator is None:
+        try:
+            from tests.hddl_validation import validate_plan
+        except ImportError as exc:  # the test extra is not installed
+            return [f"validator unavailable: {exc}"]
+        validator = validate_plan
+    return validator(domain, problem, text)
+
+
+def keep_plan(plans: Path, out: Outcome) -> None:
+    if out.plan:
+        target = plans / out.domain / (Path(out.problem).stem + ".plan")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(out.plan)
+
+
+# --- on a cluster ----------------------------------------------------------------------------
+
+
+def _shipped_validator(source: str, folder: Path) -> Validator:
+    """The validator sent with a job, loaded once per worker process from its source (the
+    worker has no checkout, so ``tests`` is not importable there)."""
+    name = "_shipped_hddl_validation_" + hashlib.sha256(source.encode()).hexdigest()[:16]
+    module = sys.modules.get(name)
+    if module is None:
+        path = folder / "hddl_validation.py"
+        path.write_text(source, encoding="utf-8")
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # its dataclasses look themselves up there
+        try:
+            spec.loader.exec_module(module)
+        except ImportError as exc:  # no unified-planning on this worker
+            del sys.modules[name]
+            error = f"validator unavailable: {exc}"
+            return lambda *_: [error]
+    validate_plan: Validator = module.validate_plan
+    return validate_plan
+
+
+def plan_on_worker(job: dict[str, Any]) -> dict[str, Any]:
+    """On a Dask worker: the job's HDDL files in a fresh folder, planned and validated
+    there exactly as :func:`run_one` does here; the outcome as a plain dict."""
+    with tempfile.TemporaryDirectory(prefix="hddl-plan-") as tmp:
+        root = Path(tmp)
+        domain, problem = root / job["domain_name"], root / job["problem_name"]
+        domain.write_text(job["domain_text"], encoding="utf-8")
+        problem.write_text(job["problem_text"], encoding="utf-8")
+        validator = _shipped_validator(job["validator"], root)
+        return asdict(run_one(domain, problem, job["budget"], job["folder"], validator))
+
+
+def _not_run(job: dict[str, Any], error: str, traceback_text: str | None) -> dict[str, Any]:
+    """A problem whose task failed on the cluster (its worker kept dying)."""
+    return asdict(Outcome(job["folder"], job["problem_name"], "error", 0.0, message=error[:200]))
+
+
+def _show(r: Outcome) -> None:
+    flag = f" INVALID: {r.invalid[0]}" if r.invalid else ""
+    extra = f" {r.message}" if r.message else ""
+    print(
+        f"  {r.domain:28} {r.problem:44} {r.status:10} {r.seconds:7.2f} s "
+        f"{r.steps:5} steps{flag}{extra}",
+        flush=True,
+    )
+
+
+def run_on_cluster(
+    executor: Any, work: list[tuple[Path, Path, str]], budget: float
+) -> list[Outcome]:
+    if __name__ != "__main__":  # imported: the workers cannot import this file
+        importlib.import_module("cloudpickle").register_pickle_by_value(sys.modules[__name__])
+    source = VALIDATOR.read_text(encoding="utf-8")
+    jobs = [
+        {
+            "domain_name": d.name,
+            "problem_name": p.name,
+            "domain_text": d.read_text(encoding="utf-8"),
+            "problem_text": p.read_text(encoding="utf-8"),
+            "folder": name,
+            "budget": budget,
+            "validator": source,
+        }
+        for d, p, name in work
+    ]
+    records = executor(
+        plan_on_worker, jobs, failed=_not_run, progress=lambda _, __, r: _show(Outcome(**r))
+    )
+    return [Outcome(**r) for r in records]
 
 
 def main(argv: list[str] | None = None) -> int:
+    from workbench.cluster import ClusterError, add_cluster_option, batch_executor
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("root", type=Path, help="folder with one sub-folder per domain")
     parser.add_argument("--limit", type=int, default=5, help="problems per domain (default 5)")
@@ -93,30 +195,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="problems planned at once")
     parser.add_argument("--plans", type=Path, help="write each plan (IPC format) here")
     parser.add_argument("--domain", action="append", help="only these domain folders")
+    add_cluster_option(parser)
     args = parser.parse_args(argv)
     folders = sorted(p for p in args.root.iterdir() if p.is_dir())
     if args.domain:
         folders = [f for f in folders if f.name in args.domain]
     work = [(d, p, f.name) for f in folders for d, p in pairs(f, args.limit)]
-    print(
-        f"# {len(work)} problems, {args.time_budget:g} s each, {args.jobs} at once",
-        flush=True,
-    )
-    with ThreadPoolExecutor(args.jobs) as pool:
-        futures = [
-            pool.submit(run_one, d, p, args.time_budget, args.plans, name) for d, p, name in work
-        ]
-        results = []
-        for future in futures:
-            r = future.result()
-            results.append(r)
-            flag = f" INVALID: {r.invalid[0]}" if r.invalid else ""
-            extra = f" {r.message}" if r.message else ""
-            print(
-                f"  {r.domain:28} {r.problem:44} {r.status:10} {r.seconds:7.2f} s "
-                f"{r.steps:5} steps{flag}{extra}",
-                flush=True,
-            )
+    try:
+        with batch_executor(args.cluster, chunk=1) as executor:
+            where = f"{args.jobs} at once" if executor is None else f"on {executor.address}"
+            print(f"# {len(work)} problems, {args.time_budget:g} s each, {where}", flush=True)
+            if executor is not None:
+                results = run_on_cluster(executor, work, args.time_budget)
+            else:
+                with ThreadPoolExecutor(args.jobs) as pool:
+                    futures = [
+                        pool.submit(run_one, d, p, args.time_budget, name) for d, p, name in work
+                    ]
+                    results = []
+                    for future in futures:
+                        results.append(future.result())
+                        _show(results[-1])
+    except ClusterError as exc:
+        print(f"hddl_plan: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("\nhddl_plan: interrupted; the remaining problems were cancelled", file=sys.stderr)
+        return 130
+    if args.plans is not None:
+        for r in results:
+            keep_plan(args.plans, r)
     print()
     print(
         "| domain | problems | solved | unsolvable | gave up | error | invalid plans "

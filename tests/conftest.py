@@ -17,3 +17,5 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 @pytest.fixture(autouse=True, scope="session")
 def _private_default_store(tmp_path_factory: pytest.TempPathFactory) -> None:
     os.environ["WORKBENCH_DB"] = str(tmp_path_factory.mktemp("store") / "workbench.db")
+    # A cluster named in the caller's environment would take every test's batch jobs.
+    os.environ.pop("WORKBENCH_CLUSTER", None)

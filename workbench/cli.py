@@ -21,7 +21,8 @@ EXIT_STATUSES = """exit status (every command):
   1  bad input or usage: one message on stderr naming what and where
   2  no plan exists: the whole tree was searched
   3  gave up at a budget with no plan found (and none ruled out)
-  4  a batch (match, kb test) ran, but some of its jobs raised: each is named on stderr"""
+  4  a batch (match, kb test) ran, but some of its jobs raised: each is named on stderr
+  130  a batch was interrupted (ctrl+c): its jobs were stopped, also on a --cluster"""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -225,6 +226,9 @@ def build_parser() -> argparse.ArgumentParser:
     k = ks.add_parser("test", parents=[common, as_json], help="run knowledge tests")
     k.add_argument("domain", nargs="?", help="one domain (default: every domain)")
     k.add_argument("--name", action="append", help="only the test with this name")
+    from workbench.cluster import add_cluster_option
+
+    add_cluster_option(k)
     k = ks.add_parser("history", parents=[common, as_json], help="a domain's revisions, or a diff")
     k.add_argument("domain")
     k.add_argument(

@@ -2,14 +2,16 @@
 
 A match is a list of pure jobs ``(problem, declarer name, defence name, options) ->``
 :class:`BoardResult`.  Jobs carry only plain data (a :class:`Problem` is strings and ints),
-so they pickle, run in worker processes, and could be handed to a distributed executor
-unchanged.  :func:`run_match` runs them with ``jobs`` worker processes (``jobs=1``: in this
-process) and a per-board ``timeout``: a worker still busy after ``timeout`` seconds is
-killed and replaced, and the board is reported as a timeout for that declarer -- a
-pathological deal never hangs the run.  (In-process runs can only check the timeout between
-cards; a single decision that never returns needs a worker process: ``jobs >= 2`` or
-``isolate=True``.)  The pool is a small one of our own rather than
-``concurrent.futures.ProcessPoolExecutor``, which cannot kill one stuck worker.
+so they pickle, run in worker processes, and are handed unchanged to a distributed
+executor (``run_match(executor=...)``; ``workbench.cluster``'s runs them on a Dask
+cluster, results identical).  Without one, :func:`run_match` runs them with ``jobs``
+worker processes (``jobs=1``: in this process) and a per-board ``timeout``: a worker
+still busy after ``timeout`` seconds is killed and replaced, and the board is reported as
+a timeout for that declarer -- a pathological deal never hangs the run.  (In-process runs,
+and runs on a cluster, can only check the timeout between cards; a single decision that
+never returns needs a worker process: ``jobs >= 2`` or ``isolate=True``.)  The pool is a
+small one of our own rather than ``concurrent.futures.ProcessPoolExecutor``, which cannot
+kill one stuck worker.
 
 Per declarer the report gives mean tricks, made rate, mean score, the double-dummy tricks
 lost through declarer's own cards (DDS ``AnalysePlay`` gives declarer's DD tricks after
@@ -42,6 +44,7 @@ import traceback
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import combinations
 from multiprocessing.connection import wait as mp_wait
 from typing import TYPE_CHECKING
@@ -51,6 +54,7 @@ from .deal import Contract, Deal, Vul
 from .scoring import score as contract_score
 
 if TYPE_CHECKING:
+    from ..batch import BatchExecutor
     from .players import Player
 
 __all__ = [
@@ -167,6 +171,7 @@ class BoardResult:
     made: bool | None = None
     seconds: float = 0.0  # declarer's thinking time (sum over its decisions)
     wall_seconds: float = 0.0  # the whole job, defence and DD analysis included
+    cpu_seconds: float = 0.0  # the CPU time of the job's thread: its own work, wherever it ran
     nodes: int | None = None
     dd_lost: int | None = None
     play: str = ""
@@ -246,8 +251,12 @@ def play_problem(
 
 def run_job(job: Job, *, soft_timeout: float | None = None) -> BoardResult:
     """Play one board and analyse it double-dummy.  Pure: same job, same result (for
-    seeded players without a per-decision timeout cutting them short)."""
-    from .players import PlayTimeout, dd_trace
+    seeded players without a per-decision timeout cutting them short), in whichever
+    process and after whichever other job it runs -- node counts included, except those
+    of DDS's multi-threaded batch solves (``mcdd``), whose threads share work as they go."""
+    from .players import PlayTimeout, dd_fresh_start, dd_trace
+
+    dd_fresh_start()
 
     p = job.problem
     res = BoardResult(
@@ -258,13 +267,14 @@ def run_job(job: Job, *, soft_timeout: float | None = None) -> BoardResult:
         declarer_seat=p.declarer,
         index=job.index,
     )
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.thread_time()
     try:
         rec = play_problem(p, job.declarer, job.defense, options=job.opts(), timeout=soft_timeout)
     except PlayTimeout as e:
         res.timeout = True
         res.error = str(e)
         res.wall_seconds = time.perf_counter() - t0
+        res.cpu_seconds = time.thread_time() - c0
         return res
     contract = p.contract_obj
     seat = p.declarer_seat
@@ -283,6 +293,7 @@ def run_job(job: Job, *, soft_timeout: float | None = None) -> BoardResult:
             max(0, trace[i] - trace[i + 1]) for i, s in enumerate(rec.seats) if (s & 1) == side
         )
     res.wall_seconds = time.perf_counter() - t0
+    res.cpu_seconds = time.thread_time() - c0
     return res
 
 
@@ -318,6 +329,11 @@ def _raised(job: Job, exc: BaseException) -> BoardResult:
     """The result of a job that raised, keeping the traceback for the report."""
     tb = "".join(traceback.format_exception(exc))
     return _failed(job, f"{type(exc).__name__}: {exc}", traceback_text=tb)
+
+
+def _failed_with(job: Job, error: str, traceback_text: str | None) -> BoardResult:
+    """A job the executor reports as raised (``failed`` of :class:`BatchExecutor`)."""
+    return _failed(job, error, traceback_text=traceback_text)
 
 
 def _failed(
@@ -704,6 +720,7 @@ def run_match(
     options: Mapping[str, object] | None = None,
     isolate: bool = False,
     mp_context: str | None = None,
+    executor: BatchExecutor | None = None,
 ) -> MatchReport:
     """Every declarer plays every record against ``defense``.
 
@@ -717,6 +734,11 @@ def run_match(
     runs threads, e.g. a Textual app): like any multiprocessing program that is not forked,
     the calling script must guard its entry point with ``if __name__ == "__main__":``.
     An import-path declarer factory must accept ``**options``.
+
+    ``executor`` (e.g. a Dask cluster's, ``workbench.cluster``) runs the jobs instead of
+    the local pool, with the same results.  ``timeout`` is then checked between cards, as
+    in-process (a worker cannot be killed from here), and an import-path declarer must be
+    importable on the workers.
     """
     from .defenders import DEFENDERS
 
@@ -728,7 +750,11 @@ def run_match(
     opts = tuple(sorted((options or {}).items()))
     job_list = [Job(p, d, defense, opts, i) for i, p in enumerate(problems) for d in declarers]
     t0 = time.perf_counter()
-    if jobs <= 1 and not isolate:
+    if executor is not None:
+        results = executor(
+            partial(run_job, soft_timeout=timeout), job_list, failed=_failed_with, progress=progress
+        )
+    elif jobs <= 1 and not isolate:
         results = []
         for k, job in enumerate(job_list):
             try:

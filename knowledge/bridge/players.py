@@ -35,6 +35,7 @@ __all__ = [
     "PlayTimeout",
     "Player",
     "dd_best",
+    "dd_fresh_start",
     "dd_solve",
     "dd_solve_many",
     "dd_trace",
@@ -255,6 +256,22 @@ Position = tuple[Sequence[int], int, int, Sequence[int]]
 
 def _position(state: PlayState) -> Position:
     return (state.hands, state.trump, state.leader, state.trick)
+
+
+# A last trick of four clubs: no deal of a real board is like it.
+_UNLIKE_ANY_BOARD: Position = ((1 << 0, 1 << 1, 1 << 2, 1 << 3), 4, 0, ())
+
+
+def dd_fresh_start() -> None:
+    """Make this thread's next DDS solve start from nothing, as in a fresh process.
+
+    DDS keeps a thread's transposition table when the next deal looks like the one it
+    solved last, so the nodes it reports for a board depend on what the process solved
+    before -- in a match, on which job its worker happened to run before (the local pool,
+    a cluster).  A solve of a position unlike any board makes the next deal a new one.
+    It takes microseconds, and makes a job's node counts a function of the job alone.
+    """
+    dd_solve(_UNLIKE_ANY_BOARD)
 
 
 def dd_solve(state: PlayState | Position) -> tuple[dict[int, int], int]:

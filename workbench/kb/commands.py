@@ -288,14 +288,18 @@ def cmd_lint(store: KnowledgeStore, args: argparse.Namespace) -> int:
 
 
 def cmd_test(store: KnowledgeStore, args: argparse.Namespace) -> int:
-    from .testing import render_report, run_tests
+    """Run knowledge tests: domain by domain here, or all at once on a cluster."""
+    from ..batch import interrupted, progress_bar
+    from ..cluster import ClusterError, cluster_address, open_cluster
+    from .testing import TestOutcome, jobs_for_tests, render_report, run_test_jobs
 
     domains = [args.domain] if args.domain else [d.name for d in store.domains()]
     failed = 0
     raised: list[tuple[str, str | None, str | None]] = []
     report: dict[str, list[dict[str, Any]]] = {}
-    for domain in domains:
-        outcomes = run_tests(domain, store.load(domain), store, args.name)
+
+    def show(domain: str, outcomes: list[TestOutcome]) -> None:
+        nonlocal failed, raised
         if args.json:
             report[domain] = [
                 {
@@ -314,6 +318,29 @@ def cmd_test(store: KnowledgeStore, args: argparse.Namespace) -> int:
         raised += [
             (f"{domain}: test {o.test.name}", o.error, o.traceback) for o in outcomes if o.traceback
         ]
+
+    try:
+        where = cluster_address(args.cluster)
+        if where is None:  # here: each domain's report as soon as it has run
+            for domain in domains:
+                show(
+                    domain,
+                    run_test_jobs(jobs_for_tests(domain, store.load(domain), store, args.name)),
+                )
+        else:  # every domain's tests at once, so that the whole cluster has work
+            jobs = [
+                job
+                for domain in domains
+                for job in jobs_for_tests(domain, store.load(domain), store, args.name)
+            ]
+            with open_cluster(where) as executor:
+                outcomes = run_test_jobs(jobs, executor, progress_bar(lambda o: o.test.name))
+            for domain in domains:
+                show(domain, [o for j, o in zip(jobs, outcomes, strict=True) if j.domain == domain])
+    except ClusterError as exc:
+        return _err(str(exc))
+    except KeyboardInterrupt:
+        return interrupted()
     if args.json:
         _json(report)
     if raised:

@@ -11,16 +11,27 @@ from __future__ import annotations
 import math
 import time
 import traceback
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.tofs import DomainSpec, KnowledgeTest
 from knowledge import PackageError, PlanRequest, get_package, package_names
+from knowledge.batch import BatchExecutor, in_process
 
 from .catalog import domain_owner
 from .store import KnowledgeStore
 
-__all__ = ["TestOutcome", "check", "render_report", "run_tests"]
+__all__ = [
+    "TestJob",
+    "TestOutcome",
+    "check",
+    "jobs_for_tests",
+    "render_report",
+    "run_test_job",
+    "run_test_jobs",
+    "run_tests",
+]
 
 
 @dataclass
@@ -80,6 +91,101 @@ def check(test: KnowledgeTest, facts: dict[str, Any]) -> list[str]:
     return failures
 
 
+@dataclass(frozen=True)
+class TestJob:
+    """One knowledge test to run, with all it needs as data: the domain as edited (its
+    spec) and the problem's stored text travel with it, so that a worker on another
+    machine needs only the installed project, never this machine's store."""
+
+    __test__ = False  # not a pytest test class, whatever its name
+
+    domain: str
+    package: str | None  # None: no package can run the domain
+    test: KnowledgeTest
+    spec: DomainSpec
+    problem_text: str | None = None
+
+
+def jobs_for_tests(
+    domain: str,
+    spec: DomainSpec,
+    store: KnowledgeStore | None = None,
+    names: list[str] | None = None,
+) -> list[TestJob]:
+    """A domain's knowledge tests (all, or those named) as jobs, read from ``store``."""
+    owner = domain_owner(domain)
+    # A domain no package bundles (one imported in a package's own language) runs with the
+    # package the store says it belongs to.
+    package = owner[0] if owner is not None else None
+    if package is None and store is not None and store.has_domain(domain):
+        package = store.package_of(domain) or None
+    if package is not None and package not in package_names():
+        package = None
+    jobs = []
+    for test in spec.tests:
+        if names and test.name not in names:
+            continue
+        text = (
+            store.problem_text(domain, test.problem)
+            if store is not None and package is not None
+            else None
+        )
+        jobs.append(TestJob(domain, package, test, spec, text))
+    return jobs
+
+
+def run_test_job(job: TestJob) -> TestOutcome:
+    """Run one knowledge test and check its facts: a failed expectation is a failure, bad
+    input an error, and a bug in a package or a primitive an error with its traceback --
+    never an exception, so one test's fault does not stop the rest."""
+    t0 = time.perf_counter()
+    if job.package is None:
+        return TestOutcome(job.test, False, error=f"no package can run '{job.domain}'")
+    pkg = get_package(job.package)
+    test = job.test
+    options = dict(test.options)
+    try:
+        request = PlanRequest(
+            problem=test.problem,
+            spec=job.spec,
+            problem_text=job.problem_text,
+            full_tree=bool(options.get("full_tree", False)),
+            prune=bool(options.get("prune", True)),
+            mode=options.get("mode"),
+            node_budget=options.get("node_budget"),
+            time_budget=options.get("time_budget"),
+        )
+        facts = pkg.run_facts(request)
+    except (PackageError, ValueError, OSError) as exc:
+        return TestOutcome(test, False, seconds=time.perf_counter() - t0, error=str(exc))
+    except Exception as exc:  # a bug in a package or a primitive: report it, run the rest
+        return TestOutcome(
+            test,
+            False,
+            seconds=time.perf_counter() - t0,
+            error=f"{type(exc).__name__}: {exc}",
+            traceback="".join(traceback.format_exception(exc)),
+        )
+    failures = check(test, facts)
+    return TestOutcome(test, not failures, failures, time.perf_counter() - t0)
+
+
+def _could_not_run(job: TestJob, error: str, traceback_text: str | None) -> TestOutcome:
+    """A test whose job never ran to the end on a cluster (its worker kept dying)."""
+    return TestOutcome(job.test, False, error=error, traceback=traceback_text)
+
+
+def run_test_jobs(
+    jobs: Sequence[TestJob],
+    executor: BatchExecutor | None = None,
+    progress: Callable[[int, int, TestOutcome], None] | None = None,
+) -> list[TestOutcome]:
+    """Every job's outcome, in job order: in this process, or on ``executor`` (a Dask
+    cluster's, :mod:`workbench.cluster`) with the same outcomes."""
+    run = executor if executor is not None else in_process
+    return run(run_test_job, jobs, failed=_could_not_run, progress=progress)
+
+
 def run_tests(
     domain: str,
     spec: DomainSpec,
@@ -87,54 +193,7 @@ def run_tests(
     names: list[str] | None = None,
 ) -> list[TestOutcome]:
     """Run a domain's knowledge tests (all, or those named) against ``spec``."""
-    owner = domain_owner(domain)
-    # A domain no package bundles (one imported in a package's own language) runs with the
-    # package the store says it belongs to.
-    package = owner[0] if owner is not None else None
-    if package is None and store is not None and store.has_domain(domain):
-        package = store.package_of(domain) or None
-    outcomes = []
-    for test in spec.tests:
-        if names and test.name not in names:
-            continue
-        t0 = time.perf_counter()
-        if package is None or package not in package_names():
-            outcomes.append(TestOutcome(test, False, error=f"no package can run '{domain}'"))
-            continue
-        pkg = get_package(package)
-        text = store.problem_text(domain, test.problem) if store is not None else None
-        options = dict(test.options)
-        try:
-            request = PlanRequest(
-                problem=test.problem,
-                spec=spec,
-                problem_text=text,
-                full_tree=bool(options.get("full_tree", False)),
-                prune=bool(options.get("prune", True)),
-                mode=options.get("mode"),
-                node_budget=options.get("node_budget"),
-                time_budget=options.get("time_budget"),
-            )
-            facts = pkg.run_facts(request)
-        except (PackageError, ValueError, OSError) as exc:
-            outcomes.append(
-                TestOutcome(test, False, seconds=time.perf_counter() - t0, error=str(exc))
-            )
-            continue
-        except Exception as exc:  # a bug in a package or a primitive: report it, run the rest
-            outcomes.append(
-                TestOutcome(
-                    test,
-                    False,
-                    seconds=time.perf_counter() - t0,
-                    error=f"{type(exc).__name__}: {exc}",
-                    traceback="".join(traceback.format_exception(exc)),
-                )
-            )
-            continue
-        failures = check(test, facts)
-        outcomes.append(TestOutcome(test, not failures, failures, time.perf_counter() - t0))
-    return outcomes
+    return run_test_jobs(jobs_for_tests(domain, spec, store, names))
 
 
 def render_report(domain: str, outcomes: list[TestOutcome]) -> str:

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from knowledge import EXIT_BAD_INPUT, EXIT_PLAN
-from workbench.batch import report_failures
+from workbench.batch import interrupted, progress_bar, report_failures
+from workbench.cluster import ClusterError, add_cluster_option, batch_executor
 
 __all__ = ["add_parsers", "run_match_command", "run_play_command"]
 
@@ -74,6 +75,7 @@ def add_parsers(
     )
     m.add_argument("--defense", "--defence", default="heuristic", choices=["heuristic", "dd"])
     m.add_argument("--jobs", type=int, default=1, help="worker processes")
+    add_cluster_option(m)
     m.add_argument("--timeout", type=float, default=120.0, help="seconds per board")
     m.add_argument("--boards", type=int, help="only the first N boards")
     m.add_argument("--samples", type=int, default=20, help="Monte Carlo samples (mcdd)")
@@ -393,31 +395,22 @@ def run_match_command(args: argparse.Namespace) -> int:
         records = _records(args.file)
         if args.boards:
             records = records[: args.boards]
-
-        def progress(done: int, total: int, result: Any) -> None:
-            if sys.stderr.isatty():  # a bar is for a person watching, never for a log
-                width = 30
-                filled = width * done // total
-                print(
-                    f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} "
-                    f"board {result.board} {result.declarer}",
-                    end="",
-                    file=sys.stderr,
-                )
-                if done == total:
-                    print(file=sys.stderr)
-
-        report = run_match(
-            records,
-            names,
-            args.defense,
-            jobs=args.jobs,
-            timeout=args.timeout,
-            progress=progress,
-            options={"samples": args.samples, **_network(args)},
-        )
-    except (PbnError, ValueError, StoreError) as exc:
+        options = {"samples": args.samples, **_network(args)}
+        with batch_executor(args.cluster) as executor:
+            report = run_match(
+                records,
+                names,
+                args.defense,
+                jobs=args.jobs,
+                timeout=args.timeout,
+                progress=progress_bar(lambda r: f"board {r.board} {r.declarer}"),
+                options=options,
+                executor=executor,
+            )
+    except (PbnError, ValueError, StoreError, ClusterError) as exc:
         return _fail(str(exc))
+    except KeyboardInterrupt:
+        return interrupted()
     print(report.to_json() if args.json else report.to_text(title=Path(args.file).name))
     return report_failures(
         [(f"board {r.board} ({r.declarer})", r.error, r.traceback) for r in report.failures],
