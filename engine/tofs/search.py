@@ -1207,7 +1207,9 @@ class _Search:
         try:
             return m.label.render(state, env, self._fmt)
         except Exception:
-            return m.spec.label if "{" not in m.spec.label else ""
+            # No binding to fill it in with (the generator gave none): the label with its
+            # fields left open still says what the method would have done.
+            return "".join(lit + ("…" if e is not None else "") for lit, e, _ in m.label.parts)
 
     def _move(self, a: _Alt) -> str:
         if a.step is None:
