@@ -107,7 +107,7 @@ def choice_text(c: ChoiceExplanation, mode: str, p: Phrasing, indent: str = "  "
 
 
 def explanation_text(e: Explanation) -> list[str]:
-    lines = [e.standing]
+    lines = [e.standing, *e.findings]
     if e.choices:
         lines += ["", "Choice points:"]
         for c in e.choices:
@@ -172,6 +172,8 @@ def choice_markdown(c: ChoiceExplanation, mode: str, p: Phrasing, level: str = "
 def explanation_markdown(e: Explanation, title: str | None = None) -> str:
     head = f"# {md(title)}\n\n" if title else ""
     body = [f"{head}{md(e.standing)}"]
+    if e.findings:
+        body.append("\n".join(f"- {md(f)}" for f in e.findings))
     body += [choice_markdown(c, e.mode, e.phrasing) for c in e.choices]
     return "\n\n".join(body) + "\n"
 
