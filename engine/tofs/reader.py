@@ -179,6 +179,11 @@ def _title(a: AlternativeExplanation) -> str:
     return a.record.title or a.record.method
 
 
+def _said(a: AlternativeExplanation) -> str:
+    """The title inside a sentence (a label lower-cased; a bare method name as it is)."""
+    return lower_first(a.record.title) if a.record.title else a.record.method
+
+
 def _value(a: AlternativeExplanation) -> float | None:
     return a.replanned if a.replanned is not None else a.record.value
 
@@ -216,7 +221,7 @@ def _plans(alts: list[AlternativeExplanation]) -> list[ReaderPlan]:
 
 def _plan(alts: list[AlternativeExplanation]) -> ReaderPlan:
     first = alts[0]
-    titles = tuple(dict.fromkeys(lower_first(_title(a)) for a in alts))
+    titles = tuple(dict.fromkeys(_said(a) for a in alts))
     with_issues = next((a for a in alts if a.issues is not None and a.issues.items), None)
     gist = next((a.gist for a in alts if a.gist), None)
     failure = next(
@@ -245,7 +250,7 @@ def _options(c: ChoiceExplanation, mode: str) -> tuple[ReaderOption | None, list
     groups: dict[str, list[AlternativeExplanation]] = {}
     for a in c.alternatives:
         if in_contention(a):
-            groups.setdefault(a.record.move or lower_first(_title(a)), []).append(a)
+            groups.setdefault(a.record.move or _said(a), []).append(a)
     chosen: ReaderOption | None = None
     others: list[ReaderOption] = []
     for move, alts in groups.items():
