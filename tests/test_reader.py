@@ -180,7 +180,7 @@ def test_353306_trick_3_reads_as_section_6_2() -> None:
         f"West to play: West leads ♦J, to set up a sequence winner in diamonds ({_points(best)})."
     )
     assert lines[head + 1] == (
-        f"  West leads ♦2, West leads ♥A and West leads ♥3 are as good ({_points(best)}); "
+        f"  West leads ♦2, West leads ♥A and West leads ♥3 would be as good ({_points(best)}); "
         "West leads ♦J comes first in the order the knowledge lists its schemes."
     )
     assert lines[head + 2] == (

@@ -50,17 +50,15 @@ _TINY = 1e-9
 
 
 def lower_first(text: str) -> str:
-    """A label used inside a sentence: "Set up a ruff" -> "set up a ruff" (a word in capitals
-    such as "VMC" or a name such as "East" keeps its case)."""
-    if len(text) > 1 and text[0].isupper() and text[1].islower():
-        first = text.split(" ", 1)[0]
-        if first.lower() not in _NAMES:
-            return text[0].lower() + text[1:]
+    """A label used inside a sentence: "Set up a ruff" -> "set up a ruff".  Labels start
+    with a verb ("Cross to East ..."), so only a word in capitals ("VMC ...") or a name
+    written in camel case keeps its case."""
+    first = text.split(" ", 1)[0]
+    if len(first) > 1 and first[0].isupper() and first[1:].islower():
+        return text[0].lower() + text[1:]
+    if len(first) == 1 and first.isupper() and len(text) > 1:
+        return text[0].lower() + text[1:]  # "A defender plays"
     return text
-
-
-# Words a label may start with that stay capitalised inside a sentence.
-_NAMES = frozenset({"north", "east", "south", "west"})
 
 
 @dataclass(frozen=True)
@@ -360,11 +358,10 @@ def _verdict(
     ties = [o for o in valued if o.best.tie]
     if ties:
         moves = _and([o.move for o in ties])
-        verb = "is" if len(ties) == 1 else "are"
         value = p.value(ties[0].best.value or 0.0)
         return (
-            f"{moves} {verb} as good ({value}); {chosen.move} comes first in the order the "
-            f"knowledge lists its {p.alternatives[1]}."
+            f"{moves} would be as good ({value}); {chosen.move} comes first in the order "
+            f"the knowledge lists its {p.alternatives[1]}."
         )
     runner = valued[0]
     word = runner.best.magnitude or "clearly"
