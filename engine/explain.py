@@ -16,7 +16,14 @@ from engine.tofs.explanation import (
 )
 from engine.tofs.issues import Issue, Issues, policy_issues, step_issues
 from engine.tofs.magnitude import Thresholds, magnitude_word
-from engine.tofs.render import contrast_text, explanation_markdown, explanation_text
+from engine.tofs.reader import ReaderView, reader_view
+from engine.tofs.render import (
+    contrast_text,
+    explanation_markdown,
+    explanation_text,
+    reader_markdown,
+    reader_text,
+)
 
 __all__ = [
     "AlternativeExplanation",
@@ -27,6 +34,7 @@ __all__ = [
     "Issue",
     "Issues",
     "Phrasing",
+    "ReaderView",
     "Thresholds",
     "compare",
     "contrast",
@@ -37,6 +45,9 @@ __all__ = [
     "magnitude_word",
     "plan_why_not",
     "policy_issues",
+    "reader_markdown",
+    "reader_text",
+    "reader_view",
     "replan_at",
     "step_issues",
 ]

@@ -83,7 +83,10 @@ class PlanRequest:
     alpha: float = 0.5
     force: dict[str, str] | None = None
     """``--why-not``: {task: alternative}, taken at the first such choice point on the plan."""
-    explain: bool = False
+    explain: bool | str = False
+    """``--explain``: False, True or "reader" (the reader's view), "full" (the audit)."""
+    tree: bool = False
+    """``--tree``: print a game's decision tree."""
     json: bool = False
     # Problems given as files beyond ``problem`` (HDDL: ``problem`` is the domain file and
     # this holds the problem file), and the IPC plan format instead of text.
@@ -199,6 +202,10 @@ class KnowledgePackage:
     facts: Callable[[KnowledgePackage, PlanRequest], dict[str, Any]] | None = None
     # How explanations say this domain's numbers and moves (engine.tofs.explanation).
     phrasing: Callable[[Domain], Any] | None = None
+    # What the domain finds beyond a run's choice points, in its own words, for the
+    # explanation's reader's view (EDAPS: each feature that cannot be made and what to
+    # change): (domain, problem, run) -> sentences.
+    findings: Callable[[Domain, Problem, Any], list[str]] | None = None
     # Languages of its own its domains may be written in, besides KB source files.
     formats: tuple[DomainFormat, ...] = ()
     # The domain's own analysis of a problem and the run on it (domain, problem, result),
@@ -271,6 +278,7 @@ class KnowledgePackage:
             options,
             self.phrasing(domain) if self.phrasing else None,
             max_replans,
+            self.findings(domain, problem, result) if self.findings else (),
         )
 
     def run_facts(self, request: PlanRequest) -> dict[str, Any]:
@@ -310,9 +318,11 @@ def explain_run(
     options: Any,
     phrasing: Any = None,
     max_replans: int = 32,
+    findings: Sequence[str] = (),
 ) -> Any:
     """:func:`engine.tofs.explanation.explain` for a run of ``problem``, with the domain's
-    thresholds and a re-planner bound to the run (quietly: no progress, no trace)."""
+    thresholds and a re-planner bound to the run (quietly: no progress, no trace), and the
+    domain's ``findings`` for its reader's view."""
     from dataclasses import replace
 
     from engine.tofs.explain import Anchor, replan_at
@@ -335,6 +345,7 @@ def explain_run(
         thresholds=Thresholds.from_constants(domain.constants),
         replan=replan,
         max_replans=max_replans,
+        findings=findings,
     )
 
 
@@ -412,7 +423,7 @@ def generic_plan(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
                 for c in data["choice_points"]
             ]
         return PlanReport(json.dumps(data, indent=2, ensure_ascii=False), status, data)
-    text = render_text(result, explain=request.explain, explanation=explanation)
+    text = render_text(result, explain=request.explain, explanation=explanation, tree=request.tree)
     if request.explain and analysis is not None:
         text = "\n".join(analysis.lines) + "\n\n" + text
     if why_not_said:

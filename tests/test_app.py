@@ -62,6 +62,18 @@ async def run_problem(app: WorkbenchApp, pilot: Pilot[None], request: ProblemRef
     await pilot.pause()
 
 
+async def full_audit(app: WorkbenchApp, pilot: Pilot[None]) -> None:
+    """Leave the reader's view for the full audit: the tree lists every alternative as
+    the audit names it (``f``), the pane explains with every number (``a``)."""
+    screen = screen_of(app)
+    tree = screen.query_one(PlanTree)
+    tree.focus()
+    assert tree.filter == "reader" and not screen.audit  # the default
+    await pilot.press("f", "a")
+    await pilot.pause()
+    assert tree.filter == "all" and screen.audit
+
+
 def find(tree: PlanTree, name: str) -> TreeNode[Any]:
     """The first node for the alternative (or policy move) called ``name``."""
 
@@ -111,6 +123,14 @@ async def test_run_dinner_shows_chosen_and_dead_end() -> None:
         await run_problem(app, pilot, DINNER)
         screen = screen_of(app)
         tree = screen.query_one(PlanTree)
+        # The reader's view: the knowledge's labels, the dead end said in words.
+        reader = labels(tree)
+        assert any(t.startswith("✓ Dinner first, then the movie") for t in reader)
+        assert any(
+            t.startswith("✗ Movie first, then dinner") and "no plan below" in t for t in reader
+        )
+        assert not any("DinnerThenMovie" in t for t in reader)
+        await full_audit(app, pilot)
         text = labels(tree)
         chosen = find(tree, "DinnerThenMovie")
         assert str(chosen.label).startswith("✓ DinnerThenMovie")
@@ -139,6 +159,15 @@ async def test_highlighting_an_alternative_explains_it() -> None:
         screen = screen_of(app)
         tree = screen.query_one(PlanTree)
         assert app.focused is tree and tree.cursor_node is tree.root
+        # The reader's view of the dead end: its label and its deepest failure.
+        await pilot.press("down", "down")  # root -> choice point -> movie first
+        await pilot.pause()
+        source = screen.query_one(ExplanationPane).source
+        assert "Movie first, then dinner" in source and "tried, no plan below" in source
+        assert "MovieThenDinner" not in source
+        await full_audit(app, pilot)
+        tree.move_cursor(tree.root)
+        await pilot.pause()
         await pilot.press("down", "down")  # root -> choice point -> MovieThenDinner
         await pilot.pause()
         node = tree.cursor_node
@@ -164,6 +193,9 @@ async def test_run_finesse_shows_policy_with_probabilities() -> None:
         screen = screen_of(app)
         tree = screen.query_one(PlanTree)
         assert isinstance(tree.root.data, PolicyItem)
+        # The reader's view folds what never applied into one counted line.
+        assert any("did not apply here" in t for t in labels(tree))
+        await full_audit(app, pilot)
         duck = find(tree, "Duck")
         assert str(duck.label).startswith("▸ Duck")  # East's planned (most likely) move
         assert "p=0.9" in str(duck.label)
@@ -190,6 +222,14 @@ async def test_a_lower_valued_alternative_shows_its_relevant_issues() -> None:
         await run_problem(app, pilot, FINESSE)
         screen = screen_of(app)
         tree = screen.query_one(PlanTree)
+        reader = find(tree, "CashAce")  # the reader's view: the label and the words
+        assert str(reader.label).startswith("✗ Cash the ace at once") and "far worse" in str(
+            reader.label
+        )
+        tree.move_cursor(reader)
+        await pilot.pause()
+        assert "far worse (by 172.8)" in screen.query_one(ExplanationPane).source
+        await full_audit(app, pilot)
         cash_ace = find(tree, "CashAce")
         assert "lower value, far worse" in str(cash_ace.label)  # the badge
         tree.move_cursor(cash_ace)
@@ -204,6 +244,7 @@ async def test_expand_all_builds_the_whole_policy() -> None:
     app = WorkbenchApp()
     async with app.run_test(size=SIZE) as pilot:
         await run_problem(app, pilot, FINESSE)
+        await full_audit(app, pilot)
         tree = screen_of(app).query_one(PlanTree)
         assert not any("KingGuarded" in t for t in labels(tree))  # built lazily
         await pilot.press("e")
@@ -384,11 +425,14 @@ async def test_export_markdown_and_svg(tmp_path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen_of(app).export_folder = tmp_path
         await run_problem(app, pilot, DINNER)
-        await pilot.press("x")
+        await pilot.press("x")  # the reader's view, as the pane shows it
+        await pilot.press("a", "x")  # the full audit
         await pilot.press("X")
         await pilot.pause()
-    md_file = tmp_path / "examples-dinner.md"
-    assert "MovieThenDinner" in md_file.read_text()
+    reader = (tmp_path / "examples-dinner.md").read_text()
+    assert "## Explanation" in reader and "movie first, then dinner: tried, no plan" in reader
+    assert "MovieThenDinner" not in reader
+    assert "MovieThenDinner" in (tmp_path / "examples-dinner-2.md").read_text()
     svg = tmp_path / "examples-dinner-screen.svg"
     assert svg.read_text().startswith("<svg")
 
@@ -413,12 +457,21 @@ async def test_run_options_are_applied_and_checked(tmp_path) -> None:
 
 
 async def test_plan_tree_filters(tmp_path) -> None:
-    """`f` cycles: all considered -> chosen path only -> rejected alternatives only."""
+    """`f` cycles: the reader's view -> all considered -> chosen path only -> rejected
+    alternatives only.  The reader's view names processes by the knowledge's labels and
+    folds those that never applied into one counted line."""
     app = WorkbenchApp(tmp_path / "kb.db")
     async with app.run_test(size=SIZE) as pilot:
         await run_problem(app, pilot, ProblemRef("edaps", "RM1"))
         tree = screen_of(app).query_one(PlanTree)
         tree.focus()
+        reader = "\n".join(labels(tree))
+        assert "✓ Spindle photoresist from heated mylar" in reader
+        assert "✗ Spread photoresist from a spinner" in reader and "slightly worse" in reader
+        assert "1 other process did not apply here" in reader and "✗ Paint" not in reader
+        assert "→ Spindle photoresist from heated mylar" in reader
+        await pilot.press("f")
+        assert tree.border_title is not None and "all considered" in tree.border_title
         everything = "\n".join(labels(tree))
         assert "✓ Spindle" in everything and "✗ Spread" in everything
         await pilot.press("f")
@@ -430,4 +483,4 @@ async def test_plan_tree_filters(tmp_path) -> None:
         assert "✗ Spread" in rejected and "partial-plan pruned" in rejected
         assert "✓ Spindle" not in rejected
         await pilot.press("f")
-        assert "\n".join(labels(tree)) == everything
+        assert "\n".join(labels(tree)) == reader

@@ -464,6 +464,15 @@ async def test_a_bridge_decision_is_planned_in_the_workbench(tmp_path: Path) -> 
         tree = screen.query_one(PlanTree)
         await pilot.press("e")  # expand everything
         await pilot.pause()
+        # The reader's view: the card and the plan in the knowledge's words, no method names
+        reader = "\n".join(labels(tree))
+        assert "✓ North leads ♦A: set up a diamond discard for the club losers" in reader
+        assert "North leads ♦A: cash all high cards" in reader
+        assert "SetUpDiscard" not in reader and "NextTrick" not in reader
+        assert "14 other schemes did not apply here" in reader
+        assert "opponent ruffs: diamonds 5-1" in reader and "p=0.0529" in reader
+        await pilot.press("f", "e")  # the whole tree, as the audit names it
+        await pilot.pause()
         text = "\n".join(labels(tree))
         assert "SetUpDiscard(C=♦A)" in text and "CashOut(C=♦A)" in text
         assert "p=" in text  # opponents' branches carry their probabilities

@@ -155,7 +155,7 @@ async def test_a_command_that_needs_a_run_says_so(tmp_path: Path) -> None:
         assert commands["cycle_filter"].available
         commands["cycle_filter"].callback()
         await pilot.pause()
-        assert plan_screen(app).query_one(PlanTree).filter == "chosen"
+        assert plan_screen(app).query_one(PlanTree).filter == "all"
 
 
 async def test_the_palette_reaches_a_widget_key_from_anywhere(tmp_path: Path) -> None:
@@ -349,6 +349,9 @@ async def test_a_27_deep_bridge_line_is_readable_at_80x24(tmp_path: Path) -> Non
         await run_problem(app, pilot, DEEP)
         tree = plan_screen(app).query_one(PlanTree)
         assert tree.guide_depth == PlanScreen.NARROW_GUIDE_DEPTH
+        tree.focus()
+        await pilot.press("f")  # every node, the decompositions the reader's view skips too
+        await pilot.pause()
 
         def walk(node: TreeNode[Any], depth: int = 0) -> Iterator[tuple[TreeNode[Any], int]]:
             yield node, depth

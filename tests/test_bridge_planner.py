@@ -231,9 +231,9 @@ def test_figure_5_1_makes_5_spades_by_setting_up_the_club_ruff(defence: str) -> 
     rec = play_problem(problem_from_record(record), "tofs", defence, options={"dd_analysis": False})
     assert rec.declarer_tricks >= 11  # 5♠ made
     notes = [n for n, s in zip(rec.notes, rec.seats, strict=True) if n and s in (0, 2)]
-    assert notes.count("[Set up a ruff]") >= 2
+    assert notes.count("[Set up a club ruff]") >= 2
     first_trump_lead = next(i for i, c in enumerate(rec.cards) if i % 4 == 0 and c // 13 == 0)
-    setups = [i for i, n in enumerate(rec.notes) if n == "[Set up a ruff]"]
+    setups = [i for i, n in enumerate(rec.notes) if n == "[Set up a club ruff]"]
     assert setups and setups[1] < first_trump_lead  # both club leads before drawing trump
 
 

@@ -10,7 +10,7 @@ from workbench.cli import main
 
 
 def test_plan_dinner_explain_prints_plan_and_backtracking(capsys) -> None:
-    assert main(["plan", "examples", "dinner", "--explain"]) == 0
+    assert main(["plan", "examples", "dinner", "--explain=full"]) == 0
     out = capsys.readouterr().out
     assert "1. Have dinner at the Mongolian Barbecue" in out
     assert "Choice points:" in out
@@ -30,7 +30,7 @@ def test_plan_json_keeps_the_contract_keys(capsys) -> None:
 
 
 def test_game_plan_prints_the_policy(capsys) -> None:
-    assert main(["plan", "examples", "finesse", "--explain"]) == 0
+    assert main(["plan", "examples", "finesse", "--explain=full", "--tree"]) == 0
     out = capsys.readouterr().out
     assert "Policy (decision tree" in out and "p=0.9" in out
     assert "likelihood pruned" not in out  # the pruned move is off the planned line

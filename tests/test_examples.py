@@ -56,7 +56,7 @@ def test_dinner_explains_why_movie_first_failed(examples) -> None:
     # evening's midnight); the Mongolian Barbecue's last seating is 21:30 (1290).
     assert seen["now()"] == 22 * 60 + 20 + 107
     assert seen["last_seating(R)"] == 21 * 60 + 30
-    text = render_text(r)
+    text = render_text(r, explain="full")
     assert "MovieThenDinner: dead end" in text and "now() = 1447" in text
     assert "needs `now() <= last_seating(R)`" in text
 

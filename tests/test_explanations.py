@@ -139,7 +139,7 @@ def test_rum1_rejection_names_the_hole_and_the_tolerance() -> None:
         "of diameter 0.1500 at (0.20, 2.40): no method applies"
     )
     assert "tol(H) = 1.5" in e.standing and "finish_min(H) = 2" in e.standing
-    text = run.text(explain=True)
+    text = run.text(explain="full")
     assert "ERROR: Tolerance of 1.5000 mils is not achievable" in text
     assert "is 2.0000 mils." in text and e.standing in text
 

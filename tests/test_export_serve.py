@@ -16,9 +16,23 @@ from workbench.export import export_path, plan_markdown
 from workbench.serve import serve_command
 
 
-def test_markdown_has_the_plan_and_every_alternative() -> None:
+def test_markdown_has_the_plan_and_the_reader_view() -> None:
+    """By default the export says what the pane says: the reader's view."""
     domain, problem = get_package("examples").problem("dinner")
     text = plan_markdown("examples/dinner", plan(domain, problem, SearchOptions(mode="first")))
+    assert text.startswith("# examples/dinner\n")
+    assert "1. Have dinner at the Mongolian Barbecue (90.00)" in text
+    assert "## Explanation" in text and "### Go to dinner and a movie" in text
+    assert "**Go to dinner and a movie: dinner first, then the movie.**" in text
+    assert "- movie first, then dinner: tried, no plan below" in text
+    assert "MovieThenDinner" not in text
+
+
+def test_markdown_has_the_plan_and_every_alternative() -> None:
+    """The full audit: every alternative with its reason."""
+    domain, problem = get_package("examples").problem("dinner")
+    result = plan(domain, problem, SearchOptions(mode="first"))
+    text = plan_markdown("examples/dinner", result, audit=True)
     assert text.startswith("# examples/dinner\n")
     assert "1. Have dinner at the Mongolian Barbecue (90.00)" in text
     assert "### Choice: Go to dinner and a movie" in text
@@ -28,8 +42,10 @@ def test_markdown_has_the_plan_and_every_alternative() -> None:
 
 def test_markdown_of_a_game_shows_the_policy() -> None:
     domain, problem = get_package("examples").problem("finesse")
-    text = plan_markdown("examples/finesse", plan(domain, problem, SearchOptions(mode="game")))
+    result = plan(domain, problem, SearchOptions(mode="game"))
+    text = plan_markdown("examples/finesse", result, audit=True)
     assert "## Policy" in text and "p=0.9" in text
+    assert "## Policy" not in plan_markdown("examples/finesse", result)  # the audit's
 
 
 def test_export_path_never_overwrites(tmp_path: Path) -> None:

@@ -83,7 +83,8 @@ def normalised(text: str) -> str:
 
 @pytest.mark.parametrize(("problem", "status"), [("delivery-p1", 0), ("delivery-stranded", 2)])
 def test_explanation_golden(problem: str, status: int, capsys: pytest.CaptureFixture[str]) -> None:
-    """The goldens were written from the domain (see tests/golden/hddl/README.md).
+    """The full audit (``--explain=full``).  The goldens were written from the domain (see
+    tests/golden/hddl/README.md).
 
     delivery-stranded: the parcel is picked up in the north, but the only road to the
     island leaves from the south, which no road reaches; the van shuttles hq <-> north and
@@ -91,7 +92,9 @@ def test_explanation_golden(problem: str, status: int, capsys: pytest.CaptureFix
     so the whole tree is searched and the problem is unsolvable.  The deepest failure is
     ``arrived`` at hq: the van is not on the island.
     """
-    code = main(["plan", "hddl", str(DELIVERY), str(EXAMPLES / f"{problem}.hddl"), "--explain"])
+    code = main(
+        ["plan", "hddl", str(DELIVERY), str(EXAMPLES / f"{problem}.hddl"), "--explain=full"]
+    )
     assert code == status
     expected = (GOLDEN / f"{problem}.txt").read_text(encoding="utf-8")
     assert normalised(capsys.readouterr().out) == expected

@@ -110,8 +110,9 @@ async def test_edit_run_explain_force_and_step(tmp_path: Path) -> None:
         assert abs((plan_screen.view.result.value or 0) - 642.3271) < 1e-3
         assert app.focused is plan_tree
 
-        # --- show only the rejected alternatives, walk to a partial-plan pruned one
-        await pilot.press("f", "f")
+        # --- show only the rejected alternatives, walk to a partial-plan pruned one, and
+        # read the full audit of it
+        await pilot.press("f", "f", "f", "a")
         await pilot.pause()
         for _ in range(200):
             node = plan_tree.cursor_node

@@ -148,9 +148,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--explain",
-        action="store_true",
-        help="list every alternative at every choice point with its reason",
+        nargs="?",
+        const="reader",
+        default="",
+        choices=["reader", "full"],
+        metavar="full",
+        help="explain the plan: the reader's view (the decision, the alternatives in "
+        "contention, what they rest on); --explain=full lists every alternative at every "
+        "choice point with its reason",
     )
+    p.add_argument("--tree", action="store_true", help="print a game's decision tree (the policy)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.add_argument(
         "--ipc",
@@ -308,6 +315,7 @@ def _cmd_plan(args: argparse.Namespace) -> int:
         alpha=args.alpha,
         force=_force(args.why_not) or None,
         explain=args.explain,
+        tree=args.tree,
         json=args.json,
         files=tuple(args.files),
         ipc=args.ipc,

@@ -12,7 +12,7 @@ from pathlib import Path
 from engine.tofs import RunResult
 from engine.tofs.explain import render_policy
 from engine.tofs.explanation import explain
-from engine.tofs.render import choice_markdown
+from engine.tofs.render import choice_markdown, reader_markdown
 
 __all__ = ["default_export_folder", "export_path", "plan_markdown"]
 
@@ -21,7 +21,9 @@ def _fmt(v: float) -> str:
     return f"{v:.2f}" if abs(v) < 1e6 else f"{v:g}"
 
 
-def plan_markdown(title: str, result: RunResult) -> str:
+def plan_markdown(title: str, result: RunResult, audit: bool = False) -> str:
+    """The plan and its explanation: the reader's view, or with ``audit`` the decision
+    tree and every alternative at every choice point with its reason."""
     lines = [f"# {title}", ""]
     value = _fmt(result.value) if result.value is not None else "none"
     lines += [
@@ -32,7 +34,7 @@ def plan_markdown(title: str, result: RunResult) -> str:
         f"- planning time: {result.seconds:.3f} s",
         "",
     ]
-    if result.failure is not None:
+    if result.failure is not None and audit:
         lines += ["## Why there is no plan", "", result.failure.message, ""]
     if result.plan:
         lines += ["## Plan", ""]
@@ -40,12 +42,15 @@ def plan_markdown(title: str, result: RunResult) -> str:
             cost = f" ({_fmt(s.cost)})" if s.costs else ""
             lines.append(f"{i}. {s.description}{cost}")
         lines.append("")
-    if result.policy is not None and result.policy.children:
-        lines += ["## Policy", "", "```", *render_policy(result.policy, _fmt), "```", ""]
-    if result.choice_points:
-        e = result.explanation or explain(result)
-        lines += ["## Choice points", "", e.standing, ""]
-        lines += [choice_markdown(c, e.mode, e.phrasing, "###") + "\n" for c in e.choices]
+    e = result.explanation or explain(result)
+    if not audit:
+        lines += ["## Explanation", "", reader_markdown(e, hint="the full audit (key a)")]
+    else:
+        if result.policy is not None and result.policy.children:
+            lines += ["## Policy", "", "```", *render_policy(result.policy, _fmt), "```", ""]
+        if result.choice_points:
+            lines += ["## Choice points", "", e.standing, ""]
+            lines += [choice_markdown(c, e.mode, e.phrasing, "###") + "\n" for c in e.choices]
     for d in result.diagnostics:
         lines.append(f"> note: {d}")
     return "\n".join(lines).rstrip() + "\n"

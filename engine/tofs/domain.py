@@ -194,6 +194,10 @@ class Method:
     subtasks: tuple[Call, ...] | None
     operator: Call | None
     weight: Condition | None
+    # The method's label template ("Set up a {suit_word(suit_of(C))} discard"), filled in
+    # with its bindings for the reader's view of an explanation: the knowledge's own words
+    # for what an alternative does, so rewording a label rewords the explanation.
+    label: Template | None = None
 
 
 @dataclass(slots=True, eq=False)
@@ -442,6 +446,7 @@ def compile_domain(spec: DomainSpec, registry: Registry) -> Domain:
             if gen is not None:
                 bindings.append((var, gen))
         pre = expr(m.precondition, scope, where, "precondition")
+        label = template(m.label, scope, where, "label")
         weight = expr(m.weight, scope, where, "weight") if m.weight is not None else None
         subtasks = None
         operator = None
@@ -469,6 +474,7 @@ def compile_domain(spec: DomainSpec, registry: Registry) -> Domain:
                 subtasks,
                 operator,
                 weight,
+                label,
             )
         )
 

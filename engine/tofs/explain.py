@@ -14,13 +14,14 @@ from dataclasses import replace as dc_replace
 from .domain import Domain, Problem
 from .explanation import Explanation, Phrasing, describe_alternative
 from .explanation import explain as build
-from .render import explanation_text
+from .render import explanation_text, reader_text
 from .results import ChoicePoint, Failure, Outcome, PlanStep, PolicyNode, RunResult
 from .search import SearchOptions, plan
 
 __all__ = [
     "Anchor",
     "describe_alternative",
+    "explain_level",
     "failure_text",
     "find_choice",
     "plan_why_not",
@@ -54,14 +55,44 @@ def failure_text(f: Failure) -> str:
     return f.message
 
 
+def explain_level(explain: bool | str | None) -> str:
+    """``--explain`` as a level: "" (none), "reader" (the default: the reader's view) or
+    "full" (the audit: every alternative with its reason)."""
+    if explain is True:
+        return "reader"
+    if not explain:
+        return ""
+    if explain not in ("reader", "full"):
+        raise ValueError(f"unknown explanation level '{explain}'; levels: reader, full")
+    return str(explain)
+
+
+def _wrapped(head: str, items: list[str], width: int = 96) -> list[str]:
+    """``head`` and the items joined by "; ", wrapped at ``width`` (a line of play)."""
+    lines: list[str] = []
+    line = head
+    for i, item in enumerate(items):
+        piece = item + (";" if i < len(items) - 1 else ".")
+        if len(line) + 1 + len(piece) > width and line.strip():
+            lines.append(line)
+            line = "   "
+        line = f"{line} {piece}"
+    lines.append(line)
+    return lines
+
+
 def render_text(
     result: RunResult,
     fmt: Callable[[float], str] = lambda v: f"{v:g}",
-    explain: bool = True,
+    explain: bool | str = True,
     explanation: Explanation | None = None,
+    tree: bool = False,
 ) -> str:
-    """The plan and, for each choice point, every alternative with its reason (from
-    ``explanation`` when the caller built one with its domain's phrasing)."""
+    """The plan and its explanation: with ``explain`` (True or "reader") the reader's view,
+    with "full" every alternative at every choice point with its reason (from
+    ``explanation`` when the caller built one with its domain's phrasing); ``tree`` adds
+    the decision tree of a game."""
+    level = explain_level(explain)
     lines: list[str] = []
     head = f"{result.domain}/{result.problem} ({result.mode}): {result.outcome_text}"
     lines.append(head)
@@ -82,19 +113,24 @@ def render_text(
                 lines.append(f"{via[0][0]} could not be done; its deepest failure was reached by:")
                 lines += [f"    {task} -> {alt}" if alt else f"    {task}" for task, alt in via]
             lines.append(f"deepest failure: {failure_text(result.failure)}")
-    if result.plan:
+    if result.plan and level == "reader" and result.mode == "game":
+        # A game's plan is a line of play, said in a sentence: the reader's view follows.
+        lines.append("")
+        lines += _wrapped("Planned line:", [s.description for s in result.plan])
+    elif result.plan:
         lines.append("")
         lines.append("Plan:")
         for i, s in enumerate(result.plan, 1):
             cost = f"  [{fmt(s.cost)}]" if s.costs else ""
             lines.append(f"  {i:3d}. {s.description}{cost}")
-    if result.policy is not None and result.policy.children:
+    if tree and result.policy is not None and result.policy.children:
         lines.append("")
         lines.append("Policy (decision tree; * our planned move, > opponent's planned move):")
         lines.extend(render_policy(result.policy, fmt))
-    if explain and result.choice_points:
+    if level and (result.choice_points or level == "reader"):
+        e = explanation or build(result, phrasing=Phrasing(value=fmt))
         lines.append("")
-        lines += explanation_text(explanation or build(result, phrasing=Phrasing(value=fmt)))
+        lines += reader_text(e) if level == "reader" else explanation_text(e)
     for d in result.diagnostics:
         lines.append(f"note: {d}")
     return "\n".join(lines)

@@ -13,8 +13,10 @@ out; every judgement is made here, once, so the CLI, the export and the pane agr
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from .issues import (
     Assumption,
@@ -36,6 +38,9 @@ from .results import (
     Reason,
     RunResult,
 )
+
+if TYPE_CHECKING:
+    from .reader import ReaderView
 
 __all__ = [
     "AlternativeExplanation",
@@ -80,10 +85,17 @@ class Phrasing:
     """What an opponent's move stands for ("diamonds 3-3"); the method's label by default."""
     step: Callable[[PlanStep], str] = step_text
     standing: Callable[[RunResult], str | None] = _no_standing
+    """The overall standing of the run, said first ("this contract is almost certain")."""
     gist: Callable[[Issues], str | None] = _no_gist
     """The relevant issues in one domain sentence, said before them ("the club plan makes
     only if clubs 4-3 (p = 0.72); against 5-2 it goes down"); None when there is none."""
-    """The overall standing of the run, said first ("this contract is almost certain")."""
+    plain_standing: Callable[[RunResult], str | None] = _no_standing
+    """The standing for the reader's view when the audit's says more than a domain expert
+    reads (EDAPS: "cannot be made as it stands" without the failing methods, which the
+    findings say in the shop's words); None: the same as ``standing``."""
+    alternatives: tuple[str, str] = ("alternative", "alternatives")
+    """What the domain calls its alternatives, one and many ("scheme", "schemes"), for the
+    reader's view's counts ("14 other schemes did not apply here")."""
 
     def diff(self, v: float) -> str:
         return (self.difference or self.value)(v)
@@ -134,10 +146,21 @@ class Explanation:
     choices: tuple[ChoiceExplanation, ...]
     phrasing: Phrasing = field(repr=False, compare=False)
     thresholds: Thresholds = DEFAULT_THRESHOLDS
+    findings: tuple[str, ...] = ()
+    """What the domain found beyond the choice points, in its own words (EDAPS: each
+    feature that cannot be made -- what is asked, what is achievable, what to change)."""
 
     @property
     def mode(self) -> str:
         return self.run.mode
+
+    @cached_property
+    def reader(self) -> ReaderView:
+        """The reader's view of this explanation (:mod:`.reader`): what a domain expert
+        reads first; the records above stay the full audit."""
+        from .reader import reader_view
+
+        return reader_view(self)
 
     def choice(self, task: str) -> ChoiceExplanation:
         """The first choice point on the plan with this task (label or name)."""
@@ -271,12 +294,14 @@ def _policy_index(run: RunResult) -> dict[int, PolicyNode]:
     return {n.node: n for n in run.policy.walk()} if run.policy is not None else {}
 
 
-def standing_text(run: RunResult, phrasing: Phrasing) -> str:
+def standing_text(run: RunResult, phrasing: Phrasing, plain: bool = False) -> str:
+    """The run's standing in the domain's words (``plain``: the reader's view's, when the
+    domain says it more plainly there)."""
     # A budget that stopped the search is said here, whatever the domain's phrasing: a
     # domain's "cannot be made" must only ever follow a search that proved it.
     if run.outcome is Outcome.GAVE_UP:
         return f"No answer yet: the search {run.outcome_text}."
-    said = phrasing.standing(run)
+    said = (phrasing.plain_standing(run) if plain else None) or phrasing.standing(run)
     if not said:
         if run.value is None:
             said = "There is no plan: the whole tree was searched."
@@ -298,6 +323,7 @@ def explain(
     thresholds: Thresholds | None = None,
     replan: Replan | None = None,
     max_replans: int = 32,
+    findings: Sequence[str] = (),
 ) -> Explanation:
     """Explain every choice point on ``run``'s plan.
 
@@ -343,7 +369,10 @@ def explain(
                         loss = loss_of(replanned, cp.value, mode)
                         word = magnitude_word(loss or 0.0, replanned, cp.value or 0.0, th)
             summary = describe_alternative(a, cp, mode, phrasing.value, th, phrasing.diff)
-            if replanned is not None and a.reason is Reason.BOUND_PRUNED:
+            if replanned is not None and a.reason in (
+                Reason.BOUND_PRUNED,
+                Reason.PARTIAL_PLAN_PRUNED,
+            ):
                 summary += (
                     f"; finished, it costs {phrasing.value(replanned)}, {word} worse"
                     if word != "about the same"
@@ -352,7 +381,9 @@ def explain(
             gist = phrasing.gist(issues) if issues is not None else None
             alts.append(AlternativeExplanation(a, summary, loss, word, issues, replanned, gist))
         choices.append(ChoiceExplanation(cp, _verdict(cp, mode, phrasing, th), tuple(alts)))
-    return Explanation(run, standing_text(run, phrasing), tuple(choices), phrasing, th)
+    return Explanation(
+        run, standing_text(run, phrasing), tuple(choices), phrasing, th, tuple(findings)
+    )
 
 
 def _verdict(cp: ChoicePoint, mode: str, phrasing: Phrasing, th: Thresholds) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 
 from .explanation import AlternativeExplanation, ChoiceExplanation, Explanation, Phrasing
 from .issues import Issue, Issues
+from .reader import ReaderChoice, ReaderOption, ReaderPlan, ReaderView, Risk, plan_words
 
 __all__ = [
     "code",
@@ -22,7 +23,13 @@ __all__ = [
     "explanation_text",
     "issue_lines",
     "md",
+    "reader_dict",
+    "reader_markdown",
+    "reader_text",
 ]
+
+AUDIT_HINT = "`--explain=full`"
+"""Where the reader's view sends a reader for the full audit (the workbench: a key)."""
 
 
 # --------------------------------------------------------------------------- issues
@@ -34,7 +41,7 @@ def _change(c: float, mode: str, p: Phrasing) -> str:
     return f"costs {p.diff(c)} more" if c >= 0 else f"saves {p.diff(-c)}"
 
 
-def _issue(i: Issue, mode: str, p: Phrasing) -> str:
+def _issue(i: Issue, mode: str, p: Phrasing, overall: bool = True) -> str:
     if i.kind == "steps":
         if i.other_side and i.chosen_side:
             text = (
@@ -45,7 +52,7 @@ def _issue(i: Issue, mode: str, p: Phrasing) -> str:
             text = f"adds {'; '.join(i.other_side)} ({p.value(i.other or 0.0)})"
         else:
             text = f"leaves out {'; '.join(i.chosen_side)} ({p.value(i.chosen or 0.0)})"
-        return f"{text}: {_change(i.contribution, mode, p)}"
+        return f"{text}: {_change(i.contribution, mode, p)}" if overall else text
     prob = f", p = {i.probability:.3g}" if i.probability is not None else ""
     values = ""
     if i.other is not None and i.chosen is not None:
@@ -57,6 +64,8 @@ def _issue(i: Issue, mode: str, p: Phrasing) -> str:
         if prob
         else i.text
     )
+    if not overall:
+        return f"{what}{values}"
     return f"{what}{values} -- {_change(i.contribution, mode, p)} overall"
 
 
@@ -98,7 +107,7 @@ def choice_text(c: ChoiceExplanation, mode: str, p: Phrasing, indent: str = "  "
 
 
 def explanation_text(e: Explanation) -> list[str]:
-    lines = [e.standing]
+    lines = [e.standing, *e.findings]
     if e.choices:
         lines += ["", "Choice points:"]
         for c in e.choices:
@@ -163,6 +172,8 @@ def choice_markdown(c: ChoiceExplanation, mode: str, p: Phrasing, level: str = "
 def explanation_markdown(e: Explanation, title: str | None = None) -> str:
     head = f"# {md(title)}\n\n" if title else ""
     body = [f"{head}{md(e.standing)}"]
+    if e.findings:
+        body.append("\n".join(f"- {md(f)}" for f in e.findings))
     body += [choice_markdown(c, e.mode, e.phrasing) for c in e.choices]
     return "\n\n".join(body) + "\n"
 
@@ -200,6 +211,8 @@ def explanation_dict(e: Explanation) -> dict[str, Any]:
 
     return {
         "standing": e.standing,
+        "findings": list(e.findings),
+        "reader": reader_dict(e),
         "choice_points": [
             {
                 "node": c.choice.node,
@@ -224,4 +237,265 @@ def explanation_dict(e: Explanation) -> dict[str, Any]:
             }
             for c in e.choices
         ],
+    }
+
+
+# --------------------------------------------------------------------------- reader's view
+
+
+def _noun(p: Phrasing, n: int) -> str:
+    return p.alternatives[0] if n == 1 else p.alternatives[1]
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def plan_line(option: ReaderOption, plan: ReaderPlan, p: Phrasing) -> str:
+    """One plan of an option: what it is, its value and how it compares, in words."""
+    words = plan_words(option, plan)
+    if plan.dead_end:
+        return f"{words}: tried, no plan below"
+    if plan.value is None:
+        return f"{words} (chosen)" if plan.chosen else words
+    value = p.value(plan.value)
+    if plan.chosen:
+        return f"{words}: {value} (chosen)"
+    if plan.tie:
+        return f"{words}: {value}, as good (a tie)"
+    if plan.loss is not None and plan.loss < 0:
+        return f"{words}: {value}, better by {p.diff(-plan.loss)}"
+    by = f" (by {p.diff(plan.loss)})" if plan.loss is not None else ""
+    return f"{words}: {value}, {plan.magnitude or 'clearly'} worse{by}"
+
+
+def plan_why(plan: ReaderPlan, mode: str, p: Phrasing) -> str | None:
+    """The plan's relevant issue in one sentence: the domain's gist, else the biggest part
+    of the difference (and where the descent to it went), or a dead end's failure."""
+    if plan.dead_end:
+        return f"deepest failure: {plan.failure}" if plan.failure else None
+    if plan.gist:
+        return plan.gist
+    if plan.issue is None:
+        return None
+    text = _issue(plan.issue, mode, p, overall=False)
+    if plan.where:
+        text = f"where {' -> '.join(plan.where)}: {text}"
+    return text
+
+
+def risk_line(r: Risk, p: Phrasing) -> str:
+    kind = "risk" if r.worse else "chance"
+    head = f"Then {kind}" if r.then else _capital(kind)
+    prob = f"p = {r.probability:.3g}" if r.probability is not None else ""
+    if r.assumption:
+        what = f"{r.assumption} ({', '.join(filter(None, (r.move, prob)))})"
+    else:
+        what = f"{r.move} ({prob})" if prob else r.move
+    return f"{head}: if {what}: {p.value(r.value)}."
+
+
+def count_line(c: ReaderChoice, p: Phrasing, hint: str = AUDIT_HINT) -> str | None:
+    """The alternatives not shown, counted in one line."""
+    parts = []
+    na, cut = c.not_applied, c.cut_off
+    named = 0 < na <= 2 and len(c.not_applied_titles) == na
+    if named:
+        parts.append(f"{' and '.join(c.not_applied_titles)} did not apply here")
+    elif na:
+        parts.append(f"{na} other {_noun(p, na)} did not apply here")
+    if cut:
+        other = "" if na else "other "
+        verb = "was" if cut == 1 else "were"
+        parts.append(f"{cut} {other}{_noun(p, cut)} {verb} cut off before the end")
+    if not parts:
+        return None
+    tail = "says why" if named and not cut else "lists them"
+    return f"{'; '.join(parts)}; {hint} {tail}."
+
+
+def _short_count(c: ReaderChoice, p: Phrasing) -> str:
+    """A forced decision's count, in brackets: " (arrived did not)"."""
+    parts = []
+    na = c.not_applied
+    if 0 < na <= 2 and len(c.not_applied_titles) == na:
+        parts.append(f"{' and '.join(c.not_applied_titles)} did not")
+    elif na:
+        parts.append(f"{na} others did not")
+    if c.cut_off:
+        parts.append(f"{c.cut_off} cut off before the end")
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
+def _one_line(c: ReaderChoice) -> str:
+    """The head and the verdict in one sentence (without its full stop when forced: the
+    count follows)."""
+    verdict = c.verdict
+    if verdict.startswith("It is "):
+        verdict = verdict[len("It is ") :]
+    if c.forced:
+        verdict = verdict.rstrip(".")
+    return f"{c.head[:-1]}; {verdict}"
+
+
+def choice_reader_lines(
+    c: ReaderChoice, mode: str, p: Phrasing, hint: str = AUDIT_HINT
+) -> list[str]:
+    """One decision of the reader's view as text lines."""
+    if c.later:
+        return [f"Then {_one_line(c)}"]
+    if c.forced:
+        return [_one_line(c) + _short_count(c, p) + "."]
+    lines = [c.head, f"  {c.verdict}"]
+    lines += [f"  {risk_line(r, p)}" for r in c.risks]
+    if c.more_risks:
+        lines.append(f"  ... and {c.more_risks} more answers the plan does not bank on.")
+    if c.sure and c.chosen is not None and c.chosen.best.value is not None:
+        lines.append(
+            "  No risk in the planner's tree: every answer planned for gives "
+            f"{p.value(c.chosen.best.value)}."
+        )
+    options = ([c.chosen] if c.chosen is not None else []) + list(c.others)
+    for option in options:
+        for plan in option.plans:
+            if plan.chosen:
+                continue
+            lines.append(f"  - {plan_line(option, plan, p)}")
+            why = plan_why(plan, mode, p)
+            if why:
+                lines.append(f"      {why}")
+    count = count_line(c, p, hint)
+    if count:
+        lines.append(f"  {count}")
+    return lines
+
+
+def reader_text(e: Explanation | ReaderView, hint: str = AUDIT_HINT) -> list[str]:
+    """The reader's view as text: standing and findings, then each decision."""
+    r = e if isinstance(e, ReaderView) else e.reader
+    p = r.phrasing
+    lines = [r.standing, *r.findings]
+    previous: ReaderChoice | None = None
+    for c in r.choices:
+        # A blank line before each decision said in full and before a run of one-liners.
+        if not c.later and not (c.forced and previous is not None and previous.forced):
+            lines.append("")
+        lines += choice_reader_lines(c, r.mode, p, hint)
+        previous = c
+    if r.off_line:
+        lines += [
+            "",
+            f"The planner also chose {r.off_line} move{'s' if r.off_line != 1 else ''} off "
+            f"the planned line (for answers it does not expect); {hint} shows them.",
+        ]
+    return lines
+
+
+def choice_reader_markdown(
+    c: ReaderChoice, mode: str, p: Phrasing, hint: str = AUDIT_HINT, level: str = "###"
+) -> str:
+    """One decision of the reader's view as Markdown."""
+    if c.later or c.forced:
+        text = f"Then {_one_line(c)}" if c.later else _one_line(c) + _short_count(c, p) + "."
+        return md(text)
+    out = [f"{level} {md(c.task)}", "", f"**{md(c.head)}** {md(c.verdict)}", ""]
+    out += [f"- {md(risk_line(r, p))}" for r in c.risks]
+    if c.sure and c.chosen is not None and c.chosen.best.value is not None:
+        out.append(
+            "- No risk in the planner's tree: every answer planned for gives "
+            f"{md(p.value(c.chosen.best.value))}."
+        )
+    options = ([c.chosen] if c.chosen is not None else []) + list(c.others)
+    for option in options:
+        for plan in option.plans:
+            if plan.chosen:
+                continue
+            out.append(f"- {md(plan_line(option, plan, p))}")
+            why = plan_why(plan, mode, p)
+            if why:
+                out.append(f"  - {md(why)}")
+    count = count_line(c, p, hint)
+    if count:
+        out += ["", md(count)]
+    return "\n".join(out)
+
+
+def reader_markdown(
+    e: Explanation | ReaderView, title: str | None = None, hint: str = AUDIT_HINT
+) -> str:
+    r = e if isinstance(e, ReaderView) else e.reader
+    p = r.phrasing
+    head = f"# {md(title)}\n\n" if title else ""
+    body = [f"{head}{md(r.standing)}"]
+    if r.findings:
+        body.append("\n".join(f"- {md(f)}" for f in r.findings))
+    later: list[str] = []
+    for c in r.choices:
+        if c.later:
+            later.append(f"- {choice_reader_markdown(c, r.mode, p, hint)}")
+            continue
+        if later:
+            body.append("\n".join(later))
+            later = []
+        body.append(choice_reader_markdown(c, r.mode, p, hint))
+    if later:
+        body.append("\n".join(later))
+    if r.off_line:
+        body.append(
+            md(
+                f"The planner also chose {r.off_line} move{'s' if r.off_line != 1 else ''} "
+                f"off the planned line (for answers it does not expect); {hint} shows them."
+            )
+        )
+    return "\n\n".join(body) + "\n"
+
+
+def reader_dict(e: Explanation | ReaderView) -> dict[str, Any]:
+    """The reader's view as JSON-ready data: the same numbers as the audit's records."""
+    r = e if isinstance(e, ReaderView) else e.reader
+    p = r.phrasing
+
+    def plan(o: ReaderOption, pl: ReaderPlan) -> dict[str, Any]:
+        return {
+            "plans": list(pl.titles),
+            "labels": [a.label for a in pl.alternatives],
+            "value": pl.value,
+            "loss": pl.loss,
+            "magnitude": pl.magnitude,
+            "chosen": pl.chosen,
+            "tie": pl.tie,
+            "text": plan_line(o, pl, p),
+            "why": plan_why(pl, r.mode, p),
+        }
+
+    return {
+        "standing": r.standing,
+        "findings": list(r.findings),
+        "decisions": [
+            {
+                "node": c.choice.choice.node,
+                "task": c.task,
+                "head": c.head,
+                "verdict": c.verdict,
+                "later": c.later,
+                "options": [
+                    {"move": o.move, "chosen": o.chosen, "plans": [plan(o, x) for x in o.plans]}
+                    for o in ([c.chosen] if c.chosen is not None else []) + list(c.others)
+                ],
+                "risks": [
+                    {
+                        "move": k.move,
+                        "assumption": k.assumption,
+                        "probability": k.probability,
+                        "value": k.value,
+                        "worse": k.worse,
+                    }
+                    for k in c.risks
+                ],
+                "not_applied": c.not_applied,
+                "cut_off": c.cut_off,
+            }
+            for c in r.choices
+        ],
+        "off_line": r.off_line,
     }

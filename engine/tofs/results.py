@@ -190,6 +190,14 @@ class AlternativeRecord:
     compared_with: float | None = None
     detail: str = ""
     node: int | None = None
+    title: str = ""
+    """The alternative in the knowledge's own words: its method's label template filled in
+    with its bindings ("Set up a diamond discard for the club losers"); empty when the
+    method has no label.  The reader's view shows this, never ``label``'s call syntax."""
+    move: str = ""
+    """What the agent does first, when the alternative is an operator method: the
+    operator's description ("North leads ♦A").  Alternatives with the same move are one
+    thing to do for the person deciding, whatever plan each stands for."""
 
 
 @dataclass(frozen=True)

@@ -1281,8 +1281,33 @@ class _Search:
             label, method, p.field, p.expr.source, failing, tuple(values), p.depth, p.node
         )
 
+    def _title(self, a: _Alt, task: Task, state: Any) -> str:
+        """The method's label filled in with this alternative's bindings (empty when it has
+        none, or when the label cannot be filled in here: a method with no binding)."""
+        m = a.method
+        if m is None or m.label is None:
+            return ""
+        info = self.d.tasks.get(task[0])
+        env: dict[str, Any] = dict(zip(info.params, task[1], strict=True)) if info else {}
+        env.update(a.bindings)
+        env["view"] = m.spec.belief_view
+        env["assumptions"] = ()
+        try:
+            return m.label.render(state, env, self._fmt)
+        except Exception:
+            # No binding to fill it in with (the generator gave none): the label with its
+            # fields left open still says what the method would have done.
+            return "".join(lit + ("…" if e is not None else "") for lit, e, _ in m.label.parts)
+
+    def _move(self, a: _Alt) -> str:
+        if a.step is None:
+            return ""
+        name, args, _, state = a.step
+        return self.d.operator_description(name, args, state)
+
     def choice_point(self, pc: _PendingChoice, chosen: int | None = None) -> ChoicePoint:
         recs = []
+        task = pc.tasks[0]
         for i, e in enumerate(pc.entries):
             a = e.alt
             m = a.method
@@ -1303,10 +1328,11 @@ class _Search:
                     compared_with=e.compared,
                     detail=e.detail,
                     node=e.node,
+                    title=self._title(a, task, pc.state),
+                    move=self._move(a),
                 )
             )
         agent = pc.agent
-        task = pc.tasks[0]
         return ChoicePoint(
             pc.node,
             pc.depth,

@@ -142,6 +142,12 @@ def suit_of(c: int) -> int:
     return SUIT_OF[c]
 
 
+@registry.primitive(uses_state=False)
+def suit_word(s: int) -> str:
+    """The suit as a word before a noun, for labels ("a diamond discard")."""
+    return SUIT_NAMES[s][:-1]
+
+
 # ------------------------------------------------------------------ facts of the position
 
 
@@ -225,6 +231,41 @@ def _top_winner(pos: Position, p: int, suit: int) -> int | None:
     top = highest(mine)
     theirs = pos.theirs & SUIT_MASKS[suit]
     return top if not theirs or top > highest(theirs) else None
+
+
+def _partnership_tricks(pos: Position, p: int, suit: int) -> int:
+    """How many of the partnership's cards in ``suit`` can win a trick once the defenders'
+    higher cards have fallen: a card does when the defenders hold no more cards above it
+    than the partnership does (the ♠K, ♠Q and ♠J against the ♠A make two)."""
+    ours = (pos.hands[p] | pos.hands[(p + 2) & 3]) & SUIT_MASKS[suit]
+    theirs = pos.theirs & SUIT_MASKS[suit]
+    count = 0
+    for c in iter_cards_desc(ours):
+        above = ~((2 << c) - 1)
+        if (theirs & above).bit_count() <= (ours & above).bit_count():
+            count += 1
+    return count
+
+
+@registry.primitive
+def discard_for(pos: Position, p: int, c: int) -> str:
+    """What a discard set up by leading ``c`` from ``p`` is for, in words: partner's losers
+    in the side suits -- cards beyond the tricks the partnership can make there ("the club
+    losers"; "a loser" when none is plain)."""
+    q = (p + 2) & 3
+    trump = pos.table.trump
+    found = []
+    for s in range(4):
+        if s in (trump, SUIT_OF[c]):
+            continue
+        extra = _suit_cards(pos, q, s).bit_count() - _partnership_tricks(pos, p, s)
+        if extra > 0:
+            found.append((s, extra))
+    if not found:
+        return "a loser"
+    words = " and ".join(SUIT_NAMES[s][:-1] for s, _ in found)
+    many = len(found) > 1 or found[0][1] > 1
+    return f"the {words} loser" + ("s" if many else "")
 
 
 @registry.primitive

@@ -107,4 +107,5 @@ def phrasing(domain: Domain) -> Phrasing:
         assumption=assumption,
         standing=standing,
         gist=gist,
+        alternatives=("scheme", "schemes"),
     )

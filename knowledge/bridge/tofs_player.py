@@ -208,7 +208,7 @@ class TofsDeclarer:
         policy = result.policy
         tie = self._break_tie(policy, info, int(seat)) if policy is not None else None
         card = (
-            self._card_from(policy, int(seat), tie[0] if tie else None)
+            self._card_from(policy, int(seat), tie[0] if tie else None, pos)
             if policy is not None
             else None
         )
@@ -223,16 +223,18 @@ class TofsDeclarer:
         return card
 
     # ------------------------------------------------------------------ the kept plan
-    def _card_from(self, node: PolicyNode, seat: int, pick: int | None = None) -> int | None:
+    def _card_from(
+        self, node: PolicyNode, seat: int, pick: int | None = None, pos: Position | None = None
+    ) -> int | None:
         """Descend to this seat's decision; play its chosen card (or alternative ``pick``);
-        keep the rest."""
+        keep the rest.  The play log's note is the scheme's label filled in at ``pos``."""
         node = _skip_decompositions(node)
         if node.kind != "decision" or node.agent != seat or node.chosen is None:
             return None
         edge = node.children[node.chosen if pick is None else pick]
         if edge.step is None:
             return None
-        label = self._method_label(edge.method)
+        label = self._method_label(edge.method, seat, edge.bindings, pos)
         self.note = f"[{label}]" if label else None
         self._policy = edge.node
         return int(edge.step.args[1])
@@ -302,7 +304,7 @@ class TofsDeclarer:
             node = nxt
             replay = replay.with_card(p, c) if replay is not None else None
         self._policy = node
-        card = self._card_from(node, seat)
+        card = self._card_from(node, seat, None, pos)
         if card is None or not _legal(info, seat, card):
             self._policy = None
             return None
@@ -344,9 +346,31 @@ class TofsDeclarer:
             (m.spec for task in domain.tasks.values() for m in task.methods if m.name == name), None
         )
 
-    def _method_label(self, method: str) -> str:
-        spec = self._method(method)
-        return (spec.label or spec.name) if spec is not None else method
+    def _method_label(
+        self,
+        method: str,
+        seat: int | None = None,
+        bindings: tuple[tuple[str, Any], ...] = (),
+        pos: Position | None = None,
+    ) -> str:
+        """The method's label template filled in for this play ("Set up a club ruff");
+        its name when it has no label."""
+        domain = self.domain or bridge_domain()
+        for task in domain.tasks.values():
+            m = next((m for m in task.methods if m.name == method), None)
+            if m is None:
+                continue
+            if m.label is not None and pos is not None and seat is not None and task.params:
+                env = {task.params[0]: SEATS[seat], **dict(bindings)}
+                env.update(view=m.spec.belief_view, assumptions=())
+                fmt = domain.registry.hooks.get("format_value", str)
+                try:
+                    return m.label.render(pos, env, fmt)
+                except Exception:
+                    pass
+            label = m.spec.label
+            return label if label and "{" not in label else m.name
+        return method
 
     def _method_critic(self, method: str) -> str | None:
         spec = self._method(method)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from knowledge import KnowledgePackage
 
+from .critique import findings
 from .phrasing import phrasing
 from .report import design_facts, plan_request, problem_from_name, problem_from_text
 from .shop import registry
@@ -36,5 +37,6 @@ def package() -> KnowledgePackage:
         planner=plan_request,
         facts=design_facts,
         phrasing=phrasing,
+        findings=findings,
     )
     return pkg

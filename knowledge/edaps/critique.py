@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.tofs import Domain, Problem, SearchOptions, make_task, plan
+from engine.tofs import Domain, Outcome, Problem, RunResult, SearchOptions, make_task, plan
 
 from .design import Hole, MillingFeature, PlatedThroughHole
 from .shop import Prepared, Shop
 from .single import f32
 
-__all__ = ["Diagnostic", "critique", "error_text"]
+__all__ = ["Diagnostic", "critique", "error_text", "findings"]
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,28 @@ class Diagnostic:
     requested: float
     achievable: float | None
     quantity: str  # what requested/achievable measure: "tolerance (mils)", "corner radius (in)"
+    what: str = ""  # the feature in words: "the hole of diameter 0.15 in at (0.20, 2.40)"
+    strict: bool = False  # the achievable bound itself is not enough (milling: "above")
+
+    def advice(self) -> str:
+        """The diagnostic as an engineer says it: what is asked, what is achievable, and
+        what to change on the design."""
+        what = self.what or f"the {self.kind} at ({f32(self.x):.2f}, {f32(self.y):.2f})"
+        if self.achievable is None:
+            return (
+                f"{what[:1].upper()}{what[1:]} has no corner radius, and every milling tool "
+                "leaves one: give it a corner radius (the tool's size)."
+            )
+        if self.strict:
+            best = f"every milling method needs more than {self.achievable:.2f} mils"
+            change = f"more than {self.achievable:.2f} mils"
+        else:
+            best = f"the tightest the shop can hold on it is {self.achievable:.2f} mils"
+            change = f"{self.achievable:.2f} mils or more"
+        return (
+            f"{what[:1].upper()}{what[1:]} asks for a tolerance of {self.requested:.2f} "
+            f"mils; {best}. Loosen its tolerance to {change}."
+        )
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -65,7 +87,16 @@ def _hole_diagnostic(prep: Prepared, x: str, item: Hole | PlatedThroughHole) -> 
         f"is {best:.4f} mils."
     )
     return Diagnostic(
-        x, kind, item.x, item.y, item.line, message, item.tolerance, best, "tolerance (mils)"
+        x,
+        kind,
+        item.x,
+        item.y,
+        item.line,
+        message,
+        item.tolerance,
+        best,
+        "tolerance (mils)",
+        f"the {kind} of diameter {item.diameter:.2f} in at {where}",
     )
 
 
@@ -86,6 +117,7 @@ def _milling_diagnostic(prep: Prepared, x: str, item: MillingFeature, domain: Do
             item.corner_radius,
             None,
             "corner radius (in)",
+            f"the milling feature at {where}",
         )
     limit = min(
         float(domain.constant("end_mill_min_tol")), float(domain.constant("slot_mill_min_tol"))
@@ -107,6 +139,8 @@ def _milling_diagnostic(prep: Prepared, x: str, item: MillingFeature, domain: Do
         item.tolerance,
         limit,
         "tolerance (mils)",
+        f"the milling feature at {where}",
+        strict=True,
     )
 
 
@@ -139,3 +173,11 @@ def critique(domain: Domain, problem: Problem) -> list[Diagnostic]:
 def error_text(diagnostics: list[Diagnostic]) -> str:
     """The dissertation's error message, once per unmanufacturable feature."""
     return "\n".join(f"ERROR: {d.message}" for d in diagnostics)
+
+
+def findings(domain: Domain, problem: Problem, result: RunResult) -> list[str]:
+    """The reader's view's findings for a run: every feature that cannot be made, in the
+    engineer's words -- only once the whole tree was searched (a budget proves nothing)."""
+    if result.outcome is not Outcome.NO_PLAN:
+        return []
+    return [d.advice() for d in critique(domain, problem)]

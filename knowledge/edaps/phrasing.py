@@ -22,5 +22,18 @@ def standing(run: RunResult) -> str:
     )
 
 
+def plain_standing(run: RunResult) -> str | None:
+    """The reader's view says only the verdict here: its findings name each feature that
+    cannot be made, with what to change, in the shop's words."""
+    if run.value is None:
+        return "This design cannot be made as it stands."
+    return None
+
+
 def phrasing(domain: Domain) -> Phrasing:
-    return Phrasing(value=minutes, standing=standing)
+    return Phrasing(
+        value=minutes,
+        standing=standing,
+        plain_standing=plain_standing,
+        alternatives=("process", "processes"),
+    )

@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from engine.tofs import Domain, Outcome, Problem, RunResult, SearchOptions, plan
+from engine.tofs.explain import explain_level
 from engine.tofs.explanation import Explanation
-from engine.tofs.render import explanation_dict, explanation_text
+from engine.tofs.render import explanation_dict, explanation_text, reader_text
 from knowledge import (
     EXIT_BAD_INPUT,
     KnowledgePackage,
@@ -114,7 +115,10 @@ class EdapsRun:
     def run_time(self) -> float:
         return sum(s.costs.get("run", 0.0) for s in self.result.plan)
 
-    def text(self, explain: bool = False) -> str:
+    def text(self, explain: bool | str = False) -> str:
+        """The echo, the shop-floor plan (or the error), and with ``explain`` the reader's
+        view of the explanation ("full": the audit of every choice point)."""
+        level = explain_level(explain)
         parts = []
         if self.design.echo:
             parts.append(echo_text(self.design))
@@ -132,13 +136,14 @@ class EdapsRun:
                 parts.append(error_text(self.diagnostics))
             parts.append(f"Total planning time: {self.seconds:.3f} seconds.")
             parts.append(f"Total nodes: {self.nodes}.")
-        if explain and self.explanation is not None:
-            parts += ["", *explanation_text(self.explanation)]
+        if level and self.explanation is not None:
+            said = reader_text if level == "reader" else explanation_text
+            parts += ["", *said(self.explanation)]
         if self.why_not:
             parts += ["", *self.why_not]
         return "\n".join(parts)
 
-    def to_dict(self, explain: bool = False) -> dict[str, Any]:
+    def to_dict(self, explain: bool | str = False) -> dict[str, Any]:
         lead = self.setup_time + self.run_time if self.manufacturable else None
         data: dict[str, Any] = {
             "design": self.design.name,
@@ -194,7 +199,7 @@ def plan_design(
     node_budget: int | None = None,
     time_budget: float | None = None,
     force: dict[str, str] | None = None,
-    explain: bool = False,
+    explain: bool | str = False,
 ) -> EdapsRun:
     """Plan one design.  ``prune`` and the design's own ``N`` command must both allow the
     partial plan pruner.  ``force`` ({task: alternative}) re-plans with the alternative
@@ -224,7 +229,14 @@ def plan_design(
     diagnostics = critique(domain, problem) if result.outcome is Outcome.NO_PLAN else []
     explanation = None
     if explain and not force:
-        explanation = explain_run(result, domain, problem, options, phrasing(domain))
+        explanation = explain_run(
+            result,
+            domain,
+            problem,
+            options,
+            phrasing(domain),
+            findings=[d.advice() for d in diagnostics],
+        )
     return EdapsRun(design, result, diagnostics, seconds, explanation, said)
 
 

@@ -102,7 +102,15 @@ def package() -> KnowledgePackage:
         store_key=store_key,
         facts=hddl_facts,
         formats=(FORMAT,),
+        phrasing=hddl_phrasing,
     )
+
+
+def hddl_phrasing(domain: Any) -> Any:
+    """HDDL's alternatives are methods; the rest is the engine's plain wording."""
+    from engine.tofs.explanation import Phrasing
+
+    return Phrasing(alternatives=("method", "methods"))
 
 
 def _names_a_file(arg: str) -> bool:
@@ -274,7 +282,13 @@ def plan_files(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
         return PlanReport(ipc_text(tree), status)
     explanation = None
     if request.explain and not request.force:
-        explanation = explain_run(result, run.engine_domain, run.engine_problem, run.options)
+        explanation = explain_run(
+            result,
+            run.engine_domain,
+            run.engine_problem,
+            run.options,
+            hddl_phrasing(run.engine_domain),
+        )
     if request.json:
         data: dict[str, Any] = {
             "domain": run.domain.name,
@@ -297,7 +311,7 @@ def plan_files(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
 
             data["explanation"] = explanation_dict(explanation)
         return PlanReport(json.dumps(data, indent=2, ensure_ascii=False), status, data)
-    text = render_text(result, explain=request.explain, explanation=explanation)
+    text = render_text(result, explain=request.explain, explanation=explanation, tree=request.tree)
     loops = result.stats.get("repeats_pruned", 0)
     if loops:
         text += (

@@ -257,6 +257,19 @@ class _Label(Template):
         return call_text(self.text, env.values())
 
 
+class _MethodLabel(Template):
+    """A method as the reader's view names it: HDDL has no labels, only names, so its name
+    and the values its own variables took: ``drive-on (from north, next south)``."""
+
+    def __init__(self, name: str, free: tuple[str, ...]) -> None:
+        super().__init__(name, [], uses_state=False)
+        self.free = free
+
+    def render(self, state: Any, env: Mapping[str, Any], fmt: Callable[[Any], str]) -> str:
+        said = [f"{k.lstrip('?')} {fmt(env[k])}" for k in self.free if k in env]
+        return f"{self.text} ({', '.join(said)})" if said else self.text
+
+
 class _HddlDomain(EngineDomain):
     """Tasks and actions alike shown as HDDL writes them: ``(drive t1 hq north)``."""
 
@@ -422,7 +435,17 @@ def _method(
         )
         for sub, text in zip(method.subtasks, method_spec.subtasks or [], strict=True)
     )
-    return Method(method_spec, method.name, index, bindings, precondition, subtasks, None, None)
+    return Method(
+        method_spec,
+        method.name,
+        index,
+        bindings,
+        precondition,
+        subtasks,
+        None,
+        None,
+        _MethodLabel(method.name, tuple(p.name for p in free)),
+    )
 
 
 def changed_predicates(domain: Domain) -> dict[str, frozenset[str]]:

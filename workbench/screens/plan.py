@@ -101,7 +101,16 @@ class PlanScreen(Screen[None]):
             "cycle_filter",
             "Filter",
             id="plan.filter",
-            tooltip="Show all alternatives, the chosen path only, or rejected ones only",
+            tooltip="The reader's view of the tree, all alternatives as the audit names "
+            "them, the chosen path only, or rejected ones only",
+        ),
+        Binding(
+            "a",
+            "toggle_audit",
+            "Audit",
+            id="plan.audit",
+            tooltip="Explain at the reader's level or show the full audit (every "
+            "alternative's reason, the method and the values it saw)",
         ),
         Binding(
             "s",
@@ -169,6 +178,9 @@ class PlanScreen(Screen[None]):
         self._token: CancelToken | None = None
         self._request: ProblemRef | None = None
         self._shown_before = False
+        self.audit = False
+        """The explanation pane (and the export) shows the full audit, not the reader's
+        view."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -184,7 +196,7 @@ class PlanScreen(Screen[None]):
             tree.border_title = "Plan"
             yield tree
             pane = ExplanationPane(id="explanation")
-            pane.border_title = "Explanation"
+            pane.border_title = self._pane_title()
             yield pane
         yield StatusLine("Ready.", id="status")
         yield FittingFooter()
@@ -194,7 +206,14 @@ class PlanScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":
             return True if self.running else None  # shown, but dimmed when idle
-        if action in ("expand_all", "step_through", "why_not", "cycle_filter", "export_markdown"):
+        if action in (
+            "expand_all",
+            "step_through",
+            "why_not",
+            "cycle_filter",
+            "export_markdown",
+            "toggle_audit",
+        ):
             return True if self.view is not None else None
         if action == "domain_view":
             entry = self.query_one(ProblemPicker).current
@@ -315,6 +334,21 @@ class PlanScreen(Screen[None]):
         tree.border_title = f"Plan · {PlanTree.FILTER_TITLES[tree.filter]}"
         self.notify(f"Plan tree: {PlanTree.FILTER_TITLES[tree.filter]}", timeout=2)
 
+    def _pane_title(self) -> str:
+        return "Explanation · full audit" if self.audit else "Explanation · reader's view"
+
+    def action_toggle_audit(self) -> None:
+        """Between the reader's view and the full audit, for the highlighted node."""
+        self.audit = not self.audit
+        pane = self.query_one(ExplanationPane)
+        pane.border_title = self._pane_title()
+        node = self.query_one(PlanTree).cursor_node
+        data = node.data if node is not None else None
+        if isinstance(data, PlanItem):
+            pane.show(explain(data, self.audit))
+        level = "the full audit" if self.audit else "the reader's view"
+        self.notify(f"Explanation: {level}", timeout=2)
+
     def action_step_through(self) -> None:
         if self.view is None or self.shown is None:
             self.notify("Run a problem first.", severity="warning")
@@ -382,7 +416,10 @@ class PlanScreen(Screen[None]):
         request = self.shown
         try:
             path = export_path(self.export_folder, request.package, request.problem, ".md")
-            path.write_text(plan_markdown(request.title, self.view.result), encoding="utf-8")
+            path.write_text(
+                plan_markdown(request.title, self.view.result, audit=self.audit),
+                encoding="utf-8",
+            )
         except OSError as exc:
             self.notify(f"Could not write to {self.export_folder}: {exc}", severity="error")
             return
@@ -481,7 +518,7 @@ class PlanScreen(Screen[None]):
         self.refresh_bindings()
         tree = self.query_one(PlanTree)
         tree.show_result(self.view)
-        self.query_one(ExplanationPane).show(explain(tree.root.data))
+        self.query_one(ExplanationPane).show(explain(tree.root.data, self.audit))
         self.query_one(StatusLine).show_result(message.request, result)
         if result.status is Status.CANCELLED:
             self.notify(
@@ -521,7 +558,7 @@ class PlanScreen(Screen[None]):
     def _plan_node_highlighted(self, event: Tree.NodeHighlighted[object]) -> None:
         data = event.node.data
         if isinstance(data, PlanItem):
-            self.query_one(ExplanationPane).show(explain(data))
+            self.query_one(ExplanationPane).show(explain(data, self.audit))
 
     @on(Tree.NodeHighlighted, "#problems")
     def _problem_highlighted(self, event: Tree.NodeHighlighted[object]) -> None:

@@ -10,10 +10,20 @@ labels have no room for.
 
 from __future__ import annotations
 
-from engine.tofs import AlternativeRecord, ChoicePoint, Failure, PlanStep, RunResult
+from engine.tofs import AlternativeRecord, ChoicePoint, Failure, PlanStep, PolicyEdge, RunResult
 from engine.tofs.explanation import AlternativeExplanation, ChoiceExplanation, Explanation
 from engine.tofs.explanation import explain as build_explanation
-from engine.tofs.render import choice_markdown, code, issues_markdown, md
+from engine.tofs.reader import ReaderChoice
+from engine.tofs.render import (
+    choice_markdown,
+    choice_reader_markdown,
+    code,
+    issues_markdown,
+    md,
+    plan_line,
+    plan_why,
+    reader_markdown,
+)
 from workbench.kb.testing import TestOutcome
 from workbench.runner import ProblemRef
 from workbench.widgets.plan_items import (
@@ -26,7 +36,11 @@ from workbench.widgets.plan_items import (
     SummaryItem,
     fmt_prob,
     fmt_value,
+    reader_words,
 )
+
+PANE_HINT = "the full audit (key **a**)"
+"""Where the pane's reader's view sends a reader for the audit."""
 
 __all__ = ["code", "explain", "explain_error", "explain_package", "explain_problem", "md"]
 
@@ -35,8 +49,11 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def explain(item: PlanItem | None) -> str:
-    """Markdown for one plan-tree item."""
+def explain(item: PlanItem | None, audit: bool = False) -> str:
+    """Markdown for one plan-tree item: the reader's view of it, or with ``audit`` the full
+    audit (every number behind the words, the method and its bindings)."""
+    if not audit:
+        return reader(item)
     match item:
         case None:
             return "Nothing to explain yet."
@@ -53,6 +70,150 @@ def explain(item: PlanItem | None) -> str:
         case PolicyItem():
             return policy_item(item)
     return md(item.plain)
+
+
+# --------------------------------------------------------------------------- reader's view
+
+
+def reader(item: PlanItem | None) -> str:
+    """Markdown for one plan-tree item at the reader's level: the knowledge's labels and
+    the domain's words, no method identifiers; the audit is one key away."""
+    match item:
+        case None:
+            return "Nothing to explain yet."
+        case SummaryItem():
+            return reader_summary(item.view.result)
+        case ChoiceItem():
+            return reader_choice(item.choice, item.view.result)
+        case AlternativeItem():
+            return reader_alternative(item.alternative, item.choice, item.view.result)
+        case StepItem():
+            return f"## Step {item.index}\n\n{reader_step(item.step)}"
+        case FailureItem():
+            return reader_summary(item.view.result)
+        case PolicyItem():
+            return reader_policy(item)
+    return md(item.plain)
+
+
+def reader_summary(r: RunResult) -> str:
+    """The run and its explanation at the reader's level: the standing, the findings and
+    each decision."""
+    value = "" if r.value is None else f" · value **{fmt_value(r.value)}**"
+    head = f"## {md(r.domain)} / {md(r.problem)}\n\n**{md(r.outcome_text)}**{value}\n\n"
+    return head + reader_markdown(explanation_of(r), hint=PANE_HINT)
+
+
+def _reader_choice(run: RunResult, node: int) -> ReaderChoice | None:
+    return next(
+        (c for c in explanation_of(run).reader.choices if c.choice.choice.node == node), None
+    )
+
+
+def reader_choice(cp: ChoicePoint, run: RunResult) -> str:
+    found = _reader_choice(run, cp.node)
+    e = explanation_of(run)
+    if found is not None:
+        text = choice_reader_markdown(found, e.mode, e.phrasing, PANE_HINT, "##")
+        return text if text.startswith("##") else f"## {md(cp.task)}\n\n{text}"
+    if cp.kind == "external":
+        return f"## {md(cp.task)}\n\n" + _answers(cp, run)
+    chosen = cp.chosen
+    said = f"**{md(reader_words(chosen))}**" if chosen is not None else "nothing"
+    return f"## {md(cp.task)}\n\nChosen: {said}. Press **a** for the full audit."
+
+
+def _edges(run: RunResult, node: int) -> list[PolicyEdge]:
+    if run.policy is None:
+        return []
+    found = next((n for n in run.policy.walk() if n.node == node), None)
+    return list(found.children) if found is not None else []
+
+
+def _answers(cp: ChoicePoint, run: RunResult) -> str:
+    """The other side's answers planned for at an opponent's node, in the domain's words."""
+    p = explanation_of(run).phrasing
+    lines = ["The other side's answers planned for, with their chances:", ""]
+    for edge in _edges(run, cp.node):
+        move = edge.step.description if edge.step is not None else edge.label
+        said = p.assumption(edge)
+        prob = f"p = {fmt_prob(edge.probability)}, " if edge.probability is not None else ""
+        what = f" if {md(said)}" if said else ""
+        lines.append(f"- **{md(move)}**{what} ({prob}value {md(p.value(edge.node.value))})")
+    return "\n".join(lines)
+
+
+def reader_alternative(a: AlternativeRecord, cp: ChoicePoint, run: RunResult) -> str:
+    e = explanation_of(run)
+    c = _reader_choice(run, cp.node)
+    if c is not None:
+        for option in ([c.chosen] if c.chosen is not None else []) + list(c.others):
+            for plan in option.plans:
+                if any(x.record.label == a.label for x in plan.alternatives):
+                    why = plan_why(plan, e.mode, e.phrasing)
+                    lines = [
+                        f"## {md(reader_words(a))}",
+                        "",
+                        md(_capital(plan_line(option, plan, e.phrasing))) + ".",
+                        "",
+                    ]
+                    if why:
+                        lines += [md(why), ""]
+                    if plan.chosen:
+                        lines += [md(c.verdict), ""]
+                    lines.append(f"At {md(cp.task)}.")
+                    return "\n".join(lines)
+    if a.reason.value in ("precondition failed", "no binding"):
+        why = "did not apply here"
+    elif a.reason.value == "weighted":
+        p = f", p = {fmt_prob(a.probability)}" if a.probability is not None else ""
+        why = f"an answer of the other side planned for{p}"
+    else:
+        why = f"was not searched to the end ({md(a.reason)})"
+    return (
+        f"## {md(reader_words(a))}\n\nAt {md(cp.task)} this {why}. "
+        "Press **a** for the full audit: its reason and the values it saw."
+    )
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def reader_step(s: PlanStep) -> str:
+    lines = [md(s.description or s.operator), ""]
+    if s.costs:
+        lines += [f"- {md(k)}: {fmt_value(v)}" for k, v in s.costs.items()]
+        if len(s.costs) > 1:
+            lines.append(f"- total: **{fmt_value(s.cost)}**")
+    return "\n".join(lines)
+
+
+def reader_policy(item: PolicyItem) -> str:
+    n, edge = item.node, item.edge
+    run = item.view.result
+    if edge is None:
+        return reader_summary(run)
+    alt, cp = item.alternative, item.choice
+    if alt is not None and cp is not None and cp.kind == "decision":
+        head = reader_alternative(alt, cp, run)
+    else:
+        p = explanation_of(run).phrasing
+        move = edge.step.description if edge.step is not None else edge.label
+        said = (
+            p.assumption(edge)
+            if item.parent is not None and item.parent.kind == "external"
+            else None
+        )
+        prob = f"probability {fmt_prob(edge.probability)}, " if edge.probability is not None else ""
+        head = f"## {md(move)}\n\n" + (f"If {md(said)}: " if said else "")
+        head += f"{prob}value **{md(p.value(n.value))}**."
+        if not item.on_policy:
+            head += "\n\nThis move lies below an alternative that was not chosen."
+    return head
+
+
+# --------------------------------------------------------------------------- the audit
 
 
 def run_summary(r: RunResult) -> str:

@@ -196,7 +196,9 @@ class EditContext:
 # ------------------------------------------------------------------ fields per kind
 
 _METHOD_HEAD = (
-    FieldSpec("label", "Label", "text"),
+    # A template over the task's parameters and the method's bindings: the reader's view
+    # of an explanation names the alternative by it.
+    FieldSpec("label", "Label", "template", placeholder="Set up a {suit_word(suit_of(C))} discard"),
     FieldSpec("description", "Description", "text"),
     FieldSpec("bindings", "Bindings", "binding", many=True, placeholder="VAR in expression"),
     FieldSpec("precondition", "Precondition", "expr", placeholder="True"),

@@ -24,11 +24,14 @@ from engine.tofs import (
     Reason,
     RunResult,
 )
+from engine.tofs.explanation import Phrasing
+from engine.tofs.reader import NOT_APPLIED, lower_first
 
 __all__ = [
     "AlternativeItem",
     "ChoiceItem",
     "FailureItem",
+    "FoldedItem",
     "Part",
     "PlanItem",
     "PolicyItem",
@@ -79,22 +82,85 @@ class RunView:
     # (choice node, alternative label) -> "slightly" / "clearly" / "far": the badge a
     # lower-valued alternative carries, from the run's explanation when it has one.
     magnitudes: dict[tuple[int, str], str] = field(default_factory=dict)
+    reader: bool = False
+    """Labels and children at the reader's level: the knowledge's labels, no method
+    identifiers, alternatives that never applied folded into one counted node, and a
+    game's bare decompositions (next trick, whose turn) passed through."""
+    # (choice node, alternative label) -> the alternative's value when finished (a pruned
+    # alternative the explanation re-planned), for the reader's labels.
+    replanned: dict[tuple[int, str], float] = field(default_factory=dict)
 
     @classmethod
     def of(cls, result: RunResult) -> RunView:
-        words = {}
+        words: dict[tuple[int, str], str] = {}
+        replanned: dict[tuple[int, str], float] = {}
         if result.explanation is not None:
-            words = {
-                (c.choice.node, a.label): a.magnitude
-                for c in result.explanation.choices
-                for a in c.alternatives
-                if a.magnitude not in (None, "about the same")
-            }
-        return cls(result, {cp.node: cp for cp in result.choice_points}, words)
+            for c in result.explanation.choices:
+                for a in c.alternatives:
+                    if a.magnitude not in (None, "about the same"):
+                        words[(c.choice.node, a.label)] = a.magnitude
+                    if a.replanned is not None:
+                        replanned[(c.choice.node, a.label)] = a.replanned
+        return cls(result, {cp.node: cp for cp in result.choice_points}, words, replanned=replanned)
 
     @property
     def mode(self) -> str:
         return self.result.mode
+
+    @property
+    def phrasing(self) -> Phrasing:
+        e = self.result.explanation
+        return e.phrasing if e is not None else Phrasing()
+
+    def noun(self, n: int) -> str:
+        one, many = self.phrasing.alternatives
+        return one if n == 1 else many
+
+    def fold(self, cp: ChoicePoint | None, items: list[PlanItem]) -> list[PlanItem]:
+        """At the reader's level, the alternatives of ``cp`` that never applied become one
+        counted node (kept as its children); elsewhere ``items`` as they are."""
+        if not self.reader or cp is None:
+            return items
+        never = [
+            i
+            for i in items
+            if isinstance(i, AlternativeItem) and i.alternative.reason in NOT_APPLIED
+        ]
+        if not never:
+            return items
+        kept = [i for i in items if not any(i is n for n in never)]
+        return [*kept, FoldedItem(self, cp, tuple(never))]
+
+
+def _reader_reason(view: RunView, cp: ChoicePoint, a: AlternativeRecord) -> str:
+    """Why an alternative was or was not taken, in the reader's words."""
+    if a.reason is Reason.WEIGHTED:
+        return ""
+    if a.chosen:
+        return "chosen"
+    word = view.magnitudes.get((cp.node, a.label))
+    if a.reason is Reason.TIE or (a.reason is Reason.LOWER_VALUE and word is None):
+        return "as good (a tie)" if a.reason is Reason.TIE else "about the same"
+    if word is not None and a.reason in (
+        Reason.LOWER_VALUE,
+        Reason.PARTIAL_PLAN_PRUNED,
+        Reason.BOUND_PRUNED,
+    ):
+        return f"{word} worse"
+    if a.reason is Reason.DEAD_END:
+        return "no plan below"
+    if a.reason in NOT_APPLIED:
+        return "did not apply"
+    return "cut off before the end"
+
+
+def reader_words(a: AlternativeRecord) -> str:
+    """An alternative as the reader's view names it: its move and the knowledge's label
+    ("North leads ♦A: set up a diamond discard for the club losers"), never its call."""
+    title = a.title or a.method
+    if a.move and a.title:
+        return f"{a.move}: {lower_first(title)}"
+    return a.move or title
 
 
 @dataclass(eq=False)
@@ -130,8 +196,17 @@ class PlanItem:
 def root_item(view: RunView) -> PlanItem:
     """The tree's root: the policy for a game, the plan summary otherwise."""
     if view.result.policy is not None:
-        return PolicyItem(view, view.result.policy)
+        policy = view.result.policy
+        return PolicyItem(view, _through(policy) if view.reader else policy)
     return SummaryItem(view)
+
+
+def _through(node: PolicyNode) -> PolicyNode:
+    """Past a game's bare decompositions -- one way on, no move made (the next trick,
+    whose turn it is) -- to where something is decided or played."""
+    while node.kind == "decision" and len(node.children) == 1 and node.children[0].step is None:
+        node = node.children[0].node
+    return node
 
 
 def _value_parts(value: float | None, bound: bool, mode: str) -> tuple[Part, ...]:
@@ -192,7 +267,8 @@ class ChoiceItem(PlanItem):
         chosen = cp.chosen
         out: list[Part] = [("◆ ", "mark"), (cp.task, "")]
         if chosen is not None:
-            out.append((f"  → {chosen.label}", "value"))
+            said = reader_words(chosen) if self.view.reader else chosen.label
+            out.append((f"  → {said}", "value"))
         return tuple(out)
 
     @property
@@ -208,7 +284,10 @@ class ChoiceItem(PlanItem):
         return len(self.view.result.choice_points) <= AUTO_OPEN_CHOICES
 
     def children(self) -> list[PlanItem]:
-        return [AlternativeItem(self.view, self.choice, a) for a in self.choice.alternatives]
+        items: list[PlanItem] = [
+            AlternativeItem(self.view, self.choice, a) for a in self.choice.alternatives
+        ]
+        return self.view.fold(self.choice, items)
 
 
 @dataclass(eq=False)
@@ -222,6 +301,8 @@ class AlternativeItem(PlanItem):
         a = self.alternative
         weighted = a.reason is Reason.WEIGHTED
         mark = ("▸ " if a.chosen else "· ") if weighted else ("✓ " if a.chosen else "✗ ")
+        if self.view.reader:
+            return self._reader_parts(mark)
         out: list[Part] = [(mark, "mark"), (a.label, "")]
         if a.probability is not None:
             out.append((f"  p={fmt_prob(a.probability)}", "prob"))
@@ -231,12 +312,58 @@ class AlternativeItem(PlanItem):
             out.append((f"  {a.reason}" + (f", {word} worse" if word else ""), "reason"))
         return tuple(out)
 
+    def _reader_parts(self, mark: str) -> tuple[Part, ...]:
+        a, cp = self.alternative, self.choice
+        out: list[Part] = [(mark, "mark"), (reader_words(a), "")]
+        if a.probability is not None:
+            out.append((f"  p={fmt_prob(a.probability)}", "prob"))
+        value = self.view.replanned.get((cp.node, a.label))
+        if value is not None:
+            out.append((f"  {fmt_value(value)}", "value"))
+        elif a.reason not in NOT_APPLIED and (
+            in_contention_record(a) or a.reason is Reason.WEIGHTED
+        ):
+            out.extend(_value_parts(a.value, a.value_is_bound, self.view.mode))
+        why = _reader_reason(self.view, cp, a)
+        if why and not a.chosen:
+            out.append((f"  {why}", "reason"))
+        return tuple(out)
+
     @property
     def tone(self) -> Tone:
         a = self.alternative
         if a.reason is Reason.WEIGHTED:
             return Tone.PLANNED if a.chosen else Tone.PLAIN
         return Tone.CHOSEN if a.chosen else Tone.REJECTED
+
+
+def in_contention_record(a: AlternativeRecord) -> bool:
+    """Searched and valued: its value is worth showing at the reader's level."""
+    return a.chosen or (
+        a.reason in (Reason.LOWER_VALUE, Reason.TIE)
+        and a.value is not None
+        and not a.value_is_bound
+    )
+
+
+@dataclass(eq=False)
+class FoldedItem(PlanItem):
+    """At the reader's level, the alternatives of a choice point that never applied, as one
+    counted node; opening it lists them (``f`` shows the whole tree)."""
+
+    choice: ChoicePoint
+    folded: tuple[PlanItem, ...]
+
+    def parts(self) -> tuple[Part, ...]:
+        n = len(self.folded)
+        return (("… ", "mark"), (f"{n} other {self.view.noun(n)} did not apply here", "muted"))
+
+    @property
+    def expandable(self) -> bool:
+        return True
+
+    def children(self) -> list[PlanItem]:
+        return list(self.folded)
 
 
 @dataclass(eq=False)
@@ -323,6 +450,8 @@ class PolicyItem(PlanItem):
             mark = "✓ " if self.planned else "✗ "
         else:
             mark = "▸ " if self.planned else "· "
+        if self.view.reader:
+            return self._reader_parts(mark)
         out: list[Part] = [(mark, "mark"), (edge.label, "")]
         if edge.step is not None and edge.step.description:
             out.append((f": {edge.step.description}", ""))
@@ -338,6 +467,33 @@ class PolicyItem(PlanItem):
             out.append((f"  → {n.task}", "muted"))
         return tuple(out)
 
+    def _reader_parts(self, mark: str) -> tuple[Part, ...]:
+        """The move in the reader's words: ours with the plan's label, theirs with what it
+        stands for ("West plays ♥K -- opponent ruffs: diamonds 5-1 ...")."""
+        n, edge, parent = self.node, self.edge, self.parent
+        assert edge is not None and parent is not None
+        alt = self.alternative
+        if parent.kind == "decision" and alt is not None:
+            words = reader_words(alt)
+        else:
+            words = edge.step.description if edge.step is not None else edge.label
+            said = self.view.phrasing.assumption(edge)
+            if parent.kind == "external" and said:
+                words = f"{words} -- {said}"
+        out: list[Part] = [(mark, "mark"), (words, "")]
+        if edge.probability is not None:
+            out.append((f"  p={fmt_prob(edge.probability)}", "prob"))
+        out.append((f"  {fmt_value(n.value)}", "value"))
+        if parent.kind == "decision" and not self.planned and alt is not None:
+            cp = self.choice
+            why = _reader_reason(self.view, cp, alt) if cp is not None else ""
+            if why:
+                out.append((f"  {why}", "reason"))
+        shown = _through(n)
+        if shown.kind != "leaf":
+            out.append((f"  → {shown.task}", "muted"))
+        return tuple(out)
+
     @property
     def tone(self) -> Tone:
         if self.parent is None:
@@ -350,8 +506,9 @@ class PolicyItem(PlanItem):
 
     @property
     def expandable(self) -> bool:
-        cp = self.view.choice_by_node.get(self.node.node)
-        return bool(self.node.children) or bool(cp and cp.alternatives)
+        n = _through(self.node) if self.view.reader and self.edge is not None else self.node
+        cp = self.view.choice_by_node.get(n.node)
+        return bool(n.children) or bool(cp and cp.alternatives)
 
     @property
     def auto_open(self) -> bool:
@@ -359,6 +516,8 @@ class PolicyItem(PlanItem):
 
     def children(self) -> list[PlanItem]:
         n = self.node
+        if self.view.reader and self.edge is not None:
+            n = _through(n)  # the next trick and whose turn it is: straight to the play
         # Below a move we did not choose, nothing is on the policy any more.
         deeper = self.on_policy and (
             self.parent is None or self.parent.kind != "decision" or self.planned
@@ -377,4 +536,4 @@ class PolicyItem(PlanItem):
             else:
                 items.append(AlternativeItem(self.view, cp, alt))
         items.extend(e for e in edges if id(e) not in used)
-        return items
+        return self.view.fold(cp, items)

@@ -42,8 +42,9 @@ class PlanTree(Tree[PlanItem]):
     AUTO_OPEN_LIMIT = 400
     EXPAND_LIMIT = 5000
 
-    FILTERS = ("all", "chosen", "rejected")
+    FILTERS = ("reader", "all", "chosen", "rejected")
     FILTER_TITLES: ClassVar[dict[str, str]] = {
+        "reader": "reader's view",
         "all": "all considered",
         "chosen": "chosen path only",
         "rejected": "rejected alternatives only",
@@ -54,8 +55,10 @@ class PlanTree(Tree[PlanItem]):
         self.root.allow_expand = False
         self._built: set[int] = set()
         self.view: RunView | None = None
-        self.filter = "all"
-        """Which alternatives to list: all, the chosen path only, or rejected ones only."""
+        self.filter = "reader"
+        """Which alternatives to list, and how: the reader's view (the knowledge's labels,
+        alternatives that never applied folded into one counted node), all of them as the
+        audit names them, the chosen path only, or rejected ones only."""
 
     def set_filter(self, mode: str) -> None:
         """Show only some alternatives; the tree is rebuilt (lazily) from the same run."""
@@ -67,7 +70,7 @@ class PlanTree(Tree[PlanItem]):
 
     def keeps(self, item: PlanItem) -> bool:
         """Whether ``item`` is listed under the current filter (containers always are)."""
-        if self.filter == "all":
+        if self.filter in ("all", "reader"):
             return True
         if isinstance(item, AlternativeItem):
             weighted = item.alternative.reason is Reason.WEIGHTED
@@ -86,6 +89,7 @@ class PlanTree(Tree[PlanItem]):
     def show_result(self, view: RunView) -> None:
         """Replace the tree with this run, open along the chosen path, cursor on the root."""
         self.view = view
+        view.reader = self.filter == "reader"
         item = root_item(view)
         self._built.clear()
         self.reset(Text(item.plain), item)
