@@ -350,24 +350,38 @@ def choice_reader_lines(
     lines += [f"  {risk_line(r, p)}" for r in c.risks]
     if c.more_risks:
         lines.append(f"  ... and {c.more_risks} more answers the plan does not bank on.")
-    if c.sure and c.chosen is not None and c.chosen.best.value is not None:
-        lines.append(
-            "  No risk in the planner's tree: every answer planned for gives "
-            f"{p.value(c.chosen.best.value)}."
-        )
-    options = ([c.chosen] if c.chosen is not None else []) + list(c.others)
-    for option in options:
-        for plan in option.plans:
-            if plan.chosen:
-                continue
-            lines.append(f"  - {plan_line(option, plan, p)}")
-            why = plan_why(plan, mode, p)
-            if why:
-                lines.append(f"      {why}")
+    sure = _no_risk(c, p)
+    if sure:
+        lines.append(f"  {sure}")
+    for line, why in _other_plans(c, mode, p):
+        lines.append(f"  - {line}")
+        if why:
+            lines.append(f"      {why}")
     count = count_line(c, p, hint)
     if count:
         lines.append(f"  {count}")
     return lines
+
+
+def _no_risk(c: ReaderChoice, p: Phrasing) -> str | None:
+    """The line for a chosen plan that no answer in the tree puts at risk."""
+    if c.sure and c.chosen is not None and c.chosen.best.value is not None:
+        return (
+            "No risk in the planner's tree: every answer planned for gives "
+            f"{p.value(c.chosen.best.value)}."
+        )
+    return None
+
+
+def _other_plans(c: ReaderChoice, mode: str, p: Phrasing) -> list[tuple[str, str]]:
+    """Each plan not chosen, chosen move's first: its line and why it lost (or "")."""
+    options = ([c.chosen] if c.chosen is not None else []) + list(c.others)
+    return [
+        (plan_line(option, plan, p), plan_why(plan, mode, p) or "")
+        for option in options
+        for plan in option.plans
+        if not plan.chosen
+    ]
 
 
 def reader_text(e: Explanation | ReaderView, hint: str = AUDIT_HINT) -> list[str]:
@@ -400,20 +414,13 @@ def choice_reader_markdown(
         return md(text)
     out = [f"{level} {md(c.task)}", "", f"**{md(c.head)}** {md(c.verdict)}", ""]
     out += [f"- {md(risk_line(r, p))}" for r in c.risks]
-    if c.sure and c.chosen is not None and c.chosen.best.value is not None:
-        out.append(
-            "- No risk in the planner's tree: every answer planned for gives "
-            f"{md(p.value(c.chosen.best.value))}."
-        )
-    options = ([c.chosen] if c.chosen is not None else []) + list(c.others)
-    for option in options:
-        for plan in option.plans:
-            if plan.chosen:
-                continue
-            out.append(f"- {md(plan_line(option, plan, p))}")
-            why = plan_why(plan, mode, p)
-            if why:
-                out.append(f"  - {md(why)}")
+    sure = _no_risk(c, p)
+    if sure:
+        out.append(f"- {md(sure)}")
+    for line, why in _other_plans(c, mode, p):
+        out.append(f"- {md(line)}")
+        if why:
+            out.append(f"  - {md(why)}")
     count = count_line(c, p, hint)
     if count:
         out += ["", md(count)]

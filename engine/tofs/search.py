@@ -488,23 +488,22 @@ class _Search:
         info = self.d.tasks[name]
         base = dict(zip(info.params, args, strict=True))
         base["assumptions"] = assumptions
+        fmt = self._fmt
         for m in info.methods:
             if tr is not None:
                 tr.emit(EventKind.METHOD_TRIED, node, task=task, method=m.name)
             base["view"] = m.spec.belief_view
             produced = False
-            fmt = self._fmt
             for env, bnd in self._bindings(m, state, base):
                 produced = True
                 if tr is not None and bnd:
                     tr.emit(EventKind.BINDING, node, method=m.name, bindings=bnd)
                 alt = _Alt(m.name, m, bnd, True, fmt=fmt)
-                label = alt.label if tr is not None else m.name
                 fld, src = "precondition", m.spec.precondition
                 try:
                     ok = m.precondition is None or bool(m.precondition.evaluate(state, env))
                     if tr is not None:
-                        tr.emit(EventKind.PRECONDITION, node, method=label, result=ok)
+                        tr.emit(EventKind.PRECONDITION, node, method=alt.label, result=ok)
                     if not ok:
                         alt.ok = False
                         alt.reason = Reason.PRECONDITION_FAILED
@@ -532,7 +531,9 @@ class _Search:
                 except EvaluationError:
                     raise
                 except Exception as exc:
-                    raise EvaluationError(f"method {m.spec.task}.{label}", fld, src, exc) from exc
+                    raise EvaluationError(
+                        f"method {m.spec.task}.{alt.label}", fld, src, exc
+                    ) from exc
                 yield alt
             if not produced:
                 yield (
