@@ -241,6 +241,10 @@ def plan_design(
 
 
 def _run_request(pkg: KnowledgePackage, request: PlanRequest) -> EdapsRun:
+    if request.deepening is not None:
+        raise ValueError(
+            "--deepening is for first-plan search; EDAPS looks for the best process plan"
+        )
     if request.problem_text is not None:
         design = parse_design(
             request.problem_text, path=request.problem, name=Path(request.problem).stem
