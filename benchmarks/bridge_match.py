@@ -1,22 +1,34 @@
-"""Declarer matches on the dev deals and on generated game contracts.
+"""Declarer matches on three sets of deals, each named for what it may be used for.
 
-Run: ``.venv/bin/python benchmarks/bridge_match.py`` (full: the 100 dev deals and 200
-generated games, declarers tofs, dd, mcdd and heuristic, against the heuristic and the
-double-dummy defence, 2 worker processes).  A quick run::
+* ``dev`` -- the 100 deals of ``dds-list100.pbn`` (``--boards``), played at the level
+  double dummy makes; the knowledge was written and tuned on them.
+* ``tune`` -- generated deals from seed 1 (``--tune``, default 200): tune on these too.
+* ``report`` -- generated deals from seed 2 (``--report``, default 300): held out.  Made
+  once, saved as ``benchmarks/data/report-seed2.pbn``, and only ever played as a whole:
+  a change goes in if it helps here, never because of one deal.
 
-    .venv/bin/python benchmarks/bridge_match.py --boards 20 --generated 20 --samples 10
+Generated deals look like a scored event's (:func:`knowledge.bridge.generate.generate_deals`):
+the side with more points declares at the level double dummy makes, in the strain an
+auction settles in (suit or no-trump), and the heuristic defender chooses the opening lead,
+which is then fixed.  Sets are cached as PBN in ``--sets-dir`` (default
+``benchmarks/data``) and read back, so every run plays the same boards.
 
-Options: ``--boards N`` (dev deals, 0 to skip), ``--generated N`` (0 to skip), ``--seed``
-(generation and Monte-Carlo seed), ``--declarers dd,mcdd,heuristic``, ``--defenses
-heuristic,dd``, ``--samples`` (Monte-Carlo layouts per decision), ``--jobs``,
-``--cluster ADDRESS`` (a Dask cluster instead of the local pool: see the README),
-``--timeout`` (seconds per board), ``--decision-timeout`` (seconds per Monte-Carlo
-decision), ``--games-file`` (reuse/save the generated deals as PBN), ``--json FILE`` (all
-reports, keyed "dev/heuristic" etc.).
+Run (the README's figures; about an hour on 2 cores)::
 
-The dev deals (``dds-list100.pbn``) carry no contract: each record's ``[DDSTrump]`` and
-``[DDSLeader]`` give strain and declarer, and the level is the one double dummy makes
-exactly (see :func:`knowledge.bridge.match.problem_from_record`).
+    .venv/bin/python benchmarks/bridge_match.py --declarers tofs,mcdd --defenses dd --where
+
+A quick run: ``--boards 20 --tune 20 --report 0 --samples 10``.
+
+Other options: ``--declarers`` (registry names or ``module:factory``), ``--defenses
+heuristic,dd``, ``--samples`` (Monte-Carlo layouts per decision), ``--seed`` (the
+Monte-Carlo seed), ``--jobs``, ``--cluster ADDRESS`` (a Dask cluster instead of the local
+pool: see the README), ``--timeout`` (seconds per board), ``--decision-timeout`` (seconds
+per Monte-Carlo decision), ``--where`` (where each declarer's double-dummy tricks went: by
+phase, kind of card and scheme), ``--json FILE`` (all reports, keyed "dev/dd" etc.).
+
+The dev deals carry no contract: each record's ``[DDSTrump]`` and ``[DDSLeader]`` give
+strain and declarer, and the level is the one double dummy makes exactly (see
+:func:`knowledge.bridge.match.problem_from_record`); the defence chooses their lead.
 """
 
 from __future__ import annotations
@@ -33,11 +45,33 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from knowledge.bridge import DATA_DIR as DATA  # noqa: E402
-from knowledge.bridge.generate import generate_games, write_pbn  # noqa: E402
+from knowledge.bridge.generate import generate_deals, write_pbn  # noqa: E402
+from knowledge.bridge.losses import where_lost  # noqa: E402
 from knowledge.bridge.match import run_match  # noqa: E402
 from knowledge.bridge.pbn import read_pbn  # noqa: E402
 from workbench.batch import interrupted, report_failures  # noqa: E402
 from workbench.cluster import ClusterError, add_cluster_option, batch_executor  # noqa: E402
+
+SETS = ROOT / "benchmarks" / "data"
+TUNE_SEED, REPORT_SEED = 1, 2
+PREFIX = {"tune": "T", "report": "R"}
+
+
+def generated_set(folder: Path, name: str, seed: int, n: int) -> list:
+    """The first ``n`` deals of a generated set, read from its file (made on first use;
+    a longer set is made anew and replaces the file: its first deals are the same)."""
+    path = folder / f"{name}-seed{seed}.pbn"
+    records = read_pbn(path) if path.exists() else []
+    if len(records) < n:
+        t0 = time.perf_counter()
+        records = generate_deals(n, seed, prefix=PREFIX[name])
+        folder.mkdir(parents=True, exist_ok=True)
+        write_pbn(records, path)
+        print(
+            f"{name}: {n} deals generated in {time.perf_counter() - t0:.0f} s -> {path}",
+            file=sys.stderr,
+        )
+    return records[:n]
 
 
 def _progress(label: str):
@@ -51,8 +85,9 @@ def _progress(label: str):
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--boards", type=int, default=100, help="dev deals to play (0: none)")
-    ap.add_argument("--generated", type=int, default=200, help="generated games (0: none)")
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--tune", type=int, default=200, help="tuning deals, seed 1 (0: none)")
+    ap.add_argument("--report", type=int, default=300, help="held-out deals, seed 2 (0: none)")
+    ap.add_argument("--seed", type=int, default=0, help="the Monte-Carlo seed")
     ap.add_argument("--declarers", default="tofs,dd,mcdd,heuristic")
     ap.add_argument("--defenses", default="heuristic,dd")
     ap.add_argument("--samples", type=int, default=20)
@@ -63,12 +98,8 @@ def main(argv: list[str] | None = None) -> int:
         "--decision-timeout", type=float, default=20.0, help="seconds per Monte-Carlo decision"
     )
     ap.add_argument("--data", type=Path, default=DATA)
-    ap.add_argument(
-        "--games-file",
-        type=Path,
-        default=None,
-        help="PBN file of generated games: read if it exists, else written",
-    )
+    ap.add_argument("--sets-dir", type=Path, default=SETS, help="where generated sets are kept")
+    ap.add_argument("--where", action="store_true", help="where the tricks went, per declarer")
     ap.add_argument("--json", type=Path, default=None, help="write all reports here")
     args = ap.parse_args(argv)
 
@@ -77,19 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     sets: list[tuple[str, list]] = []
     if args.boards > 0:
         sets.append(("dev", read_pbn(args.data / "dds-list100.pbn")[: args.boards]))
-    if args.generated > 0:
-        t0 = time.perf_counter()
-        if args.games_file is not None and args.games_file.exists():
-            games = read_pbn(args.games_file)[: args.generated]
-        else:
-            games = generate_games(args.generated, seed=args.seed)
-            if args.games_file is not None:
-                write_pbn(games, args.games_file)
-        print(
-            f"{len(games)} generated games ready in {time.perf_counter() - t0:.1f} s",
-            file=sys.stderr,
-        )
-        sets.append(("generated", games))
+    for name, n, seed in (("tune", args.tune, TUNE_SEED), ("report", args.report, REPORT_SEED)):
+        if n > 0:
+            sets.append((name, generated_set(args.sets_dir, name, seed, n)))
 
     options = {"samples": args.samples, "seed": args.seed, "timeout": args.decision_timeout}
     try:
@@ -135,6 +156,10 @@ def _run(
                 )
             )
             out[label] = report.to_dict()
+            if args.where:
+                for declarer in declarers:
+                    lost = where_lost(report.for_declarer(declarer))
+                    print(f"where {declarer} lost on {label}: " + lost.to_text())
             failed += [
                 (f"{label} board {r.board} ({r.declarer})", r.error, r.traceback)
                 for r in report.failures

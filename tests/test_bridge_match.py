@@ -15,7 +15,13 @@ from knowledge.bridge import DATA_DIR as DATA
 from knowledge.bridge.cards import Denom, Seat
 from knowledge.bridge.deal import Contract
 from knowledge.bridge.declarers import HeuristicDeclarer
-from knowledge.bridge.generate import GAME_LEVEL, generate_games, write_pbn
+from knowledge.bridge.generate import (
+    GAME_LEVEL,
+    choose_makeable,
+    generate_deals,
+    generate_games,
+    write_pbn,
+)
 from knowledge.bridge.match import (
     MatchReport,
     ci95_board_a_match,
@@ -221,3 +227,68 @@ def test_match_command_names_the_failed_board_and_exits_non_zero(capsys) -> None
     # Without faults the same command exits 0 and reports no errors.
     assert main([*args, "--declarers", "heuristic", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["errors"] == []
+
+
+def test_generated_deals_are_played_at_the_makeable_level_with_the_defences_lead(
+    tmp_path: Path,
+) -> None:
+    from knowledge.bridge.players import dd_trace
+
+    a = generate_deals(4, seed=3, prefix="R")
+    assert [r.deal for r in a] == [r.deal for r in generate_deals(4, seed=3, prefix="R")]
+    assert [r.board for r in a] == ["R1", "R2", "R3", "R4"]
+    for r in a:
+        assert r.contract is not None and r.declarer is not None and r.lead is not None
+        # double dummy (solved afresh, not read from the record's table) makes it exactly
+        made = dd_trace(r.deal, int(r.contract.denom), r.declarer, ())[0]
+        assert made == r.contract.tricks_needed
+        assert r.deal[r.declarer.next] >> r.lead & 1  # the lead is the leader's own card
+    back = read_pbn(write_pbn(a, tmp_path / "report.pbn"))
+    assert [(r.contract, r.declarer, r.lead) for r in back] == [
+        (r.contract, r.declarer, r.lead) for r in a
+    ]
+    rep = run_match(back[:1], ["heuristic"], "dd", jobs=1)
+    assert rep.results[0].play[:2] == back[0].tags["Lead"]
+
+
+# North-South: 30 points, a 4-4 heart fit, a 3-5 diamond fit, seven spades, three clubs.
+FITS = "N:AKQ2.AK32.QJ2.32 T98.876.T65.AKQJ J76.QJT9.AK987.5 543.54.43.T98764"
+
+
+def _table(tricks: dict[Denom, int]) -> dict[tuple[Seat, Denom], int]:
+    return {
+        (s, d): (tricks[d] if s in (Seat.N, Seat.S) else 13 - tricks[d])
+        for s in Seat
+        for d in Denom
+    }
+
+
+@pytest.mark.parametrize(
+    ("tricks", "expected"),
+    [
+        # a major fit wins a tie with no-trump, and no-trump one with a minor a trick better
+        ({Denom.NT: 10, Denom.H: 10, Denom.D: 11, Denom.S: 12, Denom.C: 12}, "4H"),
+        ({Denom.NT: 10, Denom.H: 9, Denom.D: 11, Denom.S: 12, Denom.C: 12}, "4NT"),
+        # a minor two tricks better than no-trump is where the auction ends
+        ({Denom.NT: 9, Denom.H: 9, Denom.D: 11, Denom.S: 12, Denom.C: 12}, "5D"),
+    ],
+)
+def test_the_makeable_strain_is_the_one_an_auction_settles_in(
+    tricks: dict[Denom, int], expected: str
+) -> None:
+    from knowledge.bridge.deal import Deal
+
+    deal = Deal.from_pbn(FITS)
+    chosen = choose_makeable(deal, _table(tricks))
+    assert chosen is not None
+    contract, declarer, _ = chosen
+    # spades and clubs have no eight-card fit: however many tricks they take, they are out
+    assert str(contract) == expected
+    assert declarer in (Seat.N, Seat.S)
+
+
+def test_no_contract_when_the_stronger_side_makes_nothing() -> None:
+    from knowledge.bridge.deal import Deal
+
+    tricks = dict.fromkeys(Denom, 6)
+    assert choose_makeable(Deal.from_pbn(FITS), _table(tricks)) is None

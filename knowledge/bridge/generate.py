@@ -25,11 +25,21 @@ import random
 from collections.abc import Sequence
 from pathlib import Path
 
-from .cards import SUIT_MASKS, Denom, Seat
-from .deal import Contract, Deal, Vul, dealer_for_board
+from .cards import CARD_NAMES, SUIT_MASKS, Denom, Seat
+from .deal import Contract, Deal, PlayState, Vul, dealer_for_board
 from .pbn import BoardRecord, record_to_pbn
 
-__all__ = ["GAME_LEVEL", "choose_game", "dd_table", "generate_games", "random_deal", "write_pbn"]
+__all__ = [
+    "GAME_LEVEL",
+    "choose_game",
+    "choose_makeable",
+    "dd_table",
+    "generate_deals",
+    "generate_games",
+    "heuristic_lead",
+    "random_deal",
+    "write_pbn",
+]
 
 GAME_LEVEL = {Denom.NT: 3, Denom.S: 4, Denom.H: 4, Denom.D: 5, Denom.C: 5}
 _PREFERENCE = {Denom.S: 3, Denom.H: 3, Denom.NT: 2, Denom.D: 1, Denom.C: 1}
@@ -97,6 +107,102 @@ def choose_game(deal: Deal, table: dict[tuple[Seat, Denom], int]) -> tuple[Contr
             best = (key, contract, decl, tricks)
     assert best is not None  # no-trump is always a candidate
     return best[1], best[2], best[3]
+
+
+def _declarer_in(deal: Deal, pair: tuple[Seat, Seat], d: Denom) -> Seat | None:
+    """Who of ``pair`` declares ``d`` (None: no eight-card fit for a suit contract)."""
+    a, b = pair
+    if d == Denom.NT:
+        return a if _hcp(deal[a]) >= _hcp(deal[b]) else b
+    la = (deal[a] & SUIT_MASKS[d]).bit_count()
+    lb = (deal[b] & SUIT_MASKS[d]).bit_count()
+    if la + lb < 8:
+        return None
+    return a if (la, _hcp(deal[a], d)) >= (lb, _hcp(deal[b], d)) else b
+
+
+def _stronger_pair(deal: Deal) -> tuple[Seat, Seat]:
+    ns = _hcp(deal[Seat.N]) + _hcp(deal[Seat.S])
+    return (Seat.N, Seat.S) if ns >= 40 - ns else (Seat.E, Seat.W)
+
+
+def choose_makeable(
+    deal: Deal, table: dict[tuple[Seat, Denom], int]
+) -> tuple[Contract, Seat, int] | None:
+    """(contract, declarer, DD tricks) at the level double dummy makes exactly, for the side
+    with more high-card points.  Candidates and declarer as in :func:`choose_game`; the
+    strain is the one an auction would settle in: most tricks, a minor counting one trick
+    less (five of a minor is game where three no-trump is), ties to a major fit, then
+    no-trump.  None when that side makes no contract at all (under seven tricks everywhere).
+    """
+    best: tuple[tuple[int, int], Contract, Seat, int] | None = None
+    for d in Denom:
+        decl = _declarer_in(deal, _stronger_pair(deal), d)
+        if decl is None:
+            continue
+        tricks = table[decl, d]
+        if tricks < 7:
+            continue
+        contract = Contract(tricks - 6, d)
+        key = (tricks - (d in (Denom.C, Denom.D)), _PREFERENCE[d])
+        if best is None or key > best[0]:
+            best = (key, contract, decl, tricks)
+    return None if best is None else (best[1], best[2], best[3])
+
+
+def heuristic_lead(deal: Deal, contract: Contract, declarer: Seat) -> int:
+    """The opening lead the heuristic defender makes (what a real record's lead stands for:
+    a sensible card chosen without seeing declarer's hand)."""
+    from .defenders import make_defender
+    from .information import defender_info
+
+    state = PlayState.start(deal, contract, declarer)
+    leader = declarer.next
+    return make_defender("heuristic").choose(state, leader, defender_info(state, leader))
+
+
+def generate_deals(n: int, seed: int, *, start: int = 1, prefix: str = "R") -> list[BoardRecord]:
+    """``n`` random deals played at the level double dummy makes, with a heuristic lead.
+
+    The evaluation sets of the declarer benchmark: like the real deals of a scored event
+    (the contract the hand is worth, both suit and no-trump, part scores to grand slams,
+    the defence's own opening lead), but as many as wanted and never seen before a seed is
+    first used.  Deterministic for a seed; boards are "<prefix>1", "<prefix>2", ...; each
+    record carries ``[Lead]`` besides the tags of :func:`generate_games`.
+    """
+    rng = random.Random(seed)
+    out: list[BoardRecord] = []
+    tries = 0
+    while len(out) < n:
+        tries += 1
+        deal = random_deal(rng)
+        table = dd_table(deal)
+        no = start + len(out)
+        chosen = choose_makeable(deal, table)
+        if chosen is None:
+            continue
+        contract, declarer, _ = chosen
+        lead = heuristic_lead(deal, contract, declarer)
+        out.append(
+            BoardRecord(
+                board=f"{prefix}{no}",
+                deal=deal,
+                dealer=dealer_for_board(no),
+                vulnerability=Vul.for_board(no),
+                contract=contract,
+                declarer=declarer,
+                lead=lead,
+                leader=declarer.next,
+                tags={
+                    "Event": "Generated deals at the makeable contract",
+                    "Site": "knowledge.bridge.generate",
+                    "Lead": CARD_NAMES[lead],
+                    "DoubleDummyTricks": table_tag(table),
+                    "Generator": f"seed={seed} try={tries} makeable",
+                },
+            )
+        )
+    return out
 
 
 def generate_games(

@@ -174,6 +174,9 @@ class BoardResult:
     cpu_seconds: float = 0.0  # the CPU time of the job's thread: its own work, wherever it ran
     nodes: int | None = None
     dd_lost: int | None = None
+    dd_losses: list[tuple[int, int]] = field(default_factory=list)
+    """(card number in the play, tricks it gave away) for each of our cards that lost any:
+    what :mod:`.losses` breaks down by phase, kind and scheme."""
     play: str = ""
     notes: list[str | None] = field(default_factory=list)
     timeout: bool = False
@@ -289,9 +292,12 @@ def run_job(job: Job, *, soft_timeout: float | None = None) -> BoardResult:
         trace = dd_trace(rec.deal, int(contract.denom), seat, rec.cards)
         res.dd_tricks = trace[0]
         side = seat & 1
-        res.dd_lost = sum(
-            max(0, trace[i] - trace[i + 1]) for i, s in enumerate(rec.seats) if (s & 1) == side
-        )
+        res.dd_losses = [
+            (i, trace[i] - trace[i + 1])
+            for i, s in enumerate(rec.seats)
+            if (s & 1) == side and trace[i] > trace[i + 1]
+        ]
+        res.dd_lost = sum(lost for _, lost in res.dd_losses)
     res.wall_seconds = time.perf_counter() - t0
     res.cpu_seconds = time.thread_time() - c0
     return res

@@ -157,6 +157,9 @@ class TofsDeclarer:
     considered wins, as in Tignum 2)."""
     tie_margin: float | None = None
     """How close to the best a plan's value counts as a tie (None: ``tie_margin``)."""
+    replan_on_ties: bool = False
+    """Within a trick, plan afresh instead of following the kept tree when its plans are
+    close at this card (so the samples settle them, as at the trick's first card)."""
     seed: int = 0
     vulnerable: bool = False
     name: str = "tofs"
@@ -256,17 +259,11 @@ class TofsDeclarer:
         samples = int(
             self._constant("tie_samples") if self.tie_samples is None else self.tie_samples
         )
-        margin = self._constant("tie_margin") if self.tie_margin is None else self.tie_margin
-        node = _skip_decompositions(policy)
-        if samples < 1 or node.kind != "decision" or node.agent != seat or node.chosen is None:
+        margin = self._margin()
+        if samples < 1:
             return None
-        best = node.children[node.chosen].node.value
-        floor = best - margin - 1e-6 * max(1.0, abs(best))
-        tied: dict[int, int] = {}  # card -> the first alternative playing it
-        for i in [node.chosen, *range(len(node.children))]:
-            edge = node.children[i]
-            if edge.step is not None and edge.node.value >= floor:
-                tied.setdefault(int(edge.step.args[1]), i)
+        node = _skip_decompositions(policy)
+        tied = self._tied(node, seat, margin)
         if len(tied) < 2:
             return None
         rng = random.Random(self.seed * 64 + len(info.plays))
@@ -277,6 +274,26 @@ class TofsDeclarer:
         card = next(c for c in tied if tricks[c] == top)  # among equals, the planner's order
         labels = {c: node.children[i].label for c, i in tied.items()}
         return tied[card], TieBreak(len(solved), margin, tricks, labels, card)
+
+    def _margin(self) -> float:
+        return self._constant("tie_margin") if self.tie_margin is None else self.tie_margin
+
+    def _tied(self, node: PolicyNode, seat: int, margin: float) -> dict[int, int]:
+        """card -> the first alternative playing it, for the cards whose plans' values are
+        within ``margin`` of the chosen one at this seat's decision ``node``."""
+        if node.kind != "decision" or node.agent != seat or node.chosen is None:
+            return {}
+        best = node.children[node.chosen].node.value
+        floor = best - margin - 1e-6 * max(1.0, abs(best))
+        tied: dict[int, int] = {}
+        for i in [node.chosen, *range(len(node.children))]:
+            edge = node.children[i]
+            if edge.step is not None and edge.node.value >= floor:
+                tied.setdefault(int(edge.step.args[1]), i)
+        return tied
+
+    def _tied_cards(self, node: PolicyNode, seat: int) -> int:
+        return len(self._tied(_skip_decompositions(node), seat, self._margin()))
 
     def _follow_plan(self, pos: Position, info: Information, seat: int) -> int | None:
         """Walk the kept tree along the cards played since the last decision."""
@@ -303,6 +320,9 @@ class TofsDeclarer:
                 return None
             node = nxt
             replay = replay.with_card(p, c) if replay is not None else None
+        if self.replan_on_ties and self._tied_cards(node, seat) > 1:
+            self._policy = None  # close plans here: plan afresh, so the samples settle them
+            return None
         self._policy = node
         card = self._card_from(node, seat, None, pos)
         if card is None or not _legal(info, seat, card):
