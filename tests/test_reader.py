@@ -75,7 +75,10 @@ def test_353021_trick_5_reads_as_figure_5_13() -> None:
     the ♦K and the set-up ♦5 take both club losers: made.  The length plan makes only when
     diamonds are 3-3 (3/8); cashing out and the spade sequence see the defenders take their
     tricks at once: two down.  After the ♦A, South throws a club on the ♦K, not a spade:
-    a spade would leave a club loser -- one down, or two when the ♦K is ruffed."""
+    a spade would leave a club loser -- one down, or two when the ♦K is ruffed.  On the
+    ♦5, ruffing North's winner with South's ♥3 (a plan since the Ruff method also offers
+    ruffing partner's winner, issue 19) leaves that club loser as well: one down, level
+    with the ♠8, and the reader names the first of the two in the network's order."""
     from knowledge.bridge.beliefs import DISSERTATION
 
     e = _bridge("353021-trick5", DISSERTATION)
@@ -128,7 +131,7 @@ def test_353021_trick_5_reads_as_figure_5_13() -> None:
         f"Then South to play: South plays ♣4, to discard a club ({_points(after_ace)}); far "
         f"better than the next best, South plays ♠8 ({_points(spade_instead)}).",
         f"Then South to play: South plays ♣5, to discard a club ({_points(MADE)}); far "
-        f"better than the next best, South plays ♠8 ({_points(ONE_DOWN)}).",
+        f"better than the next best, South plays ♥3 ({_points(ONE_DOWN)}).",
     ]
     _no_method_names(text)
 

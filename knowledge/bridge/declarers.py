@@ -424,7 +424,9 @@ def _tofs(replan: str = "trick", **options: object) -> Player:
         name=str(options.get("name") or ("tofs" if replan == "trick" else f"tofs-{replan}")),
         tie_samples=None if ties is None else int(ties),  # type: ignore[call-overload]
         tie_margin=None if margin is None else float(margin),  # type: ignore[arg-type]
-        replan_on_ties=bool(options.get("replan_on_ties", False)),
+        replan_on_ties=None
+        if options.get("replan_on_ties") is None
+        else bool(options["replan_on_ties"]),
         seed=seed_for(
             int(options.get("seed", 0)),  # type: ignore[call-overload]
             options.get("board"),

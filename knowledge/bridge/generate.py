@@ -22,7 +22,7 @@ board number.  Each record carries ``[Contract]``, ``[Declarer]``, the DD table 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .cards import CARD_NAMES, SUIT_MASKS, Denom, Seat
@@ -85,21 +85,11 @@ def table_tag(table: dict[tuple[Seat, Denom], int]) -> str:
 
 def choose_game(deal: Deal, table: dict[tuple[Seat, Denom], int]) -> tuple[Contract, Seat, int]:
     """(game contract, declarer, DD tricks) for the side with more points; see the module doc."""
-    ns = _hcp(deal[Seat.N]) + _hcp(deal[Seat.S])
-    pair = (Seat.N, Seat.S) if ns >= 40 - ns else (Seat.E, Seat.W)
-    a, b = pair
     best: tuple[tuple[int, int], Contract, Seat, int] | None = None
     for d in Denom:
-        if d == Denom.NT:
-            decl = a if _hcp(deal[a]) >= _hcp(deal[b]) else b
-        else:
-            la = (deal[a] & SUIT_MASKS[d]).bit_count()
-            lb = (deal[b] & SUIT_MASKS[d]).bit_count()
-            if la + lb < 8:
-                continue
-            key_a = (la, _hcp(deal[a], d))
-            key_b = (lb, _hcp(deal[b], d))
-            decl = a if key_a >= key_b else b
+        decl = _declarer_in(deal, _stronger_pair(deal), d)
+        if decl is None:
+            continue
         contract = Contract(GAME_LEVEL[d], d)
         tricks = table[decl, d]
         key = (tricks - contract.tricks_needed, _PREFERENCE[d])
@@ -161,6 +151,58 @@ def heuristic_lead(deal: Deal, contract: Contract, declarer: Seat) -> int:
     return make_defender("heuristic").choose(state, leader, defender_info(state, leader))
 
 
+Chooser = Callable[[Deal, dict[tuple[Seat, Denom], int]], "tuple[Contract, Seat, int] | None"]
+
+
+def _generate(
+    n: int,
+    seed: int,
+    choose: Chooser,
+    *,
+    start: int,
+    prefix: str,
+    limit: int,
+    lead: bool,
+    tags: dict[str, str],
+) -> list[BoardRecord]:
+    """Deal at random from ``seed`` until ``choose`` has accepted ``n`` deals."""
+    rng = random.Random(seed)
+    out: list[BoardRecord] = []
+    tries = 0
+    while len(out) < n:
+        if tries >= limit:
+            raise RuntimeError(f"only {len(out)} of {n} deals found in {tries} tries")
+        tries += 1
+        deal = random_deal(rng)
+        table = dd_table(deal)
+        chosen = choose(deal, table)
+        if chosen is None:
+            continue
+        contract, declarer, _ = chosen
+        no = start + len(out)
+        card = heuristic_lead(deal, contract, declarer) if lead else None
+        out.append(
+            BoardRecord(
+                board=f"{prefix}{no}",
+                deal=deal,
+                dealer=dealer_for_board(no),
+                vulnerability=Vul.for_board(no),
+                contract=contract,
+                declarer=declarer,
+                lead=card,
+                leader=declarer.next if lead else None,
+                tags={
+                    "Event": tags["Event"],
+                    "Site": "knowledge.bridge.generate",
+                    **({"Lead": CARD_NAMES[card]} if card is not None else {}),
+                    "DoubleDummyTricks": table_tag(table),
+                    "Generator": f"seed={seed} try={tries} {tags['Generator']}",
+                },
+            )
+        )
+    return out
+
+
 def generate_deals(n: int, seed: int, *, start: int = 1, prefix: str = "R") -> list[BoardRecord]:
     """``n`` random deals played at the level double dummy makes, with a heuristic lead.
 
@@ -170,39 +212,11 @@ def generate_deals(n: int, seed: int, *, start: int = 1, prefix: str = "R") -> l
     first used.  Deterministic for a seed; boards are "<prefix>1", "<prefix>2", ...; each
     record carries ``[Lead]`` besides the tags of :func:`generate_games`.
     """
-    rng = random.Random(seed)
-    out: list[BoardRecord] = []
-    tries = 0
-    while len(out) < n:
-        tries += 1
-        deal = random_deal(rng)
-        table = dd_table(deal)
-        no = start + len(out)
-        chosen = choose_makeable(deal, table)
-        if chosen is None:
-            continue
-        contract, declarer, _ = chosen
-        lead = heuristic_lead(deal, contract, declarer)
-        out.append(
-            BoardRecord(
-                board=f"{prefix}{no}",
-                deal=deal,
-                dealer=dealer_for_board(no),
-                vulnerability=Vul.for_board(no),
-                contract=contract,
-                declarer=declarer,
-                lead=lead,
-                leader=declarer.next,
-                tags={
-                    "Event": "Generated deals at the makeable contract",
-                    "Site": "knowledge.bridge.generate",
-                    "Lead": CARD_NAMES[lead],
-                    "DoubleDummyTricks": table_tag(table),
-                    "Generator": f"seed={seed} try={tries} makeable",
-                },
-            )
-        )
-    return out
+    tags = {"Event": "Generated deals at the makeable contract", "Generator": "makeable"}
+    limit = 50 * max(n, 1)
+    return _generate(
+        n, seed, choose_makeable, start=start, prefix=prefix, limit=limit, lead=True, tags=tags
+    )
 
 
 def generate_games(
@@ -213,37 +227,18 @@ def generate_games(
     Deterministic for a seed.  ``start`` numbers the first board ("G<start>").  Raises
     ``RuntimeError`` if ``max_tries`` deals (default ``50 * n``) do not yield ``n``.
     """
-    rng = random.Random(seed)
-    out: list[BoardRecord] = []
-    tries = 0
-    limit = max_tries if max_tries is not None else 50 * max(n, 1)
-    while len(out) < n:
-        if tries >= limit:
-            raise RuntimeError(f"only {len(out)} of {n} deals found in {tries} tries")
-        tries += 1
-        deal = random_deal(rng)
-        table = dd_table(deal)
+
+    def near(deal: Deal, table: dict[tuple[Seat, Denom], int]) -> tuple[Contract, Seat, int] | None:
         contract, declarer, tricks = choose_game(deal, table)
-        if abs(tricks - contract.tricks_needed) > tolerance:
-            continue
-        no = start + len(out)
-        out.append(
-            BoardRecord(
-                board=f"G{no}",
-                deal=deal,
-                dealer=dealer_for_board(no),
-                vulnerability=Vul.for_board(no),
-                contract=contract,
-                declarer=declarer,
-                tags={
-                    "Event": "Generated game contracts",
-                    "Site": "knowledge.bridge.generate",
-                    "DoubleDummyTricks": table_tag(table),
-                    "Generator": f"seed={seed} try={tries} tolerance={tolerance}",
-                },
-            )
+        return (
+            (contract, declarer, tricks)
+            if abs(tricks - contract.tricks_needed) <= tolerance
+            else None
         )
-    return out
+
+    tags = {"Event": "Generated game contracts", "Generator": f"tolerance={tolerance}"}
+    limit = max_tries if max_tries is not None else 50 * max(n, 1)
+    return _generate(n, seed, near, start=start, prefix="G", limit=limit, lead=False, tags=tags)
 
 
 def write_pbn(records: Sequence[BoardRecord], path: str | Path) -> Path:

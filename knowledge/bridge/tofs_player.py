@@ -12,18 +12,22 @@ dissertation annotates its play diagrams ("[Draw second round of trump]").
 How long a plan is followed is :attr:`TofsDeclarer.replan`.  Tignum 2 (``"plan"``) kept
 its tree until a critic rejected a card or the tree ran out: planning took it 72.7 s a
 deal, so it could not afford more.  We plan afresh at the start of every trick
-(``"trick"``, the default) and follow the tree only within it: the kept subtree past
-the trick was built with a horizon that ended sooner and before the defenders showed
-their cards.  On the development set (heuristic defence) this gained 0.11 tricks a deal
-at about twice the planning time (README, performance).
+(``"trick"``, the default) and follow the tree only within it -- and not even there
+where its plans are close at our next card (:attr:`TofsDeclarer.replan_on_ties`): the
+kept subtree was built before the defenders showed their cards, and dummy's card after
+second hand's (finesse or not) is where the samples below matter most.
 
-Where the best plans' values are closer than the domain's ``tie_margin`` (the leaf
-estimate counts whole tricks, so they often tie exactly), the planner has no real
-preference, and Tignum 2's "first plan considered" is what lost deal 353306.  Their cards
-are then played on ``tie_samples`` layouts sampled from declarer's information set and
-solved double dummy, and the most tricks on average wins (:class:`TieBreak`; the
-declarer ``tofs-first`` keeps Tignum 2's rule).  The planner still decides everything it
-has an opinion on; the samples only settle what it cannot tell apart.
+Where plans' values are within the domain's ``tie_margin`` of the best, their cards are
+played on ``tie_samples`` layouts sampled from declarer's information set and solved
+double dummy, and the most tricks on average wins (:class:`TieBreak`; the declarer
+``tofs-first`` keeps Tignum 2's rule, the first plan considered).  The leaf estimate
+counts whole tricks and sees neither entries nor the defenders' length, and measured on
+deals it was not tuned on, the wider the margin the stronger the play; the shipped margin
+is wider than any two plans differ.  The division of labour is then: the network decides
+which cards are worth trying at all -- one per plan that applies, what a player would
+consider -- and what each plan rests on (the explanation's chances and risks); the
+samples decide which of those cards is played, and the explanation says so with their
+averages.
 
 Every planning run is kept (:attr:`TofsDeclarer.decisions`): what the explanations and the
 workbench show.
@@ -113,10 +117,14 @@ class TieBreak:
     """card -> the first alternative (in the network's order) that plays it"""
     card: int
     """the card played: the most tricks; among equals, the network's order"""
+    every: bool = False
+    """every card the plans offered was settled (the margin left none out)"""
 
     @property
     def close(self) -> str:
         """What the cards had in common, in words."""
+        if self.every:
+            return "offered by the plans"
         return (
             "tied at the top" if not self.margin else f"within {self.margin:g} points of the best"
         )
@@ -157,9 +165,11 @@ class TofsDeclarer:
     considered wins, as in Tignum 2)."""
     tie_margin: float | None = None
     """How close to the best a plan's value counts as a tie (None: ``tie_margin``)."""
-    replan_on_ties: bool = False
+    replan_on_ties: bool | None = None
     """Within a trick, plan afresh instead of following the kept tree when its plans are
-    close at this card (so the samples settle them, as at the trick's first card)."""
+    close at this card, so the samples settle them as at the trick's first card (worth
+    0.21 boards a deal on the tune set: the third-hand finesse is decided here).  None:
+    with ``replan="trick"``; Tignum 2's ``"plan"`` follows its tree."""
     seed: int = 0
     vulnerable: bool = False
     name: str = "tofs"
@@ -174,6 +184,8 @@ class TofsDeclarer:
     def __post_init__(self) -> None:
         if self.replan not in ("trick", "plan"):
             raise ValueError(f"replan must be 'trick' or 'plan', not {self.replan!r}")
+        if self.replan_on_ties is None:
+            self.replan_on_ties = self.replan == "trick"
         get_model(self.model)  # an unknown model is refused here, not at the first card
 
     def reset(self) -> None:
@@ -273,7 +285,8 @@ class TofsDeclarer:
         top = max(tricks.values())
         card = next(c for c in tied if tricks[c] == top)  # among equals, the planner's order
         labels = {c: node.children[i].label for c, i in tied.items()}
-        return tied[card], TieBreak(len(solved), margin, tricks, labels, card)
+        every = len(tied) == len({int(e.step.args[1]) for e in node.children if e.step})
+        return tied[card], TieBreak(len(solved), margin, tricks, labels, card, every)
 
     def _margin(self) -> float:
         return self._constant("tie_margin") if self.tie_margin is None else self.tie_margin
