@@ -292,3 +292,26 @@ def test_no_contract_when_the_stronger_side_makes_nothing() -> None:
 
     tricks = dict.fromkeys(Denom, 6)
     assert choose_makeable(Deal.from_pbn(FITS), _table(tricks)) is None
+
+
+def test_the_benchmark_names_its_sets_and_the_report_set_is_the_one_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The held-out set is made from seed 2 and kept in the repository; making it again
+    gives the same deals, contracts and leads (so it is the same set on every machine)."""
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1]))
+    from benchmarks import bridge_match
+
+    kept = read_pbn(bridge_match.SETS / "report-seed2.pbn")
+    assert len(kept) >= 300
+    again = generate_deals(3, bridge_match.REPORT_SEED, prefix="R")
+    assert [(r.board, r.deal, r.contract, r.declarer, r.lead) for r in again] == [
+        (r.board, r.deal, r.contract, r.declarer, r.lead) for r in kept[:3]
+    ]
+    argv = ["--boards", "1", "--tune", "0", "--report", "2", "--declarers", "heuristic"]
+    argv += ["--defenses", "dd", "--jobs", "1", "--where", "--sets-dir", str(tmp_path)]
+    assert bridge_match.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "dev/dd: 1 boards" in out and "report/dd: 2 boards" in out
+    assert "where heuristic lost on report/dd:" in out
+    assert (tmp_path / "report-seed2.pbn").exists()  # made on first use, read after

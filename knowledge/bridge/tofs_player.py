@@ -21,13 +21,13 @@ Where plans' values are within the domain's ``tie_margin`` of the best, their ca
 played on ``tie_samples`` layouts sampled from declarer's information set and solved
 double dummy, and the most tricks on average wins (:class:`TieBreak`; the declarer
 ``tofs-first`` keeps Tignum 2's rule, the first plan considered).  The leaf estimate
-counts whole tricks and sees neither entries nor the defenders' length, and measured on
-deals it was not tuned on, the wider the margin the stronger the play; the shipped margin
-is wider than any two plans differ.  The division of labour is then: the network decides
-which cards are worth trying at all -- one per plan that applies, what a player would
-consider -- and what each plan rests on (the explanation's chances and risks); the
-samples decide which of those cards is played, and the explanation says so with their
-averages.
+counts whole tricks and sees neither entries nor the defenders' length: measured on the
+tune set, the wider the margin the stronger the play, and it held on the held-out report
+set (README, performance); the shipped margin is wider than any two plans differ.  The
+division of labour is then: the network decides which cards are worth trying at all --
+one per plan that applies, what a player would consider -- and what each plan rests on
+(the explanation's chances and risks); the samples decide which of those cards is
+played, and the explanation says so with their averages.
 
 Every planning run is kept (:attr:`TofsDeclarer.decisions`): what the explanations and the
 workbench show.
