@@ -1,0 +1,59 @@
+"""The TOFS declarer with one of issue 19's changes taken out, for the bridge benchmark.
+
+Each factory is a declarer for ``benchmarks/bridge_match.py --declarers`` (as
+``benchmarks.bridge_ablations:NAME``), so what each change is worth is measured side by
+side with the shipped declarer on the same deals, in one run::
+
+    .venv/bin/python benchmarks/bridge_match.py --boards 0 --tune 0 --report 300 \\
+        --defenses dd --declarers tofs,benchmarks.bridge_ablations:before,\\
+    benchmarks.bridge_ablations:margin_20,benchmarks.bridge_ablations:kept_tree,\\
+    benchmarks.bridge_ablations:no_partner_ruff
+
+The network change is undone on a copy of the shipped network (the Ruff method's old
+precondition), not by keeping an old file.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from engine.tofs.model import DomainSpec
+from engine.tofs.source import load_domain_file
+from knowledge.bridge.declarers import _tofs
+from knowledge.bridge.players import Player
+from knowledge.bridge.tofs_player import SOURCE
+
+
+@cache
+def _partner_ruff_off() -> DomainSpec:
+    """The shipped network with Ruff refused when partner is winning the trick."""
+    spec = load_domain_file(SOURCE)
+    methods = [
+        m.model_copy(update={"precondition": f"{m.precondition} and not partner_winning(P)"})
+        if m.name == "Ruff"
+        else m
+        for m in spec.methods
+    ]
+    return spec.model_copy(update={"methods": methods})
+
+
+def before(**o: object) -> Player:
+    """All three out: plans within 20 points settled on samples, the kept tree within a
+    trick, Ruff only when partner is not winning."""
+    return _tofs(
+        "trick",
+        **{**o, "spec": _partner_ruff_off(), "tie_margin": 20, "replan_on_ties": False},
+        name="tofs-before",
+    )
+
+
+def margin_20(**o: object) -> Player:
+    return _tofs("trick", **{**o, "tie_margin": 20}, name="tofs-margin-20")
+
+
+def kept_tree(**o: object) -> Player:
+    return _tofs("trick", **{**o, "replan_on_ties": False}, name="tofs-kept-tree")
+
+
+def no_partner_ruff(**o: object) -> Player:
+    return _tofs("trick", **{**o, "spec": _partner_ruff_off()}, name="tofs-no-partner-ruff")
