@@ -13,9 +13,10 @@ auction settles in (suit or no-trump), and the heuristic defender chooses the op
 which is then fixed.  Sets are cached as PBN in ``--sets-dir`` (default
 ``benchmarks/data``) and read back, so every run plays the same boards.
 
-Run (the README's figures; about an hour on 2 cores)::
+Run (the README's figures; about 15 minutes on 2 cores)::
 
-    .venv/bin/python benchmarks/bridge_match.py --declarers tofs,mcdd --defenses dd --where
+    .venv/bin/python benchmarks/bridge_match.py --declarers tofs,mcdd,heuristic \
+        --defenses dd --where
 
 A quick run: ``--boards 20 --tune 20 --report 0 --samples 10``.
 
