@@ -15,7 +15,7 @@ which is then fixed.  Sets are cached as PBN in ``--sets-dir`` (default
 
 Run (the README's figures; about 15 minutes on 2 cores)::
 
-    .venv/bin/python benchmarks/bridge_match.py --declarers tofs,mcdd,heuristic \
+    .venv/bin/python benchmarks/bridge_match.py --declarers tofs,mcdd,heuristic \\
         --defenses dd --where
 
 A quick run: ``--boards 20 --tune 20 --report 0 --samples 10``.
