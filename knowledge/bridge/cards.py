@@ -51,6 +51,7 @@ __all__ = [
     "mask_of",
     "parse_card",
     "parse_hand",
+    "parse_play",
     "suit_holding",
 ]
 
@@ -233,6 +234,12 @@ def parse_card(text: str) -> Card:
         f"{text!r} is not a card; expected a suit (S, H, D, C) then a rank "
         "(2-9, T or 10, J, Q, K, A), e.g. SA, H7, DT, C2"
     )
+
+
+def parse_play(text: str) -> list[Card]:
+    """Cards written back to back, two characters each, as play records keep them
+    ('SQS3S6SA...' -> [♠Q, ♠3, ♠6, ♠A])."""
+    return [parse_card(text[i : i + 2]) for i in range(0, len(text), 2)]
 
 
 def mask_of(cards: Iterable[Card]) -> int:

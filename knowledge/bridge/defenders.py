@@ -29,6 +29,7 @@ from .cards import (
     Seat,
     equivalents,
     parse_card,
+    parse_play,
 )
 from .deal import PlayState
 from .information import Information
@@ -628,7 +629,7 @@ class ScriptedDefender:
         play = tuple(getattr(record, "play", ()) or ())
         if not play:
             text = getattr(record, "tags", {}).get("DDSPlay", "")
-            play = tuple(parse_card(text[i : i + 2]) for i in range(0, len(text), 2))
+            play = tuple(parse_play(text))
         return cls(play)
 
     def choose(self, state: PlayState, seat: Seat, info: Information) -> int:

@@ -85,9 +85,10 @@ def table_tag(table: dict[tuple[Seat, Denom], int]) -> str:
 
 def choose_game(deal: Deal, table: dict[tuple[Seat, Denom], int]) -> tuple[Contract, Seat, int]:
     """(game contract, declarer, DD tricks) for the side with more points; see the module doc."""
+    pair = _stronger_pair(deal)
     best: tuple[tuple[int, int], Contract, Seat, int] | None = None
     for d in Denom:
-        decl = _declarer_in(deal, _stronger_pair(deal), d)
+        decl = _declarer_in(deal, pair, d)
         if decl is None:
             continue
         contract = Contract(GAME_LEVEL[d], d)
@@ -125,9 +126,10 @@ def choose_makeable(
     less (five of a minor is game where three no-trump is), ties to a major fit, then
     no-trump.  None when that side makes no contract at all (under seven tricks everywhere).
     """
+    pair = _stronger_pair(deal)
     best: tuple[tuple[int, int], Contract, Seat, int] | None = None
     for d in Denom:
-        decl = _declarer_in(deal, _stronger_pair(deal), d)
+        decl = _declarer_in(deal, pair, d)
         if decl is None:
             continue
         tricks = table[decl, d]
@@ -163,7 +165,8 @@ def _generate(
     prefix: str,
     limit: int,
     lead: bool,
-    tags: dict[str, str],
+    event: str,
+    generator: str,
 ) -> list[BoardRecord]:
     """Deal at random from ``seed`` until ``choose`` has accepted ``n`` deals."""
     rng = random.Random(seed)
@@ -192,11 +195,11 @@ def _generate(
                 lead=card,
                 leader=declarer.next if lead else None,
                 tags={
-                    "Event": tags["Event"],
+                    "Event": event,
                     "Site": "knowledge.bridge.generate",
                     **({"Lead": CARD_NAMES[card]} if card is not None else {}),
                     "DoubleDummyTricks": table_tag(table),
-                    "Generator": f"seed={seed} try={tries} {tags['Generator']}",
+                    "Generator": f"seed={seed} try={tries} {generator}",
                 },
             )
         )
@@ -212,10 +215,16 @@ def generate_deals(n: int, seed: int, *, start: int = 1, prefix: str = "R") -> l
     first used.  Deterministic for a seed; boards are "<prefix>1", "<prefix>2", ...; each
     record carries ``[Lead]`` besides the tags of :func:`generate_games`.
     """
-    tags = {"Event": "Generated deals at the makeable contract", "Generator": "makeable"}
-    limit = 50 * max(n, 1)
     return _generate(
-        n, seed, choose_makeable, start=start, prefix=prefix, limit=limit, lead=True, tags=tags
+        n,
+        seed,
+        choose_makeable,
+        start=start,
+        prefix=prefix,
+        limit=50 * max(n, 1),
+        lead=True,
+        event="Generated deals at the makeable contract",
+        generator="makeable",
     )
 
 
@@ -229,16 +238,21 @@ def generate_games(
     """
 
     def near(deal: Deal, table: dict[tuple[Seat, Denom], int]) -> tuple[Contract, Seat, int] | None:
-        contract, declarer, tricks = choose_game(deal, table)
-        return (
-            (contract, declarer, tricks)
-            if abs(tricks - contract.tricks_needed) <= tolerance
-            else None
-        )
+        chosen = choose_game(deal, table)
+        contract, _, tricks = chosen
+        return chosen if abs(tricks - contract.tricks_needed) <= tolerance else None
 
-    tags = {"Event": "Generated game contracts", "Generator": f"tolerance={tolerance}"}
-    limit = max_tries if max_tries is not None else 50 * max(n, 1)
-    return _generate(n, seed, near, start=start, prefix="G", limit=limit, lead=False, tags=tags)
+    return _generate(
+        n,
+        seed,
+        near,
+        start=start,
+        prefix="G",
+        limit=max_tries if max_tries is not None else 50 * max(n, 1),
+        lead=False,
+        event="Generated game contracts",
+        generator=f"tolerance={tolerance}",
+    )
 
 
 def write_pbn(records: Sequence[BoardRecord], path: str | Path) -> Path:

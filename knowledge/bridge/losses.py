@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .cards import Denom, parse_card
+from .cards import Denom, parse_play
 from .deal import Contract
 
 __all__ = ["PHASES", "LossBreakdown", "card_kind", "phase_of", "where_lost"]
@@ -73,7 +73,7 @@ def where_lost(results: Iterable[object]) -> LossBreakdown:
             continue
         boards += 1
         play: str = r.play  # type: ignore[attr-defined]
-        cards = [parse_card(play[j : j + 2]) for j in range(0, len(play), 2)]
+        cards = parse_play(play)
         trump = int(Contract.parse(r.contract).denom)  # type: ignore[attr-defined]
         notes: list[str | None] = r.notes  # type: ignore[attr-defined]
         for i, lost in losses:

@@ -49,7 +49,7 @@ from itertools import combinations
 from multiprocessing.connection import wait as mp_wait
 from typing import TYPE_CHECKING
 
-from .cards import CARD_NAMES, Denom, Seat, parse_card
+from .cards import CARD_NAMES, Denom, Seat, parse_card, parse_play
 from .deal import Contract, Deal, Vul
 from .scoring import score as contract_score
 
@@ -208,10 +208,6 @@ class BoardResult:
         }
 
 
-def _split_cards(text: str) -> list[int]:
-    return [parse_card(text[i : i + 2]) for i in range(0, len(text), 2)]
-
-
 def play_problem(
     problem: Problem | object,
     declarer: str | Player = "mcdd",
@@ -239,7 +235,7 @@ def play_problem(
         if isinstance(declarer, str)
         else declarer
     )
-    dfn = make_defender(defense, script=_split_cards(p.script) if p.script else None, **opts)
+    dfn = make_defender(defense, script=parse_play(p.script) if p.script else None, **opts)
     return play_board(
         Deal.from_pbn(p.deal),
         p.contract_obj,
