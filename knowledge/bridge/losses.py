@@ -12,9 +12,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .cards import Denom, parse_play
 from .deal import Contract
+
+if TYPE_CHECKING:
+    from .match import BoardResult
 
 __all__ = ["PHASES", "LossBreakdown", "card_kind", "phase_of", "where_lost"]
 
@@ -60,25 +64,22 @@ class LossBreakdown:
         return "\n".join(lines)
 
 
-def where_lost(results: Iterable[object]) -> LossBreakdown:
-    """Sum the tricks lost over match results (:class:`.match.BoardResult`s that were
-    analysed double dummy) by phase, kind of card and scheme."""
+def where_lost(results: Iterable[BoardResult]) -> LossBreakdown:
+    """Sum the tricks lost over match results by phase, kind of card and scheme (boards
+    not analysed double dummy are left out)."""
     phases = {name: 0 for name, _, _ in PHASES}
     kinds = dict.fromkeys(("lead", "follow", "ruff", "discard"), 0)
     schemes: Counter[str] = Counter()
     boards = 0
     for r in results:
-        losses = getattr(r, "dd_losses", None)
-        if getattr(r, "dd_lost", None) is None or losses is None:
+        if r.dd_lost is None:
             continue
         boards += 1
-        play: str = r.play  # type: ignore[attr-defined]
-        cards = parse_play(play)
-        trump = int(Contract.parse(r.contract).denom)  # type: ignore[attr-defined]
-        notes: list[str | None] = r.notes  # type: ignore[attr-defined]
-        for i, lost in losses:
+        cards = parse_play(r.play)
+        trump = int(Contract.parse(r.contract).denom)
+        for i, lost in r.dd_losses:
             phases[phase_of(i)] += lost
             kinds[card_kind(cards, i, trump)] += lost
-            note = notes[i] if i < len(notes) else None
+            note = r.notes[i] if i < len(r.notes) else None
             schemes[(note or "(no note)").strip("[]")] += lost
     return LossBreakdown(boards, phases, kinds, dict(schemes))
