@@ -49,7 +49,7 @@ from knowledge.bridge import DATA_DIR as DATA  # noqa: E402
 from knowledge.bridge.generate import generate_deals, write_pbn  # noqa: E402
 from knowledge.bridge.losses import where_lost  # noqa: E402
 from knowledge.bridge.match import run_match  # noqa: E402
-from knowledge.bridge.pbn import read_pbn  # noqa: E402
+from knowledge.bridge.pbn import PbnError, read_pbn  # noqa: E402
 from workbench.batch import interrupted, report_failures  # noqa: E402
 from workbench.cluster import ClusterError, add_cluster_option, batch_executor  # noqa: E402
 
@@ -107,11 +107,18 @@ def main(argv: list[str] | None = None) -> int:
     declarers = [d.strip() for d in args.declarers.split(",") if d.strip()]
     defenses = [d.strip() for d in args.defenses.split(",") if d.strip()]
     sets: list[tuple[str, list]] = []
-    if args.boards > 0:
-        sets.append(("dev", read_pbn(args.data / "dds-list100.pbn")[: args.boards]))
-    for name, n, seed in (("tune", args.tune, TUNE_SEED), ("report", args.report, REPORT_SEED)):
-        if n > 0:
-            sets.append((name, generated_set(args.sets_dir, name, seed, n)))
+    try:
+        if args.boards > 0:
+            sets.append(("dev", read_pbn(args.data / "dds-list100.pbn")[: args.boards]))
+        for name, n, seed in (
+            ("tune", args.tune, TUNE_SEED),
+            ("report", args.report, REPORT_SEED),
+        ):
+            if n > 0:
+                sets.append((name, generated_set(args.sets_dir, name, seed, n)))
+    except (PbnError, OSError) as exc:  # a damaged set file, an unreadable folder
+        print(f"bridge_match: error: {exc}", file=sys.stderr)
+        return 1
 
     options = {"samples": args.samples, "seed": args.seed, "timeout": args.decision_timeout}
     try:

@@ -320,3 +320,14 @@ def test_the_benchmark_names_its_sets_and_the_report_set_is_the_one_kept(
     assert "dev/dd: 1 boards" in out and "report/dd: 2 boards" in out
     assert "where heuristic lost on report/dd:" in out
     assert (tmp_path / "report-seed2.pbn").exists()  # made on first use, read after
+    # a damaged set file is named with its board, line and tag, and left as it is
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    damaged = '[Board "1"]\n[Deal "N:garbage"]\n'
+    (bad / "report-seed2.pbn").write_text(damaged, encoding="utf-8")
+    argv = ["--boards", "0", "--tune", "0", "--report", "2", "--sets-dir", str(bad)]
+    assert bridge_match.main(argv) == 1
+    err = capsys.readouterr().err
+    assert "bridge_match: error: report-seed2.pbn, board 1 (line 2), [Deal]" in err
+    assert "Traceback" not in err
+    assert (bad / "report-seed2.pbn").read_text(encoding="utf-8") == damaged
