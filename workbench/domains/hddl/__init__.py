@@ -8,11 +8,12 @@ source is its text (``workbench.domains.hddl.editor``).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
-
-from textual.screen import Screen
+from typing import TYPE_CHECKING, Any
 
 from workbench.domains import DomainUI
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
 
 
 def _editor(db: Path | None, domain: str) -> Screen[Any]:
