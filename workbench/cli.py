@@ -394,10 +394,13 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        return _main(argv)
+        status = _main(argv)
+        sys.stdout.flush()  # here, not at exit, where a broken pipe could not be caught
+        return status
     except BrokenPipeError:
-        # The reader went away (`workbench plan ... | head`): not an error of ours.  Point
-        # stdout at nothing so that the interpreter's final flush cannot fail again.
+        # The reader went away (`workbench kb list dinner | head -8`): not an error of
+        # ours, so quiet and exit 0 as other Unix tools.  Point stdout at nothing so that
+        # the interpreter's final flush cannot fail again.
         import os
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
