@@ -274,8 +274,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--serve", action="store_true", help="serve the workbench to a web browser (textual-serve)"
     )
-    parser.add_argument("--host", default="127.0.0.1", help="address to serve on")
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to serve on (default 127.0.0.1; any other warns: the printed URL's "
+        "token is then all that keeps others out)",
+    )
     parser.add_argument("--port", type=int, default=8000, help="port to serve on")
+    parser.add_argument(
+        "--max-sessions",
+        type=_at_least_one,
+        default=None,
+        metavar="N",
+        help="browser sessions served at once, one workbench process each (default 4)",
+    )
     parser.add_argument(
         "--exports",
         metavar="DIR",
@@ -429,9 +441,10 @@ def _main(argv: Sequence[str] | None) -> int:
 
         return run_kb(args)
     if args.serve:
-        from workbench.serve import serve
+        from workbench.serve import DEFAULT_MAX_SESSIONS, serve
 
-        return serve(args.host, args.port, args.db, args.exports)
+        sessions = args.max_sessions or DEFAULT_MAX_SESSIONS
+        return serve(args.host, args.port, args.db, args.exports, max_sessions=sessions)
     from workbench.app import run_app
 
     return run_app(args.db, args.exports)
