@@ -1,9 +1,10 @@
 """``workbench --serve`` in a real browser: Playwright drives Chromium through a whole run.
 
-The other serve test only fetches the page's HTML.  This one takes the path a user takes:
-textual-serve's page opens its websocket, xterm.js draws the app, a mouse click reaches
-Textual as a click on the problem list, and the ``r`` key runs the planner, whose plan
-must then be on the page.
+The other serve tests only fetch the page's HTML and make raw websocket requests.  This
+one takes the path a user takes: the URL the server prints (with its token) is opened,
+textual-serve's page opens its websocket (the token in its path, the page's Origin),
+xterm.js draws the app, a mouse click reaches Textual as a click on the problem list, and
+the ``r`` key runs the planner, whose plan must then be on the page.
 
 Chromium is the system's (Debian's ``chromium-headless-shell``), launched by path: the
 browser build ``playwright install`` would fetch needs the internet, which CI may lack.
@@ -182,17 +183,24 @@ def _ms_left(deadline: float) -> float:
 
 
 def _wait_for_server(server: subprocess.Popen[bytes], port: int, deadline: float, log: Path) -> str:
-    """The page's URL once the server answers; fails early, with its output, if it exits."""
-    url = f"http://127.0.0.1:{port}/"
+    """The URL the server printed (with its token) once the page answers there; fails
+    early, with its output, if it exits.  The token is what a browser needs: the page and
+    its websocket are refused without it (tests/test_serve_security.py)."""
+    url = ""
     while time.monotonic() < deadline:
         if server.poll() is not None:
             raise AssertionError(f"the server exited ({server.returncode}):\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as r:
-                if "TOFS Workbench" in r.read().decode("utf-8", "replace"):
-                    return url
-        except OSError:
-            pass
+        if not url:
+            found = re.search(r"Serving the workbench at (\S+) ", log.read_text())
+            url = found.group(1) if found else ""
+        if url:
+            assert url.startswith(f"http://127.0.0.1:{port}/?token="), url
+            try:
+                with urllib.request.urlopen(url, timeout=2) as r:
+                    if "TOFS Workbench" in r.read().decode("utf-8", "replace"):
+                        return url
+            except OSError:
+                pass
         time.sleep(0.3)
     raise AssertionError(f"the server never answered on port {port}:\n{log.read_text()}")
 

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
+
+import pytest
 
 from engine.tofs import SearchOptions, plan
 from knowledge import get_package
@@ -68,6 +72,7 @@ def _free_port() -> int:
 
 
 def test_serve_answers_a_browser_on_loopback(tmp_path: Path) -> None:
+    """The page is served at the URL the server prints (with its token), and only there."""
     port = _free_port()
     env = dict(os.environ, WORKBENCH_DB=str(tmp_path / "kb.db"))
     proc = subprocess.Popen(
@@ -75,18 +80,30 @@ def test_serve_answers_a_browser_on_loopback(tmp_path: Path) -> None:
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
+        text=True,
     )
     try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()  # printed before it listens
+        match = re.fullmatch(r"Serving the workbench at (\S+) \(Ctrl\+C to stop\)\n", first)
+        assert match, first
+        url = match.group(1)
+        assert url.startswith(f"http://127.0.0.1:{port}/?token=")
         deadline = time.monotonic() + 90  # start-up on a loaded machine; usually ~2 s
         page = ""
         while time.monotonic() < deadline:
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as r:
+                with urllib.request.urlopen(url, timeout=2) as r:
                     page = r.read().decode("utf-8", "replace")
                 break
+            except urllib.error.HTTPError:  # an answer, not a server still starting
+                raise
             except OSError:
                 time.sleep(0.3)
         assert "TOFS Workbench" in page
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10)
+        assert refused.value.code == 403
     finally:
         proc.terminate()
         proc.wait(timeout=10)

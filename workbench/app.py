@@ -25,7 +25,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Tree
 
-from workbench.kb.drafts import Draft, DraftBox
+from workbench.kb.drafts import Draft, DraftBox, Rejected
 from workbench.palette import binding_commands, screen_commands
 from workbench.panes import toggle_maximized
 from workbench.planning_process import planning_process
@@ -42,6 +42,25 @@ STARTUP_GRACE = 0.5
 BREAKPOINTS: list[tuple[int, str]] = [(0, "-narrow"), (110, "-normal")]
 """Below 110 columns (an 80-column terminal) every screen gets the class ``-narrow``, and
 the stylesheets fold its side panes so the main pane keeps the width."""
+
+
+def rejected_line(box: DraftBox, rejected: list[Rejected]) -> str:
+    """One line for the files :meth:`DraftBox.sweep` moved aside: how many, where they went,
+    and why the first was refused (the rest are in the folder for whoever looks)."""
+    first = rejected[0]
+    n = len(rejected)
+    moved = [r for r in rejected if r.moved_to is not None]
+    where = (
+        f"moved to {box.folder / 'rejected'}"
+        if len(moved) == n
+        else f"skipped ({n - len(moved)} could not be moved)"
+    )
+    more = f" and {n - 1} more" if n > 1 else ""
+    return (
+        f"{n} file{'s' if n != 1 else ''} in the drafts folder "
+        f"{'were' if n != 1 else 'was'} not a readable draft and {'were' if n != 1 else 'was'} "
+        f"{where}: {first.path.name} {first.reason}{more}."
+    )
 
 
 class WorkbenchApp(App[None]):
@@ -100,12 +119,17 @@ class WorkbenchApp(App[None]):
     # ------------------------------------------------------------------ drafts
 
     def offer_drafts(self) -> None:
-        """Offer, one at a time, the unsaved edits an earlier session left on disk."""
+        """Offer, one at a time, the unsaved edits an earlier session left on disk --
+        after moving aside (and saying so, in one line) every file there that is not a
+        readable draft, so none of them can crash, freeze or block the start."""
         box = DraftBox.for_store(self.db)
         try:
+            rejected = box.sweep()
             drafts = box.left_over()
         except OSError:
             return
+        if rejected:
+            self.notify(rejected_line(box, rejected), title="Drafts", severity="warning")
         self._offer(box, drafts[::-1])  # newest first
 
     def _offer(self, box: DraftBox, drafts: list[Draft]) -> None:

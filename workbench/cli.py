@@ -274,8 +274,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--serve", action="store_true", help="serve the workbench to a web browser (textual-serve)"
     )
-    parser.add_argument("--host", default="127.0.0.1", help="address to serve on")
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to serve on (default 127.0.0.1; any other warns: the printed URL's "
+        "token is then all that keeps others out)",
+    )
     parser.add_argument("--port", type=int, default=8000, help="port to serve on")
+    parser.add_argument(
+        "--max-sessions",
+        type=_at_least_one,
+        default=None,
+        metavar="N",
+        help="browser sessions served at once, one workbench process each (default 4)",
+    )
     parser.add_argument(
         "--exports",
         metavar="DIR",
@@ -394,10 +406,13 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        return _main(argv)
+        status = _main(argv)
+        sys.stdout.flush()  # here, not at exit, where a broken pipe could not be caught
+        return status
     except BrokenPipeError:
-        # The reader went away (`workbench plan ... | head`): not an error of ours.  Point
-        # stdout at nothing so that the interpreter's final flush cannot fail again.
+        # The reader went away (`workbench kb list dinner | head -8`): not an error of
+        # ours, so quiet and exit 0 as other Unix tools.  Point stdout at nothing so that
+        # the interpreter's final flush cannot fail again.
         import os
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -426,9 +441,10 @@ def _main(argv: Sequence[str] | None) -> int:
 
         return run_kb(args)
     if args.serve:
-        from workbench.serve import serve
+        from workbench.serve import DEFAULT_MAX_SESSIONS, serve
 
-        return serve(args.host, args.port, args.db, args.exports)
+        sessions = args.max_sessions or DEFAULT_MAX_SESSIONS
+        return serve(args.host, args.port, args.db, args.exports, max_sessions=sessions)
     from workbench.app import run_app
 
     return run_app(args.db, args.exports)

@@ -67,6 +67,7 @@ __all__ = [
     "ci95_board_a_match",
     "play_problem",
     "problem_from_record",
+    "recorded_play_fault",
     "run_job",
     "run_match",
     "t_quantile_975",
@@ -99,6 +100,69 @@ class Problem:
     @property
     def declarer_vulnerable(self) -> bool:
         return Vul.parse(self.vulnerability).is_vulnerable(self.declarer_seat)
+
+
+def recorded_play_fault(rec: object) -> str | None:
+    """Where a board's recorded ``[Play]`` breaks the rules -- a card played twice, a card
+    not dealt to its player, a revoke -- as "board 1, trick 4: West plays ♥5 twice"; None
+    when it keeps them (or there is no play to check).
+
+    The PBN reader keeps a damaged play only up to the bad card (with a warning), which
+    suits reading a file; the scripted defence, whose point is to replay the record,
+    would then silently defend by its heuristics from there on -- so it asks this first
+    and refuses such a record.  The check walks the raw section with the reader's own
+    column rule (each trick's cards are written in seat order from the ``[Play]`` seat).
+    """
+    from .cards import SUIT_MASKS, SUIT_OF, SUIT_SYMBOLS, CardError, card_name, iter_cards_desc
+    from .deal import PlayState
+    from .pbn import _play_rows
+
+    lines = (getattr(rec, "sections", None) or {}).get("Play")
+    deal: Deal | None = getattr(rec, "deal", None)
+    contract: Contract | None = getattr(rec, "contract", None)
+    declarer: Seat | None = getattr(rec, "declarer", None)
+    if not lines or deal is None or contract is None:
+        return None
+    tags: Mapping[str, str] = getattr(rec, "tags", {}) or {}
+    try:
+        first = Seat.parse(tags["Play"]) if tags.get("Play") else None
+    except ValueError:
+        first = None
+    first = first if first is not None else (declarer.next if declarer is not None else None)
+    if first is None:
+        return None
+    where = f"board {getattr(rec, 'board', '?')}"
+    rows, _ = _play_rows(lines)
+    state = PlayState.from_position(
+        deal.hands, contract.denom, first, declarer=declarer, contract=contract
+    )
+    for t, row in enumerate(rows, 1):
+        leader = state.leader
+        for i in range(4):
+            seat = Seat((leader + i) & 3)
+            token = row[(seat - first) & 3]
+            if token in ("-", "+"):
+                return None  # the record stops here (a claim): nothing wrong in it
+            try:
+                c = parse_card(token)
+            except CardError as exc:
+                return f"{where}, trick {t}: {seat.title}'s card: {exc}"
+            shown = card_name(c, symbols=True)
+            if not state.hands[seat] >> c & 1:
+                if deal.hands[seat] >> c & 1:
+                    return f"{where}, trick {t}: {seat.title} plays {shown} twice"
+                return f"{where}, trick {t}: {seat.title} plays {shown}, which it was not dealt"
+            if state.trick:
+                suit = SUIT_OF[state.trick[0]]
+                held = state.hands[seat] & SUIT_MASKS[suit]
+                if SUIT_OF[c] != suit and held:
+                    holding = " ".join(card_name(x, symbols=True) for x in iter_cards_desc(held))
+                    return (
+                        f"{where}, trick {t}: {seat.title} plays {shown} and does not follow "
+                        f"{SUIT_SYMBOLS[suit]} while holding {holding}"
+                    )
+            state.play(c)
+    return None
 
 
 def problem_from_record(rec: object, index: int = 0) -> Problem:

@@ -435,6 +435,8 @@ def run_kb(args: argparse.Namespace) -> int:
         return COMMANDS[args.kb_command](store, args)
     except StoreError as exc:
         return _err(str(exc))
+    except BrokenPipeError:
+        raise  # the reader went away: cli.main ends quietly, as other Unix tools do
     except OSError as exc:
         return _err(f"{exc.filename or ''}: {exc.strerror or exc}")
     except Exception as exc:

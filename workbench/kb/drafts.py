@@ -20,26 +20,57 @@ in the store's own file:
 
 Each draft records the process that wrote it, so a workbench starting while another is
 still open on the same store does not offer (and cannot discard) that one's live drafts.
+
+**A draft cannot hurt the workbench that reads it.**  The folder is plain files anyone
+can write to, so what is in it is read as untrusted input: only regular files are opened
+(a FIFO would block start-up, a device could stream forever), only up to
+:data:`MAX_DRAFT_BYTES`, and the JSON is checked against a schema
+(:class:`DraftFile`) before any of it reaches a form.  A file that fails any of these is
+moved aside into ``rejected/`` (renamed, never opened) by :meth:`DraftBox.sweep`, which
+the app calls at start and reports in one line, so it is neither offered, nor restored,
+nor saved again -- and it is still there for whoever wants to look at it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
 import socket
+import stat
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .store import KINDS, KnowledgeStore, StoreError
 
-__all__ = ["Draft", "DraftBox", "digest", "moved_on"]
+__all__ = [
+    "MAX_DRAFT_BYTES",
+    "Draft",
+    "DraftBox",
+    "DraftFile",
+    "DraftRejected",
+    "Rejected",
+    "digest",
+    "moved_on",
+    "read_draft_file",
+]
 
 FORMAT = 1
 """Version of a draft file's layout (a file of another version is left alone)."""
+
+MAX_DRAFT_BYTES = 1_000_000
+"""The largest draft file read or written (1 MB).  A draft holds one edited item's form --
+a method, a design, a deal: a few kilobytes -- so a file far larger than that is not a
+draft this workbench wrote, and reading it would freeze the start-up it is offered at."""
+
+REJECTED_FOLDER = "rejected"
+"""Subfolder of the drafts folder where files that are not readable drafts are moved."""
 
 
 def digest(text: str | None) -> str:
@@ -88,7 +119,7 @@ class Draft:
         """The local time it was written, in words ("14:05 on 3 May 2026")."""
         try:
             moment = datetime.fromisoformat(self.saved).astimezone()
-        except ValueError:
+        except (ValueError, OverflowError, OSError):
             return "an unknown time"
         return f"{moment:%H:%M} on {moment.day} {moment:%B %Y}"
 
@@ -110,6 +141,143 @@ class Draft:
         except OSError:
             return False
         return True
+
+
+_SCALARS = (str, bool, int, float, type(None))
+"""What an editor keeps in a draft's ``fields``: a form field's text, a checkbox, a
+choice's number, or a list of those (one level deep: no form nests further)."""
+
+
+def _field_value_problem(value: object) -> str | None:
+    """Why ``value`` cannot be a form's value (None: it can)."""
+    if isinstance(value, _SCALARS):
+        return None
+    if isinstance(value, list) and all(isinstance(v, _SCALARS) for v in value):
+        return None
+    kind = "a list holding lists or objects" if isinstance(value, list) else "an object"
+    return f"{kind}; expected text, a number, true/false, null or a list of those"
+
+
+class DraftFile(BaseModel):
+    """The schema of a draft file: exactly the keys :meth:`DraftBox.put` writes, each of
+    the type it writes (strict: a number where a string belongs is refused, not
+    converted), so a damaged or foreign file cannot reach an editor as a half-valid form."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    format: Literal[1]
+    editor: str
+    domain: str
+    kind: str
+    name: str
+    fields: dict[str, Any]
+    base: Annotated[int, Field(ge=0)] = 0
+    base_digest: str = ""
+    saved: str
+    pid: Annotated[int, Field(gt=0, lt=2**31)]
+    """A process id as ``os.kill`` takes it: 0 or a negative number would ask about a
+    process group, a huge one would overflow."""
+    host: str
+
+    @field_validator("fields")
+    @classmethod
+    def _form_values(cls, value: dict[str, Any]) -> dict[str, Any]:
+        """Only values a form holds (no deeper nesting for an editor to trip over)."""
+        for key, item in value.items():
+            problem = _field_value_problem(item)
+            if problem is not None:
+                raise ValueError(f"'{key}' holds {problem}")
+        return value
+
+    @field_validator("saved")
+    @classmethod
+    def _iso_time(cls, value: str) -> str:
+        """An ISO 8601 time, as :meth:`Draft.when` reads it."""
+        try:
+            datetime.fromisoformat(value).astimezone()
+        except (ValueError, OverflowError, OSError):
+            raise ValueError(
+                "expected an ISO 8601 time such as 2026-05-03T14:05:00+00:00"
+            ) from None
+        return value
+
+    def draft(self) -> Draft:
+        return Draft(**self.model_dump(exclude={"format"}))
+
+
+class DraftRejected(ValueError):
+    """A file in the drafts folder that is not a readable draft; the message says why."""
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A file :meth:`DraftBox.sweep` moved aside, where it went, and why."""
+
+    path: Path
+    moved_to: Path | None
+    """None when it could not be moved (it is then skipped, as before)."""
+    reason: str
+
+
+def _utf8_error(data: bytes, exc: UnicodeDecodeError) -> str:
+    """Where the first byte that is not UTF-8 is, as line and column."""
+    before = data[: exc.start]
+    line = before.count(b"\n") + 1
+    column = exc.start - (before.rfind(b"\n") + 1) + 1
+    return f"line {line}, column {column}: byte 0x{data[exc.start]:02x} is not UTF-8"
+
+
+def read_draft_file(path: Path) -> Draft | None:
+    """The draft in ``path``; None for a draft of another :data:`FORMAT` (left for the
+    workbench that wrote it).  Raises :class:`DraftRejected` for anything else that is
+    not a draft: not a regular file (checked before opening, so a FIFO is never opened),
+    larger than :data:`MAX_DRAFT_BYTES`, not UTF-8, not JSON, or not the schema."""
+    try:
+        info = os.lstat(path)
+    except OSError as exc:
+        raise DraftRejected(f"cannot be read: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise DraftRejected("is not a regular file")
+    if info.st_size > MAX_DRAFT_BYTES:
+        raise DraftRejected(
+            f"is {info.st_size:,} bytes, more than the {MAX_DRAFT_BYTES:,} a draft may be"
+        )
+    try:
+        # O_NONBLOCK: should the file be swapped for a FIFO after the check above, opening
+        # it still returns at once; O_NOFOLLOW: a symbolic link is not followed.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:
+        raise DraftRejected(f"cannot be read: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            raise DraftRejected("is not a regular file")
+        data = fh.read(MAX_DRAFT_BYTES + 1)
+    if len(data) > MAX_DRAFT_BYTES:
+        raise DraftRejected(f"is more than the {MAX_DRAFT_BYTES:,} bytes a draft may be")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DraftRejected(_utf8_error(data, exc)) from None
+    try:
+        raw = json.loads(text)
+    except RecursionError:
+        raise DraftRejected("is nested too deeply to be a draft") from None
+    except json.JSONDecodeError as exc:
+        raise DraftRejected(f"line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    if not isinstance(raw, dict):
+        raise DraftRejected(f"holds a JSON {type(raw).__name__}, not an object")
+    version = raw.get("format")
+    if isinstance(version, int) and not isinstance(version, bool) and version != FORMAT:
+        return None
+    try:
+        return DraftFile.model_validate(raw).draft()
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "the draft"
+        raise DraftRejected(
+            f"field '{where}': {first['msg']} ({exc.error_count()} problem"
+            f"{'s' if exc.error_count() != 1 else ''})"
+        ) from None
 
 
 class DraftBox:
@@ -136,6 +304,12 @@ class DraftBox:
         atomically.  Raises OSError if the folder cannot be written."""
         draft = draft.restamped()
         text = json.dumps({"format": FORMAT, **asdict(draft)}, ensure_ascii=False, indent=1)
+        if len(text.encode("utf-8")) > MAX_DRAFT_BYTES:
+            # The next start would refuse it: say so now, while the edits are on screen.
+            raise OSError(
+                errno.EFBIG,
+                f"the edits are larger than the {MAX_DRAFT_BYTES:,} bytes a draft may hold",
+            )
         target = self._file(draft.key)
         temporary = target.with_name(f"{target.name}.{os.getpid()}.tmp")
         for attempt in (1, 2):  # a second try if another process removed the empty folder
@@ -163,11 +337,40 @@ class DraftBox:
         return self._read(self._file(key))
 
     def all(self) -> list[Draft]:
-        """Every readable draft, oldest first (an unreadable file is skipped, not removed)."""
+        """Every readable draft, oldest first (an unreadable file is skipped, not removed:
+        :meth:`sweep` moves those aside)."""
         if not self.folder.is_dir():
             return []
         drafts = [d for p in sorted(self.folder.glob("*.json")) if (d := self._read(p))]
         return sorted(drafts, key=lambda d: d.saved)
+
+    def sweep(self) -> list[Rejected]:
+        """Move every file that is not a readable draft into ``rejected/`` (by renaming,
+        never opening a file that is not regular) and say what was moved and why.  Called
+        once at start, before the drafts are offered."""
+        if not self.folder.is_dir():
+            return []
+        out: list[Rejected] = []
+        for path in sorted(self.folder.glob("*.json")):
+            try:
+                read_draft_file(path)
+            except DraftRejected as exc:
+                out.append(Rejected(path, self._move_aside(path), str(exc)))
+        return out
+
+    def _move_aside(self, path: Path) -> Path | None:
+        aside = self.folder / REJECTED_FOLDER
+        try:
+            aside.mkdir(exist_ok=True)
+            target = aside / path.name
+            n = 1
+            while target.exists() or target.is_symlink():
+                n += 1
+                target = aside / f"{path.stem}-{n}{path.suffix}"
+            os.rename(path, target)  # a rename: a FIFO or device is moved, not opened
+        except OSError:
+            return None
+        return target
 
     def left_over(self) -> list[Draft]:
         """The drafts no running workbench is working on: what a new start should offer."""
@@ -176,13 +379,9 @@ class DraftBox:
     @staticmethod
     def _read(path: Path) -> Draft | None:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if not isinstance(data, dict) or data.pop("format", None) != FORMAT:
-                return None
-            draft = Draft(**data)
-        except (OSError, ValueError, TypeError):
+            return read_draft_file(path)
+        except DraftRejected:
             return None
-        return draft if isinstance(draft.fields, dict) else None
 
 
 def moved_on(draft: Draft, store: KnowledgeStore) -> str | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import ClassVar, Literal
 
 from textual.binding import Binding, BindingType
+from textual.markup import escape
 
 from workbench.kb.drafts import Draft
 from workbench.screens.choice_dialog import ChoiceDialog
@@ -70,4 +71,6 @@ class DraftOfferScreen(ChoiceDialog[DraftChoice]):
         lines.append(
             "Restore them (they stay unsaved until you save), discard them, or decide later?"
         )
-        return "\n\n".join(lines)
+        # The names come from a file on disk: shown as written, never read as markup
+        # (a name such as "[/]" would otherwise stop the dialog from drawing).
+        return escape("\n\n".join(lines))

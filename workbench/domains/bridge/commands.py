@@ -46,7 +46,8 @@ def add_parsers(
         "--defence",
         default="heuristic",
         choices=["heuristic", "dd", "scripted"],
-        help="who defends (scripted replays the file's [Play], then heuristic)",
+        help="who defends (scripted replays the file's [Play], then heuristic; a [Play] "
+        "that breaks the rules is refused)",
     )
     p.add_argument(
         "--model",
@@ -106,7 +107,7 @@ def _records(path: str) -> list[Any]:
 
 def run_play_command(args: argparse.Namespace) -> int:
     from knowledge.bridge.declarers import make_declarer
-    from knowledge.bridge.match import play_problem, problem_from_record
+    from knowledge.bridge.match import play_problem, problem_from_record, recorded_play_fault
     from knowledge.bridge.pbn import PbnError
     from workbench.kb import StoreError
 
@@ -122,6 +123,9 @@ def run_play_command(args: argparse.Namespace) -> int:
                 boards = ", ".join(str(r.board) for r in records[:20])
                 return _fail(f"{args.file}: no board '{args.board}'; boards: {boards}")
             record = found[0]
+        if args.defense == "scripted" and (fault := recorded_play_fault(record)):
+            # Replaying a play that breaks the rules would quietly stop replaying it.
+            return _fail(f"{args.file}: {fault}")
         problem = problem_from_record(record)
         player = make_declarer(
             args.declarer,
