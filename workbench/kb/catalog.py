@@ -148,6 +148,6 @@ def open_store(path: str | Path | None = None, *, seed_bundled: bool = True) -> 
     if path is None:
         target.parent.mkdir(parents=True, exist_ok=True)
     store = KnowledgeStore(target, validator=validate)
-    if seed_bundled:
+    if seed_bundled and not store.read_only:  # a read-only store is read as it is
         seed(store)
     return store
