@@ -908,8 +908,9 @@ class KnowledgeStore:
         content is replaced only with ``replace`` or a ``base`` revision (which names what
         is replaced); otherwise :class:`NameTaken` names both sources.  An import of what
         the store already holds makes no revision: the head comes back with
-        ``unchanged`` set (new problems are still added).  ``keep_tests`` keeps the stored
-        domain's knowledge tests (a file in a package format has none of its own)."""
+        ``unchanged`` set (new problems are still added).  ``keep_tests`` is for a file in a
+        package format: it has no knowledge tests of its own (the stored ones are kept) and
+        its description only names the file (not compared)."""
         rows = [ProblemRow(*p) for p in problems]
         what = f"import of {path}"
         with self._write() as db:
@@ -922,8 +923,15 @@ class KnowledgeStore:
                 stored = self.load(spec.name)
                 if keep_tests:
                     spec = spec.model_copy(update={"tests": stored.tests})
+                # A file in a package format has no description of its own (the reader
+                # names the file there): the same text from another file is the same.
+                compared = (
+                    spec.model_copy(update={"description": stored.description})
+                    if keep_tests
+                    else spec
+                )
                 same = exists[1] == package and dump_domain_source(
-                    spec, header
+                    compared, header
                 ) == dump_domain_source(stored, self.header(spec.name))
                 if not same:  # what is wrong with the file is said first
                     self._validate(spec.name, spec, what)
