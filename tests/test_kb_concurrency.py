@@ -201,3 +201,50 @@ def test_a_writer_killed_at_random_points_leaves_the_store_consistent(
         assert store.revision("dinner") == rev.id
     finally:
         store.close()
+
+
+def test_a_problem_save_based_on_old_text_is_refused(tmp_path: Path) -> None:
+    """An editor that says what text its edit started from cannot overwrite a problem
+    another process saved in the meantime (the item edits' base revision, for problems)."""
+    from workbench.kb.store import StaleRevision
+
+    db = _fresh_store(tmp_path)
+    store, other = open_store(db, seed_bundled=False), open_store(db, seed_bundled=False)
+    try:
+        store.set_problem("edaps", "mine", "edaps-design", "first", replacing=None)
+        loaded = store.problem_text("edaps", "mine")
+        other.set_problem("edaps", "mine", "edaps-design", "theirs", replacing=loaded)
+        with pytest.raises(StaleRevision, match="'mine' of domain 'edaps' was saved by someone"):
+            store.set_problem("edaps", "mine", "edaps-design", "mine", replacing=loaded)
+        assert store.problem_text("edaps", "mine") == "theirs"
+        with pytest.raises(StaleRevision, match="was made by someone else"):
+            store.set_problem("edaps", "mine", "edaps-design", "new", replacing=None)
+        store.set_problem("edaps", "mine", "edaps-design", "mine", replacing="theirs")
+        assert other.problem_text("edaps", "mine") == "mine"
+    finally:
+        store.close()
+        other.close()
+
+
+def test_concurrent_undos_undo_two_changes(tmp_path: Path) -> None:
+    """Two processes undoing at once each undo a different change: the history is read
+    inside the write transaction, so one change is never undone twice."""
+    db = _fresh_store(tmp_path)
+    store = open_store(db, seed_bundled=False)
+    try:
+        for i in range(2):
+            store.edit("dinner", "constant", f"u{i}", {"name": f"u{i}", "value": i}, base=None)
+    finally:
+        store.close()
+    script = (
+        "import sys\nfrom workbench.cli import main\n"
+        "sys.exit(main(['kb', 'undo', 'dinner', '--db', sys.argv[1]]))\n"
+    )
+    undos = [
+        subprocess.Popen([sys.executable, "-c", script, str(db)], cwd=ROOT, env=_env())
+        for _ in range(2)
+    ]
+    assert [u.wait(timeout=120) for u in undos] == [0, 0]
+    names = set(_constants(db))
+    assert not {"u0", "u1"} & names
+    _assert_consistent(db)

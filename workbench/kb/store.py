@@ -71,6 +71,7 @@ __all__ = [
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 KINDS = ("constant", "task", "method", "operator", "test")
+_ANY_TEXT = object()  # set_problem without a check of what it replaces
 BUSY_SECONDS = 30
 """How long a writer waits for another one's transaction (each holds it for milliseconds;
 a long wait means a stuck process, which the message then names)."""
@@ -1263,10 +1264,37 @@ class KnowledgeStore:
 
     # .................................................................. problems etc.
     def set_problem(
-        self, domain: str, name: str, kind: str, content: str, description: str = ""
+        self,
+        domain: str,
+        name: str,
+        kind: str,
+        content: str,
+        description: str = "",
+        *,
+        replacing: object = _ANY_TEXT,
     ) -> None:
+        """Store a problem's text under ``name`` (one atomic write).
+
+        ``replacing`` is the text the caller's edit started from (None: it wrote a new
+        problem); when given, a store that holds anything else under that name by now
+        raises :class:`StaleRevision` and nothing is written, as an item edit with a base
+        revision does.  Left out, the problem is written whatever is stored (seeding)."""
         with self._write() as db:
             self._check_base(db, domain, None)
+            if replacing is not _ANY_TEXT:
+                row = db.execute(
+                    "SELECT content FROM problems WHERE domain = ? AND name = ?",
+                    [domain, name],
+                ).fetchone()
+                now = None if row is None else str(row[0])
+                if now != replacing:
+                    what = "was deleted" if now is None else "was saved by someone else"
+                    if replacing is None and now is not None:
+                        what = "was made by someone else"
+                    raise StaleRevision(
+                        f"problem '{name}' of domain '{domain}' {what} since this edit "
+                        "started; nothing was saved. Reload it and make the edit again."
+                    )
             self._upsert_problem(db, domain, name, kind, content, description)
 
     def _upsert_problem(
