@@ -248,3 +248,36 @@ def test_concurrent_undos_undo_two_changes(tmp_path: Path) -> None:
     names = set(_constants(db))
     assert not {"u0", "u1"} & names
     _assert_consistent(db)
+
+
+def test_processes_opening_a_new_store_at_once_all_succeed(tmp_path: Path) -> None:
+    """Each process that finds the file new migrates and seeds it; the schema version is
+    re-read under the write lock and a domain seeded meanwhile is left as it is."""
+    db = tmp_path / "new.db"
+    script = (
+        "import sys\nfrom workbench.cli import main\n"
+        "sys.exit(main(['kb', 'list', '--db', sys.argv[1]]))\n"
+    )
+    openers = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, str(db)],
+            cwd=ROOT,
+            env=_env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(3)
+    ]
+    results = [o.communicate(timeout=120) for o in openers]
+    assert [o.returncode for o in openers] == [0, 0, 0], [err for _, err in results]
+    assert all("dinner" in out for out, _ in results)
+    conn = sqlite3.connect(db)
+    try:
+        seeded = conn.execute(
+            "SELECT domain, count(*) FROM revisions GROUP BY domain HAVING count(*) > 1"
+        ).fetchall()
+    finally:
+        conn.close()
+    assert seeded == []  # each bundled domain imported once
+    _assert_consistent(db)

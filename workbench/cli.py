@@ -212,7 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--replace",
         action="store_true",
         help="replace a domain (and problems) of the same name with different content: a "
-        "new revision, its history kept (without it such an import is refused)",
+        "new revision, its history kept (without it, or --base naming the revision "
+        "replaced, such an import is refused)",
     )
     how.add_argument(
         "--as",
