@@ -291,4 +291,12 @@ def test_every_reader_error_names_the_file(
     assert status == 1 and f"{fifo} is not a regular file" in err
     status, _, err = cli(capsys, "kb", "import", files["hpddl"], fifo, "--db", db)
     assert status == 1 and f"{fifo}: is not a regular file" in err
-    assert not open_store(db).has_domain("blocks")
+    dangling = tmp_path / "gone.hddl"
+    dangling.symlink_to(tmp_path / "nowhere.hddl")
+    status, _, err = cli(capsys, "kb", "import", dangling, "--db", db)
+    assert status == 1 and f"{dangling} is a link to nothing" in err
+    store = open_store(db)
+    try:
+        assert not store.has_domain("blocks")
+    finally:
+        store.close()

@@ -127,6 +127,8 @@ def _read_source(path: Path) -> str:
     (line and column of the first bad byte)."""
     if path.is_dir():
         raise StoreError(f"{path} is a directory, not a domain file; nothing was imported")
+    if not path.exists():
+        raise StoreError(f"{path} is a link to nothing ({path.readlink()}); nothing was imported")
     if not path.is_file():
         raise StoreError(
             f"{path} is not a regular file (a device or a pipe), not a domain file; "
