@@ -175,6 +175,13 @@ class DomainFormat:
     when it is no call; for ``kb lint``."""
     lint_skips: frozenset[str] = frozenset()
     """``kb lint`` rules that do not apply to domains in this format (by rule name)."""
+    rename: (
+        Callable[[DomainSpec, list[ImportedProblem], str], tuple[DomainSpec, list[ImportedProblem]]]
+        | None
+    ) = None
+    """The domain and its problems as ``read`` gave them, under another domain name (the
+    name is in the text, so the text changes too), for ``kb import --as NAME``; None when
+    the format cannot rename.  Raises ``ValueError`` for a name it cannot take."""
 
 
 @dataclass

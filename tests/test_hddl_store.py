@@ -420,7 +420,7 @@ def test_reimport_is_a_new_revision_and_undo_restores(
         DELIVERY.read_text(encoding="utf-8").replace("(road ?from ?next)", "(road ?next ?from)"),
         encoding="utf-8",
     )
-    rev = cli_json(capsys, "kb", "import", changed, "--db", db)
+    rev = cli_json(capsys, "kb", "import", changed, "--replace", "--db", db)
     history = cli_json(capsys, "kb", "history", "delivery", "--db", db)
     assert len(history) == len(first) + 1 and history[-1]["action"] == "import"
     assert rev["revision"] == history[-1]["revision"] > first[-1]["revision"]

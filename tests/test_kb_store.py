@@ -521,7 +521,13 @@ def test_kb_commands(tmp_path, capsys) -> None:
     assert out_file.read_text() == SOURCES["dinner"].read_text()
     edited = out_file.read_text().replace("value = 90\n", "value = 75\n")
     out_file.write_text(edited)
-    assert main(["kb", "import", str(out_file), "--db", db]) == 0
+    # Different content under a taken name is refused, naming both sources ...
+    assert main(["kb", "import", str(out_file), "--db", db]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(out_file) in err and "from dinner.toml" in err
+    assert "--replace" in err and "--as NAME" in err
+    # ... and replaces it as a new revision with --replace.
+    assert main(["kb", "import", str(out_file), "--replace", "--db", db]) == 0
     capsys.readouterr()
     assert main(["kb", "history", "dinner", "--db", db]) == 0
     hist = capsys.readouterr().out.splitlines()

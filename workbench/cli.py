@@ -207,6 +207,20 @@ def build_parser() -> argparse.ArgumentParser:
         "package that bundles a domain of that name)",
     )
     k.add_argument("--base", type=int, help="refuse if the domain is no longer at this revision")
+    how = k.add_mutually_exclusive_group()
+    how.add_argument(
+        "--replace",
+        action="store_true",
+        help="replace a domain (and problems) of the same name with different content: a "
+        "new revision, its history kept (without it, or --base naming the revision "
+        "replaced, such an import is refused)",
+    )
+    how.add_argument(
+        "--as",
+        dest="store_as",
+        metavar="NAME",
+        help="store the domain (and its problems) under this name instead of the file's",
+    )
     k = ks.add_parser(
         "export",
         parents=[common],

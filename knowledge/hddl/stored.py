@@ -54,7 +54,9 @@ __all__ = [
     "looks_like_domain",
     "problem_store_name",
     "problem_text",
+    "read_text",
     "reads_file",
+    "rename_import",
     "spec_to_domain",
     "stored_path",
 ]
@@ -247,7 +249,7 @@ def import_files(
     spec = domain_to_spec(domain)
     problems: list[ImportedProblem] = []
     for file in problem_files:
-        problem = parse_problem(Path(file).read_text(encoding="utf-8-sig"), domain, file)
+        problem = parse_problem(read_text(file), domain, file)
         name = problem_store_name(file)
         clash = next((p.file for p in problems if p.name.lower() == name.lower()), None)
         if clash is not None:
@@ -269,6 +271,62 @@ def import_files(
     return spec, problems
 
 
+def read_text(file: str | Path) -> str:
+    """A file's text for import (a byte-order mark dropped).  A directory, a device or a
+    pipe, and bytes that are not UTF-8 are an :class:`HddlError` naming the file (with the
+    line and column of the first bad byte), never a decoding traceback or a blocked read;
+    a file that cannot be opened is the ``OSError`` it raises."""
+    path = Path(file)
+    if path.is_dir():
+        raise _error(str(file), "is a directory, not an HDDL file")
+    if path.exists() and not path.is_file():
+        raise _error(str(file), "is not a regular file (a device or a pipe), not an HDDL file")
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        start = data.rfind(b"\n", 0, exc.start) + 1
+        column = len(data[start : exc.start].decode("utf-8", errors="replace")) + 1
+        raise HddlError(
+            [
+                Issue(
+                    str(file),
+                    line,
+                    column,
+                    f"not UTF-8: byte 0x{data[exc.start]:02x} (save the file as UTF-8)",
+                )
+            ]
+        ) from None
+
+
+def rename_import(
+    spec: DomainSpec, problems: list[ImportedProblem], name: str
+) -> tuple[DomainSpec, list[ImportedProblem]]:
+    """An imported domain and its problems under the domain name ``name`` (``kb import
+    --as``): the name is part of the HDDL text -- ``(domain NAME)``, and each problem's
+    ``(:domain NAME)`` -- so both are re-read, renamed and written again, and the problems
+    still plan with the domain."""
+    from dataclasses import replace
+
+    from . import parse_problem
+
+    domain = spec_to_domain(spec)
+    renamed = replace(domain, name=name.lower())
+    if renamed.name != name:
+        raise _error(
+            domain.path or "<domain>",
+            f"--as {name}: an HDDL domain's name is lower case (HDDL ignores case); "
+            f"use --as {name.lower()}",
+        )
+    new = domain_to_spec(renamed, spec.description).model_copy(update={"tests": spec.tests})
+    out = []
+    for p in problems:
+        problem = parse_problem(p.text, domain, p.file)
+        out.append(p._replace(text=problem_text(replace(problem, domain=renamed.name))))
+    return new, out
+
+
 FORMAT = DomainFormat(
     name="hddl",
     title="HDDL",
@@ -280,4 +338,5 @@ FORMAT = DomainFormat(
     check=check_spec,
     call_name=call_name,
     lint_skips=LINT_SKIPS,
+    rename=rename_import,
 )

@@ -18,7 +18,7 @@ import platformdirs
 from engine.tofs import DomainError, DomainSpec, Registry, compile_domain
 from knowledge import KnowledgePackage, format_of, get_package, package_names
 
-from .store import KnowledgeStore
+from .store import KnowledgeStore, NameTaken
 
 __all__ = [
     "default_db_path",
@@ -92,13 +92,18 @@ def seed(store: KnowledgeStore, packages: list[str] | None = None) -> list[str]:
         for domain, source in pkg.sources.items():
             if store.has_domain(domain):
                 continue
-            store.import_text(
-                source.read_text(encoding="utf-8"),
-                package=name,
-                path=str(source.name),
-                author="seed",
-                message="bundled knowledge",
-            )
+            try:
+                rev = store.import_text(
+                    source.read_text(encoding="utf-8"),
+                    package=name,
+                    path=str(source.name),
+                    author="seed",
+                    message="bundled knowledge",
+                )
+            except NameTaken:  # another process seeded it, and it was edited since
+                continue
+            if rev.unchanged:  # another process seeded it a moment ago
+                continue
             _seed_problems(store, pkg, domain)
             added.append(domain)
     return added
@@ -148,6 +153,6 @@ def open_store(path: str | Path | None = None, *, seed_bundled: bool = True) -> 
     if path is None:
         target.parent.mkdir(parents=True, exist_ok=True)
     store = KnowledgeStore(target, validator=validate)
-    if seed_bundled:
+    if seed_bundled and not store.read_only:  # a read-only store is read as it is
         seed(store)
     return store

@@ -22,7 +22,7 @@ from engine.tofs.source import SourceError
 
 from ..batch import report_failures
 from .catalog import domain_owner, open_store
-from .store import KnowledgeStore, StoreError
+from .store import KnowledgeStore, ProblemRow, Revision, StoreError
 
 if TYPE_CHECKING:
     from knowledge import DomainFormat
@@ -121,12 +121,49 @@ def _an(title: str) -> str:
     return f"{'an' if vowel else 'a'} {title}"
 
 
+def _read_source(path: Path) -> str:
+    """The text of a file given to ``kb import``, or a :class:`StoreError` naming it: a
+    directory, a device or pipe (never read: a pipe would block), bytes that are not UTF-8
+    (line and column of the first bad byte)."""
+    if path.is_dir():
+        raise StoreError(f"{path} is a directory, not a domain file; nothing was imported")
+    if not path.exists():
+        raise StoreError(f"{path} is a link to nothing ({path.readlink()}); nothing was imported")
+    if not path.is_file():
+        raise StoreError(
+            f"{path} is not a regular file (a device or a pipe), not a domain file; "
+            "nothing was imported"
+        )
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        start = data.rfind(b"\n", 0, exc.start) + 1
+        column = len(data[start : exc.start].decode("utf-8", errors="replace")) + 1
+        raise StoreError(
+            f"{path}:{line}:{column}: not UTF-8: byte 0x{data[exc.start]:02x} (save the file "
+            "as UTF-8); nothing was imported"
+        ) from None
+
+
+def _imported(args: argparse.Namespace, path: Path, rev: Revision) -> None:
+    """The line ``kb import`` prints for the domain."""
+    if rev.unchanged:
+        print(
+            f"{path} is what the store holds as domain '{rev.domain}' (revision {rev.id}); "
+            "the domain is unchanged"
+        )
+    else:
+        print(f"imported {path} as domain '{rev.domain}', revision {rev.id}")
+
+
 def cmd_import(store: KnowledgeStore, args: argparse.Namespace) -> int:
     from knowledge import domain_formats, format_of
 
     path = Path(args.source)
-    if path.exists():
-        text = path.read_text(encoding="utf-8")
+    if path.exists() or path.is_symlink():
+        text = _read_source(path)
         name = path.stem
         for owner_name, fmt in domain_formats():
             if fmt.reads(path, text):
@@ -159,10 +196,17 @@ def cmd_import(store: KnowledgeStore, args: argparse.Namespace) -> int:
         # A domain in a package's format exported as a KB source file (it carries its
         # text) comes back to that package.
         package = (domain_owner(spec.name) or format_of(spec) or ("",))[0]
-    rev = store.import_text(text, package=package or "", path=str(path), base=args.base)
+    rev = store.import_text(
+        text,
+        package=package or "",
+        path=str(path),
+        base=args.base,
+        replace=args.replace,
+        name=args.store_as,
+    )
     if args.json:
-        return _json(_revision_dict(rev))
-    print(f"imported {path} as domain '{rev.domain}', revision {rev.id}")
+        return _json(_revision_dict(rev) | {"unchanged": rev.unchanged})
+    _imported(args, path, rev)
     return 0
 
 
@@ -176,13 +220,18 @@ def _import_format(
 ) -> int:
     """A domain file in a package's format and its problem files, read and checked in full
     (:attr:`DomainFormat.read`) before the store is touched, then written as one revision
-    (the problems in the same transaction)."""
+    (the problems in the same transaction; the store's knowledge tests of the domain are
+    kept, the file has none)."""
     if args.package not in (None, package):
         return _err(
             f"{path} is {_an(fmt.title)} domain: its package is '{package}', not '{args.package}'"
         )
     try:
         spec, problems = fmt.read(path, text, args.problems)
+        if args.store_as is not None:
+            if fmt.rename is None:
+                return _err(f"{path}: {_an(fmt.title)} domain cannot be imported under --as")
+            spec, problems = fmt.rename(spec, problems, args.store_as)
     except ValueError as exc:
         return _err(f"{exc}\nnothing was imported")
     if store.has_domain(spec.name):
@@ -193,18 +242,21 @@ def _import_format(
                 f"'{owner}'; {_an(fmt.title)} domain of that name cannot replace "
                 "it; nothing was imported"
             )
-        # The file replaces what its text says; the knowledge tests are the store's own.
-        spec = spec.model_copy(update={"tests": store.load(spec.name).tests})
     rev = store.import_spec(
         spec,
         package=package,
         path=str(path),
-        problems=[(p.name, p.kind, p.text, p.description) for p in problems],
+        problems=[ProblemRow(p.name, p.kind, p.text, p.description, p.file) for p in problems],
         base=args.base,
+        replace=args.replace,
+        keep_tests=True,
     )
     if args.json:
-        return _json(_revision_dict(rev) | {"problems": [p.name for p in problems]})
-    print(f"imported {path} as domain '{rev.domain}', revision {rev.id}")
+        return _json(
+            _revision_dict(rev)
+            | {"unchanged": rev.unchanged, "problems": [p.name for p in problems]}
+        )
+    _imported(args, path, rev)
     for p in problems:
         print(f"imported {p.file} as problem '{p.name}' of '{rev.domain}'")
     return 0
@@ -379,23 +431,17 @@ def cmd_undo_redo(store: KnowledgeStore, args: argparse.Namespace) -> int:
 
 
 def cmd_set(store: KnowledgeStore, args: argparse.Namespace) -> int:
-    spec = store.load(args.domain)
-    from .store import find_item
-
-    current = find_item(spec, args.kind, args.name)
-    data: dict[str, Any] = current.model_dump(mode="json") if current is not None else {}
-    if current is None:
-        if args.kind == "method":
-            task, _, method = args.name.partition(".")
-            data.update({"task": task, "name": method})
-        else:
-            data["name"] = args.name
+    """Set fields of one item; the item is read and written in one transaction
+    (:meth:`KnowledgeStore.set_fields`), so concurrent ``kb set`` lose nothing."""
+    fields: dict[str, Any] = {}
     for field in args.fields:
         key, sep, raw = field.partition("=")
         if not sep or not key:
             return _err(f"expected FIELD=VALUE, got '{field}'")
-        data[key] = _value(raw)
-    rev = store.edit(args.domain, args.kind, args.name, data, base=args.base, message=args.message)
+        fields[key] = _value(raw)
+    rev = store.set_fields(
+        args.domain, args.kind, args.name, fields, base=args.base, message=args.message
+    )
     if args.json:
         return _json(_revision_dict(rev))
     print(

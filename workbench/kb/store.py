@@ -5,12 +5,22 @@ Design choices, and why:
 * **Every change is a revision** holding who, when, what (the item before and after) and a
   snapshot of the whole domain's canonical text.  Snapshots make undo, redo and the diff
   between *any* two revisions exact and simple, at a few tens of kilobytes per edit.
-* **Optimistic concurrency.**  An edit names the revision it was based on; inside an
-  ``IMMEDIATE`` transaction the store checks that this is still the latest and refuses the
-  edit otherwise, so two workbench processes never overwrite each other silently.
-* **Validation before writing.**  The new domain is built and checked (model rules, then
-  the caller's validator -- normally a full compile with the domain's primitives) before a
-  transaction starts, so a rejected edit writes nothing at all.
+* **No lost update.**  Every write reads the domain, makes its change and writes it inside
+  one ``IMMEDIATE`` transaction (SQLite's write lock is taken before the read), so a second
+  writer waits for the first and applies its change to what the first wrote.  An edit that
+  names the revision it was based on is refused when the domain has moved on since
+  (:class:`StaleRevision`); one without a base (``kb set`` in a script) applies to the
+  current head.  Holding the lock while validating costs milliseconds; losing an edit is
+  not an option.
+* **Validation before committing.**  The new domain is built and checked (model rules,
+  then the caller's validator -- normally a full compile with the domain's primitives)
+  inside the transaction, and a rejected edit rolls it back: nothing is written.
+* **Imports never overwrite silently.**  Importing a domain (or a problem) whose name the
+  store already holds with different content is refused, naming both sources, unless the
+  caller says to replace it (``replace``, or a ``base`` revision, which says what it
+  replaces); identical content changes nothing.
+* **A read-only file opens for reading** (a read-only mount, a file without write
+  permission): lists, exports and planning work, and a write says the store is read-only.
 * **One connection per thread** (SQLite objects cannot cross threads), WAL so readers do
   not block the writer, a busy timeout, and foreign keys on.
 * **A file that is not ours is never touched**: its header is read before anything else.
@@ -18,18 +28,20 @@ Design choices, and why:
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import getpass
 import json
 import os
 import sqlite3
 import threading
+import urllib.parse
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import BaseModel, ValidationError
 
@@ -46,7 +58,10 @@ __all__ = [
     "KINDS",
     "EditRejected",
     "KnowledgeStore",
+    "NameTaken",
     "NotAStore",
+    "ProblemRow",
+    "ReadOnlyStore",
     "Revision",
     "StaleRevision",
     "StoreError",
@@ -56,6 +71,10 @@ __all__ = [
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 KINDS = ("constant", "task", "method", "operator", "test")
+_ANY_TEXT = object()  # set_problem without a check of what it replaces
+BUSY_SECONDS = 30
+"""How long a writer waits for another one's transaction (each holds it for milliseconds;
+a long wait means a stuck process, which the message then names)."""
 Validator = Callable[[str, DomainSpec], list[str]]
 
 
@@ -69,6 +88,14 @@ class NotAStore(StoreError):
 
 class StaleRevision(StoreError):
     """The domain changed since the revision an edit was based on."""
+
+
+class ReadOnlyStore(StoreError):
+    """A write to a store this process may only read (a read-only mount or file)."""
+
+
+class NameTaken(StoreError):
+    """An import names a domain or problem the store holds with different content."""
 
 
 class EditRejected(StoreError):
@@ -98,6 +125,8 @@ class Revision:
     parent: int | None
     reverts: int | None
     message: str
+    unchanged: bool = False
+    """An import of what the store already held: no revision was made (this is the head)."""
 
     def summary(self) -> str:
         what = self.target if self.kind == "domain" else f"{self.kind} {self.target}"
@@ -212,6 +241,54 @@ def apply_change(
     return new, before, after
 
 
+class ProblemRow(NamedTuple):
+    """A problem as an import stores it; ``source`` (its file) is for messages."""
+
+    name: str
+    kind: str
+    content: str
+    description: str
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class _Change:
+    """What one write makes of the domain it read: the new domain and its revision's
+    record (``header`` None keeps the stored header)."""
+
+    spec: DomainSpec
+    what: str
+    action: str
+    kind: str
+    target: str
+    before: Any
+    after: Any
+    header: str | None = None
+    reverts: int | None = None
+
+
+def _item_change(
+    spec: DomainSpec, kind: str, name: str, value: Mapping[str, Any] | None
+) -> _Change:
+    """:func:`apply_change` as a change, a malformed item as :class:`EditRejected`."""
+    what = f"{'deleting' if value is None else 'the edit of'} {kind} '{name}'"
+    try:
+        new, before, after = apply_change(spec, kind, name, value)
+    except ValidationError as exc:
+        raise EditRejected(
+            spec.name,
+            what,
+            [
+                f"field {'.'.join(str(x) for x in e['loc']) or '(item)'}: {e['msg']}"
+                for e in exc.errors()
+            ],
+        ) from None
+    except ValueError as exc:
+        raise EditRejected(spec.name, what, [str(exc)]) from None
+    action = "delete" if value is None else ("update" if before is not None else "create")
+    return _Change(new, what, action, kind, name, before, after)
+
+
 # ----------------------------------------------------------------- the store
 
 
@@ -223,6 +300,11 @@ class KnowledgeStore:
         self.validator = validator
         self._local = threading.local()
         self._check_file()
+        self.read_only = self._read_only()
+        """Whether this process may only read the file (a read-only mount or file, or a
+        folder where SQLite cannot make its write-ahead log): reads work, writes raise
+        :class:`ReadOnlyStore`."""
+        self._immutable = False
         self._migrate()
 
     # .................................................................. connections
@@ -230,6 +312,10 @@ class KnowledgeStore:
         p = self.path
         if p.is_dir():
             raise NotAStore(f"{p} is a directory, not a workbench database")
+        if p.exists() and not p.is_file():
+            raise NotAStore(
+                f"{p} is not a regular file (a device or pipe), not a workbench database"
+            )
         if p.exists() and p.stat().st_size > 0:
             try:
                 with p.open("rb") as fh:
@@ -243,10 +329,47 @@ class KnowledgeStore:
                 )
         elif not p.parent.exists():
             raise NotAStore(f"{p}: the folder {p.parent} does not exist")
+        elif not p.exists() and not os.access(p.parent, os.W_OK | os.X_OK):
+            raise ReadOnlyStore(f"cannot make the store {p}: the folder {p.parent} is read-only")
+
+    def _read_only(self) -> bool:
+        """Whether the file cannot be written here.  ``os.access`` answers for this process
+        (root included: it reports a read-only mount).  A writable file in a folder this
+        process cannot write is read-only too unless its write-ahead log already exists
+        and is writable, since SQLite makes the log (``-wal``, ``-shm``) beside the file."""
+        p = self.path
+        if not p.exists():
+            return False
+        if not os.access(p, os.W_OK):
+            return True
+        if os.access(p.parent, os.W_OK | os.X_OK):
+            return False
+        logs = [p.with_name(p.name + suffix) for suffix in ("-wal", "-shm")]
+        return not all(log.exists() and os.access(log, os.W_OK) for log in logs)
+
+    def _open(self) -> sqlite3.Connection:
+        """A new connection: read-write, or read-only (``mode=ro``; ``immutable`` when
+        SQLite cannot even make the shared-memory file it reads a WAL file with)."""
+        if not self.read_only:
+            return sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
+        uri = "file:" + urllib.parse.quote(str(self.path.resolve()))
+        if not self._immutable:
+            conn = sqlite3.connect(
+                uri + "?mode=ro", uri=True, timeout=BUSY_SECONDS, isolation_level=None
+            )
+            try:
+                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                return conn
+            except sqlite3.OperationalError:
+                conn.close()
+                self._immutable = True
+        return sqlite3.connect(
+            uri + "?mode=ro&immutable=1", uri=True, timeout=BUSY_SECONDS, isolation_level=None
+        )
 
     def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, timeout=10, isolation_level=None)
-        conn.execute("PRAGMA busy_timeout = 10000")
+        conn = self._open()
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_SECONDS * 1000}")
         conn.execute("PRAGMA foreign_keys = ON")
         return conn
 
@@ -281,20 +404,52 @@ class KnowledgeStore:
             conn.close()
             self._local.conn = self._local.db = None
 
+    def _refuse_write(self) -> ReadOnlyStore:
+        return ReadOnlyStore(f"the store {self.path} is read-only; nothing was changed")
+
     @contextmanager
     def _write(self) -> Iterator[Database]:
-        """A write transaction that takes the lock at once (so checks inside it hold)."""
+        """A write transaction that takes the lock at once, before anything is read, so
+        that what is read inside it is what the change is applied to (no lost update).
+
+        A writer waits up to :data:`BUSY_SECONDS` for another one to finish."""
+        if self.read_only:
+            raise self._refuse_write()
         db = self.db
-        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise self._write_error(exc) from None
         try:
             yield db
+        except sqlite3.OperationalError as exc:
+            db.execute("ROLLBACK")
+            raise self._write_error(exc) from None
         except BaseException:
             db.execute("ROLLBACK")
             raise
-        db.execute("COMMIT")
+        try:
+            db.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            if db.conn.in_transaction:
+                db.execute("ROLLBACK")
+            raise self._write_error(exc) from None
+
+    def _write_error(self, exc: sqlite3.OperationalError) -> StoreError | sqlite3.OperationalError:
+        """What a failed write tells the user: read-only, or busy for too long."""
+        text = str(exc).lower()
+        if "readonly" in text or "read-only" in text:
+            self.read_only = True
+            return self._refuse_write()
+        if "locked" in text or "busy" in text:
+            return StoreError(
+                f"the store {self.path} is busy: another workbench held it for more than "
+                f"{BUSY_SECONDS} s; nothing was changed, try again"
+            )
+        return exc
 
     def _migrate(self) -> None:
-        conn = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+        conn = self._open()
         try:
             try:
                 version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -319,8 +474,16 @@ class KnowledgeStore:
                     f"{version}; this one knows {SCHEMA_VERSION}); it was left "
                     "untouched"
                 )
+            if self.read_only and version < SCHEMA_VERSION:
+                what = "is empty" if version == 0 else f"has the older schema {version}"
+                raise ReadOnlyStore(
+                    f"the store {self.path} is read-only and {what}; this workbench "
+                    f"reads schema {SCHEMA_VERSION}, so it must be opened once where it "
+                    "can be written"
+                )
             if version == SCHEMA_VERSION:
-                conn.execute("PRAGMA journal_mode = WAL")
+                if not self.read_only:
+                    conn.execute("PRAGMA journal_mode = WAL")
                 return
             if version > 0:
                 backup = self.path.with_name(f"{self.path.name}.v{version}.bak")
@@ -336,8 +499,11 @@ class KnowledgeStore:
             for number in range(version + 1, SCHEMA_VERSION + 1):
                 conn.execute("BEGIN IMMEDIATE")
                 try:
-                    MIGRATIONS[number - 1](db)
-                    conn.execute(f"PRAGMA user_version = {number}")
+                    # Another process opening the same new file may have migrated it
+                    # while this one waited for the lock.
+                    if conn.execute("PRAGMA user_version").fetchone()[0] < number:
+                        MIGRATIONS[number - 1](db)
+                        conn.execute(f"PRAGMA user_version = {number}")
                 except BaseException:
                     conn.execute("ROLLBACK")
                     raise
@@ -650,6 +816,42 @@ class KnowledgeStore:
             )
         return current
 
+    def _apply(
+        self,
+        domain: str,
+        base: int | None,
+        make: Callable[[DomainSpec], _Change],
+        author: str | None,
+        message: str,
+    ) -> Revision:
+        """One change to ``domain`` as one revision: inside one write transaction the base
+        is checked, the domain read, ``make`` turns it into the change, the change is
+        validated and written.  A second writer waits for the lock and then makes its
+        change to what this one wrote, so neither is lost; anything raised rolls back."""
+        with self._write() as db:
+            parent = self._check_base(db, domain, base)
+            change = make(self.load(domain))
+            self._validate(domain, change.spec, change.what)
+            header = self.header(domain)
+            if change.header is not None and change.header != header:
+                header = change.header
+                db.execute("UPDATE domains SET header = ? WHERE name = ?", [header, domain])
+            self._write_rows(db, change.spec)
+            return self._commit_revision(
+                db,
+                change.spec,
+                header,
+                action=change.action,
+                kind=change.kind,
+                target=change.target,
+                before=change.before,
+                after=change.after,
+                parent=parent,
+                reverts=change.reverts,
+                author=author,
+                message=message,
+            )
+
     def import_text(
         self,
         text: str,
@@ -659,12 +861,21 @@ class KnowledgeStore:
         author: str | None = None,
         base: int | None = None,
         message: str = "",
+        replace: bool = False,
+        name: str | None = None,
     ) -> Revision:
-        """Load a KB source file as the new state of its domain (creating the domain)."""
+        """Load a KB source file as the new state of its domain (creating the domain), or
+        of the domain ``name`` when given (:meth:`import_spec` says when it replaces)."""
         try:
             spec, header = parse_domain_file_text(text, path)
         except SourceError as exc:
             raise EditRejected("?", f"import of {path}", exc.messages) from None
+        if name is not None and name != spec.name:
+            try:
+                spec = DomainSpec.model_validate(spec.model_dump() | {"name": name})
+            except ValidationError as exc:
+                problems = [f"the name '{name}': {e['msg']}" for e in exc.errors()]
+                raise EditRejected(name, f"import of {path}", problems) from None
         return self.import_spec(
             spec,
             package=package,
@@ -673,6 +884,7 @@ class KnowledgeStore:
             author=author,
             base=base,
             message=message,
+            replace=replace,
         )
 
     def import_spec(
@@ -682,27 +894,63 @@ class KnowledgeStore:
         package: str,
         path: str = "<text>",
         header: str = "",
-        problems: Sequence[tuple[str, str, str, str]] = (),
+        problems: Sequence[tuple[str, str, str, str] | ProblemRow] = (),
         author: str | None = None,
         base: int | None = None,
         message: str = "",
+        replace: bool = False,
+        keep_tests: bool = False,
     ) -> Revision:
         """``spec`` as the new state of its domain (creating the domain), and ``problems``
-        -- (name, kind, content, description) each, replacing any of the same name -- in one
-        transaction: validated first, then all written or nothing."""
-        self._validate(spec.name, spec, f"import of {path}")
+        -- (name, kind, content, description[, source]) each -- in one transaction:
+        validated, then all written or nothing.
+
+        A domain or problem the store already holds under that name with *different*
+        content is replaced only with ``replace`` or a ``base`` revision (which names what
+        is replaced); otherwise :class:`NameTaken` names both sources.  An import of what
+        the store already holds makes no revision: the head comes back with
+        ``unchanged`` set (new problems are still added).  ``keep_tests`` is for a file in a
+        package format: it has no knowledge tests of its own (the stored ones are kept) and
+        its description only names the file (not compared)."""
+        rows = [ProblemRow(*p) for p in problems]
+        what = f"import of {path}"
         with self._write() as db:
             exists = db.execute(
-                "SELECT revision FROM domains WHERE name = ?", [spec.name]
+                "SELECT revision, package FROM domains WHERE name = ?", [spec.name]
             ).fetchone()
             parent = None
             if exists:
                 parent = self._check_base(db, spec.name, base)
+                stored = self.load(spec.name)
+                if keep_tests:
+                    spec = spec.model_copy(update={"tests": stored.tests})
+                # A file in a package format has no description of its own (the reader
+                # names the file there): the same text from another file is the same.
+                compared = (
+                    spec.model_copy(update={"description": stored.description})
+                    if keep_tests
+                    else spec
+                )
+                same = exists[1] == package and dump_domain_source(
+                    compared, header
+                ) == dump_domain_source(stored, self.header(spec.name))
+                if not same:  # what is wrong with the file is said first
+                    self._validate(spec.name, spec, what)
+                clashes = self._problem_clashes(db, spec.name, rows)
+                if (not same or clashes) and not replace and base is None:
+                    raise NameTaken(self._name_taken(spec.name, path, parent, same, clashes))
+                if same:
+                    for p in rows:
+                        self._upsert_problem(
+                            db, spec.name, p.name, p.kind, p.content, p.description
+                        )
+                    return dataclasses.replace(self.get_revision(parent), unchanged=True)
                 db.execute(
                     "UPDATE domains SET package = ?, header = ? WHERE name = ?",
                     [package, header, spec.name],
                 )
             else:
+                self._validate(spec.name, spec, what)
                 db.table("domains").insert(
                     {
                         "name": spec.name,
@@ -717,8 +965,8 @@ class KnowledgeStore:
                     }
                 )
             self._write_rows(db, spec)
-            for name, kind, content, description in problems:
-                self._upsert_problem(db, spec.name, name, kind, content, description)
+            for p in rows:
+                self._upsert_problem(db, spec.name, p.name, p.kind, p.content, p.description)
             return self._commit_revision(
                 db,
                 spec,
@@ -734,6 +982,64 @@ class KnowledgeStore:
                 message=message,
             )
 
+    def _problem_clashes(
+        self, db: Database, domain: str, rows: Sequence[ProblemRow]
+    ) -> list[tuple[ProblemRow, str, str]]:
+        """The imported problems the store holds under that name (in any case, as problems
+        are looked up) with other content: (new, stored name, stored description) each."""
+        out = []
+        for p in rows:
+            for name, kind, content, description in db.execute(
+                "SELECT name, kind, content, description FROM problems "
+                "WHERE domain = ? AND name = ? COLLATE NOCASE",
+                [domain, p.name],
+            ).fetchall():
+                if (kind, content) != (p.kind, p.content):
+                    out.append((p, str(name), str(description or kind)))
+        return out
+
+    def _name_taken(
+        self,
+        domain: str,
+        path: str,
+        head: int,
+        same: bool,
+        clashes: Sequence[tuple[ProblemRow, str, str]],
+    ) -> str:
+        """Why an import is refused: each name taken, where the stored content came from,
+        and the two ways on."""
+        parts = []
+        if not same:
+            last = (
+                self._conn()
+                .execute(
+                    "SELECT id, target FROM revisions WHERE domain = ? AND action = 'import' "
+                    "ORDER BY id DESC LIMIT 1",
+                    [domain],
+                )
+                .fetchone()
+            )
+            origin = (
+                f"imported from {last[1]} as revision {last[0]}"
+                + (f", now at revision {head}" if head != last[0] else "")
+                if last
+                else f"at revision {head}"
+            )
+            parts.append(
+                f"{path} defines domain '{domain}', but the store holds a different domain "
+                f"'{domain}' ({origin})"
+            )
+        for p, name, description in clashes:
+            parts.append(
+                f"{p.source or path} is problem '{p.name}' of '{domain}', but the store "
+                f"holds a different problem '{name}' ({description})"
+            )
+        return (
+            "; ".join(parts) + "; nothing was imported: add --replace to replace it "
+            "(a new revision, history kept), or --as NAME to store the import under "
+            "another name"
+        )
+
     def edit(
         self,
         domain: str,
@@ -747,43 +1053,39 @@ class KnowledgeStore:
     ) -> Revision:
         """Create, replace or (``value=None``) delete one item, as one revision.
 
-        ``base`` is the revision the edit was made against; ``None`` skips the check (for
-        scripts that own the file).
-        """
-        spec = self.load(domain)
-        what = f"{'deleting' if value is None else 'the edit of'} {kind} '{name}'"
-        try:
-            new, before, after = apply_change(spec, kind, name, value)
-        except ValidationError as exc:
-            raise EditRejected(
-                domain,
-                what,
-                [
-                    f"field {'.'.join(str(x) for x in e['loc']) or '(item)'}: {e['msg']}"
-                    for e in exc.errors()
-                ],
-            ) from None
-        except ValueError as exc:
-            raise EditRejected(domain, what, [str(exc)]) from None
-        self._validate(domain, new, what)
-        action = "delete" if value is None else ("update" if before is not None else "create")
-        with self._write() as db:
-            parent = self._check_base(db, domain, base)
-            self._write_rows(db, new)
-            return self._commit_revision(
-                db,
-                new,
-                self.header(domain),
-                action=action,
-                kind=kind,
-                target=name,
-                before=before,
-                after=after,
-                parent=parent,
-                reverts=None,
-                author=author,
-                message=message,
-            )
+        ``base`` is the revision the edit was made against; ``None`` applies it to the
+        domain as it is when the write lock is taken (for scripts: nothing is lost)."""
+        return self._apply(
+            domain, base, lambda spec: _item_change(spec, kind, name, value), author, message
+        )
+
+    def set_fields(
+        self,
+        domain: str,
+        kind: str,
+        name: str,
+        fields: Mapping[str, Any],
+        *,
+        base: int | None,
+        author: str | None = None,
+        message: str = "",
+    ) -> Revision:
+        """Set some fields of one item (creating it when there is none), as one revision:
+        the item is read inside the write transaction, so fields another writer set in the
+        meantime are kept (``kb set``)."""
+
+        def make(spec: DomainSpec) -> _Change:
+            current = find_item(spec, kind, name)
+            data: dict[str, Any] = current.model_dump(mode="json") if current else {}
+            if current is None:
+                if kind == "method":
+                    task, _, method = name.partition(".")
+                    data.update({"task": task, "name": method})
+                else:
+                    data["name"] = name
+            return _item_change(spec, kind, name, data | dict(fields))
+
+        return self._apply(domain, base, make, author, message)
 
     def reorder_methods(
         self,
@@ -795,39 +1097,26 @@ class KnowledgeStore:
         author: str | None = None,
     ) -> Revision:
         """Change the priority order of a task's methods."""
-        spec = self.load(domain)
-        mine = [m for m in spec.methods if m.task == task]
-        if sorted(order) != sorted(m.name for m in mine):
-            raise EditRejected(
-                domain,
-                f"reordering the methods of '{task}'",
-                [
-                    f"the new order must name each method of '{task}' once: "
-                    f"{', '.join(m.name for m in mine)}"
-                ],
-            )
-        by_name = {m.name: m for m in mine}
-        ordered = iter([by_name[n] for n in order])
-        methods = [next(ordered) if m.task == task else m for m in spec.methods]
-        new = spec.model_copy(update={"methods": methods})
-        self._validate(domain, new, f"reordering the methods of '{task}'")
-        with self._write() as db:
-            parent = self._check_base(db, domain, base)
-            self._write_rows(db, new)
-            return self._commit_revision(
-                db,
-                new,
-                self.header(domain),
-                action="reorder",
-                kind="task",
-                target=task,
-                before=[m.name for m in mine],
-                after=order,
-                parent=parent,
-                reverts=None,
-                author=author,
-                message="",
-            )
+        what = f"reordering the methods of '{task}'"
+
+        def make(spec: DomainSpec) -> _Change:
+            mine = [m for m in spec.methods if m.task == task]
+            if sorted(order) != sorted(m.name for m in mine):
+                raise EditRejected(
+                    domain,
+                    what,
+                    [
+                        f"the new order must name each method of '{task}' once: "
+                        f"{', '.join(m.name for m in mine)}"
+                    ],
+                )
+            by_name = {m.name: m for m in mine}
+            ordered = iter([by_name[n] for n in order])
+            methods = [next(ordered) if m.task == task else m for m in spec.methods]
+            new = spec.model_copy(update={"methods": methods})
+            return _Change(new, what, "reorder", "task", task, [m.name for m in mine], order)
+
+        return self._apply(domain, base, make, author, "")
 
     def rename(
         self,
@@ -843,37 +1132,23 @@ class KnowledgeStore:
         (:func:`workbench.kb.rename.rename_item`)."""
         from workbench.kb.rename import RenameError, rename_item
 
-        spec = self.load(domain)
         what = f"renaming {kind} '{name}' to '{new_name}'"
-        try:
-            new = rename_item(spec, kind, name, new_name)
-        except RenameError as exc:
-            raise EditRejected(domain, what, [str(exc)]) from None
-        except ValidationError as exc:
-            raise EditRejected(domain, what, [e["msg"] for e in exc.errors()]) from None
-        self._validate(domain, new, what)
         target = (
             f"{name.partition('.')[0]}.{new_name}"
             if kind == "method" and "." not in new_name
             else new_name
         )
-        with self._write() as db:
-            parent = self._check_base(db, domain, base)
-            self._write_rows(db, new)
-            return self._commit_revision(
-                db,
-                new,
-                self.header(domain),
-                action="rename",
-                kind=kind,
-                target=target,
-                before=name,
-                after=target,
-                parent=parent,
-                reverts=None,
-                author=author,
-                message="",
-            )
+
+        def make(spec: DomainSpec) -> _Change:
+            try:
+                new = rename_item(spec, kind, name, new_name)
+            except RenameError as exc:
+                raise EditRejected(domain, what, [str(exc)]) from None
+            except ValidationError as exc:
+                raise EditRejected(domain, what, [e["msg"] for e in exc.errors()]) from None
+            return _Change(new, what, "rename", kind, target, name, target)
+
+        return self._apply(domain, base, make, author, "")
 
     # .................................................................. history
     def _row_to_revision(self, r: Mapping[str, Any]) -> Revision:
@@ -949,63 +1224,77 @@ class KnowledgeStore:
                 redo = []
         return undo, redo
 
-    def _restore(
-        self,
-        domain: str,
-        target: Revision,
-        state_rev: int,
-        action: str,
-        base: int | None,
-        author: str | None,
-    ) -> Revision:
-        text = self.snapshot(state_rev)
-        spec, header = parse_domain_file_text(text, f"{domain}@r{state_rev}")
-        self._validate(domain, spec, f"{action} of revision {target.id}")
-        with self._write() as db:
-            parent = self._check_base(db, domain, base)
-            db.execute("UPDATE domains SET header = ? WHERE name = ?", [header, domain])
-            self._write_rows(db, spec)
+    def _step(self, domain: str, action: str, base: int | None, author: str | None) -> Revision:
+        """Undo or redo, decided from the history read inside the write transaction (so
+        two processes undoing at once undo two changes, never one twice)."""
+
+        def make(_: DomainSpec) -> _Change:
+            undo, redo = self._stacks(domain)
+            stack = undo if action == "undo" else redo
+            if not stack:
+                raise UnknownItem(f"nothing to {action} in domain '{domain}'")
+            target = stack[-1]
+            state = target.parent if action == "undo" else target.id
+            assert state is not None  # an undoable change has a parent
+            spec, header = parse_domain_file_text(self.snapshot(state), f"{domain}@r{state}")
             before, after = (
                 (target.after, target.before) if action == "undo" else (target.before, target.after)
             )
-            return self._commit_revision(
-                db,
+            return _Change(
                 spec,
-                header,
-                action=action,
-                kind=target.kind,
-                target=target.target,
-                before=before,
-                after=after,
-                parent=parent,
+                f"{action} of revision {target.id}",
+                action,
+                target.kind,
+                target.target,
+                before,
+                after,
+                header=header,
                 reverts=target.id,
-                author=author,
-                message="",
             )
+
+        return self._apply(domain, base, make, author, "")
 
     def undo(self, domain: str, *, base: int | None = None, author: str | None = None) -> Revision:
         """Undo the latest change not yet undone (the domain's creation cannot be undone)."""
-        undo, _ = self._stacks(domain)
-        if not undo:
-            raise UnknownItem(f"nothing to undo in domain '{domain}'")
-        target = undo[-1]
-        assert target.parent is not None
-        return self._restore(domain, target, target.parent, "undo", base, author)
+        return self._step(domain, "undo", base, author)
 
     def redo(self, domain: str, *, base: int | None = None, author: str | None = None) -> Revision:
         """Redo the change undone last, if nothing was changed since."""
-        _, redo = self._stacks(domain)
-        if not redo:
-            raise UnknownItem(f"nothing to redo in domain '{domain}'")
-        target = redo[-1]
-        return self._restore(domain, target, target.id, "redo", base, author)
+        return self._step(domain, "redo", base, author)
 
     # .................................................................. problems etc.
     def set_problem(
-        self, domain: str, name: str, kind: str, content: str, description: str = ""
+        self,
+        domain: str,
+        name: str,
+        kind: str,
+        content: str,
+        description: str = "",
+        *,
+        replacing: object = _ANY_TEXT,
     ) -> None:
+        """Store a problem's text under ``name`` (one atomic write).
+
+        ``replacing`` is the text the caller's edit started from (None: it wrote a new
+        problem); when given, a store that holds anything else under that name by now
+        raises :class:`StaleRevision` and nothing is written, as an item edit with a base
+        revision does.  Left out, the problem is written whatever is stored (seeding)."""
         with self._write() as db:
             self._check_base(db, domain, None)
+            if replacing is not _ANY_TEXT:
+                row = db.execute(
+                    "SELECT content FROM problems WHERE domain = ? AND name = ?",
+                    [domain, name],
+                ).fetchone()
+                now = None if row is None else str(row[0])
+                if now != replacing:
+                    what = "was deleted" if now is None else "was saved by someone else"
+                    if replacing is None and now is not None:
+                        what = "was made by someone else"
+                    raise StaleRevision(
+                        f"problem '{name}' of domain '{domain}' {what} since this edit "
+                        "started; nothing was saved. Reload it and make the edit again."
+                    )
             self._upsert_problem(db, domain, name, kind, content, description)
 
     def _upsert_problem(
@@ -1066,7 +1355,12 @@ class KnowledgeStore:
         parameters: Mapping[str, Any],
         summary: Mapping[str, Any],
         trace: Any = None,
-    ) -> int:
+    ) -> int | None:
+        """Keep a run's parameters and outcome; None, keeping nothing, on a read-only store
+        (planning from a read-only store works, and a run is no change the user asked
+        for)."""
+        if self.read_only:
+            return None
         with self._write() as db:
             rev = self._check_base(db, domain, None)
             run_id = (
