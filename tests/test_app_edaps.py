@@ -570,3 +570,24 @@ async def test_tabs_and_commands(tmp_path: Path) -> None:
         commands["Design: show input"]()
         await pilot.pause()
         assert active_tab(screen) == "tab-design" and screen.editor.has_focus
+
+
+async def test_a_design_saved_elsewhere_meanwhile_is_not_overwritten(tmp_path: Path) -> None:
+    """Two editors of one design: the second save is refused, and the first one's text
+    stays in the store (the editor keeps its own, unsaved)."""
+    app = WorkbenchApp(tmp_path / "kb.db")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_design(app, pilot, "RM1")
+        theirs = (stored(app.db, "RM1") or "").replace("\nG 0.015\n", "\nG 0.03\n")
+        other = open_store(app.db)
+        try:
+            other.set_problem("edaps", "RM1", "edaps-design", theirs, "someone else's")
+        finally:
+            other.close()
+        screen.editor.replace("0.02", (21, 2), (21, 7))
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert stored(app.db, "RM1") == theirs
+        assert screen.dirty
+        status = str(screen.query_one(StatusLine).render())
+        assert "saved by someone else" in status, status

@@ -1019,14 +1019,27 @@ def edit_board(
     finally:
         store.close()
 
+    # What the store held under each name when this editor last read or wrote it: a board
+    # saved by someone else meanwhile is refused, not overwritten.
+    known: dict[str, str | None] = {name: text} if name else {}
+
     def save(saved: SavedDeal) -> bool:
         s = open_store(db)
         try:
             s.set_problem(
-                "bridge", saved.name, "pbn-board", saved.pbn, f"board {saved.record.board}"
+                "bridge",
+                saved.name,
+                "pbn-board",
+                saved.pbn,
+                f"board {saved.record.board}",
+                replacing=known.get(saved.name),
             )
+        except StoreError as exc:
+            app.notify(str(exc), title=f"Board {saved.name} not saved", severity="error")
+            return False
         finally:
             s.close()
+        known[saved.name] = saved.pbn
         app.notify(f"Saved board {saved.name}", timeout=3)
         return True
 

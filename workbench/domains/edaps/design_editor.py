@@ -510,7 +510,10 @@ class DesignScreen(GuardedScreen[None]):
         try:
             store = open_store(self.db)
             try:
-                store.set_problem(EDAPS, name, DESIGN_KIND, text, description)
+                # What this edit started from: a design saved by someone else meanwhile
+                # (or, for a new name, made meanwhile) is refused, not overwritten.
+                replacing = self.saved_text if name == self.design_name and not new else None
+                store.set_problem(EDAPS, name, DESIGN_KIND, text, description, replacing=replacing)
             finally:
                 store.close()
         except StoreError as exc:
