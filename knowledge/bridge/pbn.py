@@ -30,6 +30,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.tofs.textfile import TextFileError, read_bytes
+
 from .cards import ALL_CARDS, CARD_NAMES, CardError, Denom, Seat, parse_card, parse_hand
 from .deal import (
     Contract,
@@ -173,6 +175,15 @@ class _Game:
     warnings: list[str] = field(default_factory=list)
     error: PbnError | None = None  # the first syntax error, raised once the board is known
     last: _Tag | None = None
+
+
+def _read_bytes(path: Path) -> bytes:
+    """The file's bytes, or a :class:`PbnError` naming it: no such file, a directory, a
+    device or FIFO (refused without waiting on it), unreadable."""
+    try:
+        return read_bytes(path)
+    except TextFileError as e:
+        raise PbnError(e.message, file=str(path)) from None
 
 
 def _decode(raw: bytes) -> str:
@@ -575,18 +586,14 @@ def parse_pbn(text: str, *, source: str = "<pbn>") -> list[BoardRecord]:
 def read_pbn(path: str | Path) -> list[BoardRecord]:
     """Every board of the PBN file at ``path``; raises :class:`PbnError` at the first bad one."""
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as e:
-        raise PbnError(f"cannot read the file: {e.strerror or e}", file=str(p)) from None
-    return _parse_games(_decode(raw), p.name, None)
+    return _parse_games(_decode(_read_bytes(p)), p.name, None)
 
 
 def read_pbn_lenient(path: str | Path) -> tuple[list[BoardRecord], list[PbnError]]:
     """The good boards of a PBN file and an error for each bad one (for messy archives)."""
     p = Path(path)
     errors: list[PbnError] = []
-    return _parse_games(_decode(p.read_bytes()), p.name, errors), errors
+    return _parse_games(_decode(_read_bytes(p)), p.name, errors), errors
 
 
 # -- LIN through endplay ------------------------------------------------------------------------
@@ -720,7 +727,7 @@ def parse_lin(text: str, *, source: str = "<lin>") -> list[BoardRecord]:
 def read_lin(path: str | Path) -> list[BoardRecord]:
     """Every board of the LIN file at ``path``."""
     p = Path(path)
-    return parse_lin(_decode(p.read_bytes()), source=p.name)
+    return parse_lin(_decode(_read_bytes(p)), source=p.name)
 
 
 def load(path: str | Path) -> list[BoardRecord]:

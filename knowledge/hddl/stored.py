@@ -241,13 +241,13 @@ def import_files(
     the file is no key, since IPC domains give many problems one name (every Freecell problem
     is ``p``), and importing one would silently replace another; two files of one name are
     refused.  Raises :class:`HddlError` (file, line, column) or ``OSError``."""
-    from . import parse_domain, parse_problem
+    from . import _read, parse_domain, parse_problem
 
     domain = parse_domain(text, str(path))
     spec = domain_to_spec(domain)
     problems: list[ImportedProblem] = []
     for file in problem_files:
-        problem = parse_problem(Path(file).read_text(encoding="utf-8-sig"), domain, file)
+        problem = parse_problem(_read(file), domain, file)
         name = problem_store_name(file)
         clash = next((p.file for p in problems if p.name.lower() == name.lower()), None)
         if clash is not None:

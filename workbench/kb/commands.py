@@ -38,7 +38,7 @@ def _err(message: str, status: int = 1) -> int:
 def _value(text: str) -> Any:
     try:
         return json.loads(text)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, or JSON Python will not hold: text
         return text
 
 
