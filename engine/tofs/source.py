@@ -7,6 +7,7 @@ path (structure) and what was expected -- never a traceback.
 from __future__ import annotations
 
 import re
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -99,6 +100,18 @@ def _too_deep(text: str, limit: int = MAX_TOML_DEPTH) -> tuple[int, int] | None:
     return None
 
 
+def _long_number(text: str) -> str:
+    """Where the number too long to read is, for the message."""
+    longest = sys.get_int_max_str_digits() or 4300
+    match = re.search(rf"[0-9][0-9_]{{{longest},}}", text)
+    if match is None:
+        return "a number too long to read"
+    line = text.count("\n", 0, match.start()) + 1
+    column = match.start() - text.rfind("\n", 0, match.start())
+    digits = sum(c.isdigit() for c in match.group())
+    return f"line {line}, column {column}: a number of {digits} digits, too long to read"
+
+
 def parse_domain_source(text: str, path: str = "<text>") -> DomainSpec:
     deep = _too_deep(text)
     if deep is not None:
@@ -115,6 +128,8 @@ def parse_domain_source(text: str, path: str = "<text>") -> DomainSpec:
         raise SourceError(path, [f"TOML syntax: {exc}"]) from None
     except RecursionError:  # deeper than the scan above saw, in text it misread
         raise SourceError(path, ["TOML nested too deeply to read"]) from None
+    except ValueError:  # int() refuses a literal of over 4,300 digits
+        raise SourceError(path, [_long_number(text)]) from None
     try:
         return DomainSpec.model_validate(data)
     except ValidationError as exc:

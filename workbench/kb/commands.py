@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.tofs.source import SourceError
+from engine.tofs.textfile import TextFileError, read_text
 
 from ..batch import report_failures
 from .catalog import domain_owner, open_store
@@ -126,7 +127,10 @@ def cmd_import(store: KnowledgeStore, args: argparse.Namespace) -> int:
 
     path = Path(args.source)
     if path.exists():
-        text = path.read_text(encoding="utf-8")
+        try:  # a directory, device or FIFO, or a byte that is not UTF-8: said, with where
+            text = read_text(path, bom=False)
+        except TextFileError as exc:
+            return _err(str(exc))
         name = path.stem
         for owner_name, fmt in domain_formats():
             if fmt.reads(path, text):

@@ -88,7 +88,7 @@ class Draft:
         """The local time it was written, in words ("14:05 on 3 May 2026")."""
         try:
             moment = datetime.fromisoformat(self.saved).astimezone()
-        except ValueError:
+        except (ValueError, TypeError):  # a damaged draft's time: not text, or not a time
             return "an unknown time"
         return f"{moment:%H:%M} on {moment.day} {moment:%B %Y}"
 
@@ -180,9 +180,11 @@ class DraftBox:
             if not isinstance(data, dict) or data.pop("format", None) != FORMAT:
                 return None
             draft = Draft(**data)
-        except (OSError, ValueError, TypeError):
+        except (OSError, ValueError, TypeError, RecursionError):  # RecursionError: deep JSON
             return None
-        return draft if isinstance(draft.fields, dict) else None
+        # What is compared and sorted must have its type (a damaged draft is skipped).
+        typed = isinstance(draft.saved, str) and type(draft.pid) is int
+        return draft if isinstance(draft.fields, dict) and typed else None
 
 
 def moved_on(draft: Draft, store: KnowledgeStore) -> str | None:
