@@ -372,3 +372,22 @@ def test_damaged_drafts_are_skipped_not_fatal(tmp_path: Path) -> None:
     drafts = box.left_over()
     assert [d.name for d in drafts] == ["GoToDinner.Eat"]
     assert drafts[0].when() != "an unknown time"
+
+
+def test_numbers_of_thousands_of_digits_are_bad_values_not_tracebacks(tmp_path: Path) -> None:
+    """Found by benchmarks/fuzz.py: ``int`` refuses over 4,300 digits with a ValueError."""
+    text = DESIGN.read_text(encoding="utf-8")
+    line = next(ln for ln in text.splitlines() if ln.startswith("Z "))
+    fields = line.split()
+    fields[7] = "2" * 5000  # the component type number
+    with pytest.raises(DesignError, match="expected one of 1 "):
+        parse_design(text.replace(line, " ".join(fields), 1))
+    pbn = (ROOT / "knowledge/bridge/deals/fig5-1.pbn").read_text(encoding="utf-8")
+    for tag, value in (("Board", "7" * 5000), ("Board", "\u00b2")):
+        boards = read_pbn_bytes(
+            pbn.replace('[Board "Fig5.1"]', f'[{tag} "{value}"]').encode("utf-8")
+        )
+        assert boards[0].board == value
+    damaged = pbn.replace('[Contract "5S"]', '[Contract "5S"]\n[Result "' + "9" * 5000 + '"]')
+    (board,) = read_pbn_bytes(damaged.encode("utf-8"))
+    assert board.result is None and any("not a trick count" in w for w in board.warnings)

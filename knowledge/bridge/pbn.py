@@ -177,6 +177,15 @@ class _Game:
     last: _Tag | None = None
 
 
+def _small_int(text: str | None) -> int | None:
+    """A board number or trick count written in ASCII digits, else None.  ``isdigit``
+    alone lets through "²" (which ``int`` refuses) and 5,000 digits (which it refuses
+    too): a damaged tag is then no number, not a traceback."""
+    if text and text.isascii() and text.isdigit() and len(text) <= 9:
+        return int(text)
+    return None
+
+
 def _read_bytes(path: Path) -> bytes:
     """The file's bytes, or a :class:`PbnError` naming it: no such file, a directory, a
     device or FIFO (refused without waiting on it), unreadable."""
@@ -391,7 +400,7 @@ class _Interpreter:
             raise self.error("Deal", f"{e} (in {deal_text!r})") from None
 
         dealer = self._seat("Dealer")
-        board_no = int(self.board) if self.board and self.board.isdigit() else None
+        board_no = _small_int(self.board)
         if dealer is None and board_no:
             dealer = dealer_for_board(board_no)
         vul_text = self.get("Vulnerable")
@@ -419,8 +428,9 @@ class _Interpreter:
         rtext = self.get("Result")
         if rtext is not None:
             last = rtext.split()[-1]
-            if last.isdigit() and int(last) <= 13:
-                result = int(last)
+            tricks = _small_int(last)
+            if tricks is not None and tricks <= 13:
+                result = tricks
             else:
                 self.warnings.append(f"[Result {rtext!r}] is not a trick count 0-13; ignored")
 
@@ -805,7 +815,7 @@ def deal_to_pbn(
     the players' names and Scoring.
     """
     t = dict(tags or {})
-    board_no = int(board) if board is not None and str(board).isdigit() else None
+    board_no = _small_int(None if board is None else str(board))
     if dealer is None:
         dealer = dealer_for_board(board_no) if board_no else Seat.N
     if vulnerability is None:

@@ -265,7 +265,8 @@ def _convert(arg: _Arg, token: str) -> tuple[_Value | None, str | None]:
         return None, f"expected O (conical) or Y (cylindrical) for {arg.name}, {found}"
     if arg.kind == "int":
         listing = ", ".join(f"{k} ({v})" for k, v in arg.choices.items())
-        if _INTEGER.fullmatch(token) and int(token) in arg.choices:
+        # A type number is one or two digits; int() refuses 4,300 and more.
+        if _INTEGER.fullmatch(token) and len(token) <= 9 and int(token) in arg.choices:
             return int(token), None
         return None, f"expected one of {listing} for {arg.name}, {found}"
     if not _NUMBER.fullmatch(token):
