@@ -46,7 +46,7 @@ def test_play_json_keeps_its_keys(capsys) -> None:  # type: ignore[no-untyped-de
 @pytest.mark.parametrize(
     "argv,says",
     [
-        (["play", "bridge", "no/such/file.pbn"], "cannot read the file"),
+        (["play", "bridge", "no/such/file.pbn"], "no/such/file.pbn: no such file"),
         (["play", "bridge", str(DEALS / "353021.pbn"), "--board", "7"], "no board '7'"),
         (["play", "bridge", str(DEV / "dds-12_cards.pbn")], "every hand needs 13"),
         (["match", "bridge", str(DEALS / "353306.pbn"), "--jobs", "0"], "--jobs"),

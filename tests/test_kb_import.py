@@ -269,28 +269,28 @@ def test_every_reader_error_names_the_file(
     bad.write_bytes(latin1.encode("latin-1"))
     status, _, err = cli(capsys, "kb", "import", bad, "--db", db)
     assert status == 1 and err.count("\n") == 1
-    assert f"{bad}:3:23: not UTF-8: byte 0xe9" in err
+    assert f"{bad}:3:23: byte 0xe9 is not UTF-8" in err
     bad_toml = tmp_path / "bad.toml"
     bad_toml.write_bytes(b'name = "x"\n\xff\n')
     status, _, err = cli(capsys, "kb", "import", bad_toml, "--db", db)
-    assert status == 1 and f"{bad_toml}:2:1: not UTF-8: byte 0xff" in err
+    assert status == 1 and f"{bad_toml}:2:1: byte 0xff is not UTF-8" in err
     bad_problem = tmp_path / "p02.hddl"
     bad_problem.write_bytes(PLAIN_PROBLEM.encode("utf-16"))
     status, _, err = cli(capsys, "kb", "import", files["hpddl"], bad_problem, "--db", db)
-    assert status == 1 and f"{bad_problem}:1:1: not UTF-8: byte 0xff" in err
+    assert status == 1 and f"{bad_problem}:1:1: byte 0xff is not UTF-8" in err
     assert "Traceback" not in err and "UnicodeDecodeError" not in err
     status, _, err = cli(capsys, "kb", "import", tmp_path, "--db", db)
-    assert status == 1 and f"{tmp_path} is a directory, not a domain file" in err
+    assert status == 1 and f"{tmp_path}: is a directory, not a file" in err
     status, _, err = cli(capsys, "kb", "import", files["hpddl"], tmp_path / "hpddl", "--db", db)
-    assert status == 1 and f"{tmp_path / 'hpddl'}: is a directory, not an HDDL file" in err
+    assert status == 1 and f"{tmp_path / 'hpddl'}: is a directory, not a file" in err
     status, _, err = cli(capsys, "kb", "import", "/dev/null", "--db", db)
-    assert status == 1 and "/dev/null is not a regular file" in err
+    assert status == 1 and "/dev/null: is a device, not a regular file" in err
     fifo = tmp_path / "fifo.hddl"
     os.mkfifo(fifo)  # never opened: reading it would block
     status, _, err = cli(capsys, "kb", "import", fifo, "--db", db)
-    assert status == 1 and f"{fifo} is not a regular file" in err
+    assert status == 1 and f"{fifo}: is a FIFO (named pipe), not a regular file" in err
     status, _, err = cli(capsys, "kb", "import", files["hpddl"], fifo, "--db", db)
-    assert status == 1 and f"{fifo}: is not a regular file" in err
+    assert status == 1 and f"{fifo}: is a FIFO (named pipe), not a regular file" in err
     dangling = tmp_path / "gone.hddl"
     dangling.symlink_to(tmp_path / "nowhere.hddl")
     status, _, err = cli(capsys, "kb", "import", dangling, "--db", db)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import FunctionType
@@ -289,6 +290,84 @@ def _column(node: ast.AST, source: str) -> int:
     return len(source.encode("utf-8")[:offset].decode("utf-8", errors="replace")) + 1
 
 
+# Limits on what one expression may be.  Each one is far beyond any knowledge base written
+# (the bundled ones have expressions under 300 characters, numbers under 10 digits and
+# nesting under 10 levels) and far below what would exhaust the machine: Python's parser,
+# checker and compiler recurse once per level of nesting (a sum of 50,000 terms is 50,000
+# levels) and a 5,000-digit literal is refused by ``int`` itself.  Past a limit the error
+# says which limit, so a generated or damaged file is told what was refused.
+MAX_LENGTH = 2000
+MAX_DIGITS = 100
+MAX_DEPTH = 100
+
+_DIGITS = re.compile(r"(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][+-]?[0-9][0-9_]*)?")
+_STRING = re.compile(r"""[rRbBuUfF]{0,2}('[^'\\]*(?:\\.[^'\\]*)*'?|"[^"\\]*(?:\\.[^"\\]*)*"?)""")
+_WORD = re.compile(r"[^\W\d]\w*")
+
+
+def _shortened(source: str, limit: int = 60) -> str:
+    """An expression as an error quotes it: whole when short, else its start."""
+    return source if len(source) <= limit else source[: limit - 3] + "..."
+
+
+def _check_size(source: str) -> None:
+    """Refuse a number literal too long, or an expression too long, before parsing.
+
+    Digits are looked for outside strings (a string of digits is text, not a number) and
+    outside names (``x2`` is a name); the scan is one pass of regular expressions.  The
+    literal is checked first: a 5,000-digit number is told as that, not as a long text.
+    """
+    i = 0
+    while i < len(source):
+        string = _STRING.match(source, i)
+        if string is not None:
+            i = string.end()
+            continue
+        word = _WORD.match(source, i)
+        if word is not None:
+            i = word.end()
+            continue
+        digits = _DIGITS.match(source, i)
+        if digits is not None:
+            count = sum(c.isdigit() for c in digits.group())
+            if count > MAX_DIGITS:
+                raise ExpressionError(
+                    f"number literal of {count} digits, at most {MAX_DIGITS}",
+                    source=_shortened(source),
+                    column=i + 1 if i < 60 else 1,
+                    construct="number too long",
+                )
+            i = digits.end()
+            continue
+        i += 1
+    if len(source) > MAX_LENGTH:
+        raise ExpressionError(
+            f"expression too long: {len(source)} characters, at most {MAX_LENGTH}",
+            source=_shortened(source),
+            column=1,
+            construct="too long",
+        )
+
+
+def _check_depth(tree: ast.Expression, source: str) -> None:
+    """Refuse a tree nested deeper than :data:`MAX_DEPTH`, walking it without recursion
+    (the checker, resolver and compiler after it do recurse).  An operator chain counts
+    one level per operator: ``a + b + c`` is ``(a + b) + c``."""
+    stack: list[tuple[ast.AST, int]] = [(tree.body, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            column = _column(node, source)
+            raise ExpressionError(
+                f"expression nested deeper than {MAX_DEPTH} levels (each operator, call, "
+                "list or 'not' is a level)",
+                source=_shortened(source),
+                column=column if column <= 60 else 1,
+                construct="nested too deep",
+            )
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+
+
 def _parse(source: str) -> ast.Expression:
     if not isinstance(source, str):
         raise ExpressionError(
@@ -312,8 +391,16 @@ def _parse(source: str) -> ast.Expression:
             column=1,
             construct="empty expression",
         )
+    _check_size(source)
     try:
-        return ast.parse(source, mode="eval")
+        tree = ast.parse(source, mode="eval")
+    except (MemoryError, RecursionError):  # the parser's own stack (not within the limits)
+        raise ExpressionError(
+            "expression too deeply nested for the parser",
+            source=_shortened(source),
+            column=1,
+            construct="nested too deep",
+        ) from None
     except SyntaxError as exc:
         col = exc.offset or 0
         detail = exc.msg
@@ -326,6 +413,8 @@ def _parse(source: str) -> ast.Expression:
         raise ExpressionError(
             f"syntax error: {detail}", source=source, column=max(col, 1), construct="syntax"
         ) from None
+    _check_depth(tree, source)
+    return tree
 
 
 class _Checker(ast.NodeVisitor):

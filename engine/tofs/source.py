@@ -6,6 +6,8 @@ path (structure) and what was expected -- never a traceback.
 
 from __future__ import annotations
 
+import re
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,7 @@ import tomli_w
 from pydantic import ValidationError
 
 from .model import DomainSpec
+from .textfile import TextFileError, read_text
 
 __all__ = [
     "SourceError",
@@ -31,6 +34,9 @@ class SourceError(ValueError):
     def __init__(self, path: str, messages: list[str]) -> None:
         self.path = path
         self.messages = messages
+        if len(messages) == 1:  # one finding: one line, as every bad input is told
+            super().__init__(f"{path}: cannot read the domain: {messages[0]}")
+            return
         body = "\n".join(f"  {m}" for m in messages)
         super().__init__(f"{path}: cannot read the domain:\n{body}")
 
@@ -53,11 +59,77 @@ def _field_path(loc: tuple[Any, ...], data: dict[str, Any]) -> str:
     return ".".join(parts) or "(top level)"
 
 
+# How deep arrays and inline tables may nest in a KB file.  Python's TOML reader recurses
+# once per level (about 300 levels exhaust its stack); no domain needs more than a handful.
+MAX_TOML_DEPTH = 100
+
+_TOML_TOKEN = re.compile(r'"""|\'\'\'|["\'#\[\]{}\n]')
+
+
+def _too_deep(text: str, limit: int = MAX_TOML_DEPTH) -> tuple[int, int] | None:
+    """Line and column of the first ``[`` or ``{`` nested deeper than ``limit``, or None.
+
+    A linear scan that skips strings and comments, so that a bracket inside text does not
+    count; whatever it gets wrong about malformed text, the TOML reader reports.
+    """
+    depth, line, line_start, i = 0, 1, 0, 0
+    while (match := _TOML_TOKEN.search(text, i)) is not None:
+        token, i = match.group(), match.end()
+        if token == "\n":
+            line, line_start = line + 1, i
+        elif token == "#":
+            end = text.find("\n", i)
+            i = len(text) if end < 0 else end
+        elif token in ('"""', "'''", "'"):
+            end = text.find(token, i)
+            stop = len(text) if end < 0 else end + len(token)
+            line += text.count("\n", i, stop)
+            if "\n" in text[i:stop]:
+                line_start = text.rfind("\n", i, stop) + 1
+            i = stop
+        elif token == '"':
+            while i < len(text) and text[i] not in '"\n':
+                i += 2 if text[i] == "\\" else 1
+            i = min(i + 1, len(text)) if i < len(text) and text[i] == '"' else i
+        elif token in "[{":
+            depth += 1
+            if depth > limit:
+                return line, match.start() - line_start + 1
+        else:
+            depth = max(depth - 1, 0)
+    return None
+
+
+def _long_number(text: str) -> str:
+    """Where the number too long to read is, for the message."""
+    longest = sys.get_int_max_str_digits() or 4300
+    match = re.search(rf"[0-9][0-9_]{{{longest},}}", text)
+    if match is None:
+        return "a number too long to read"
+    line = text.count("\n", 0, match.start()) + 1
+    column = match.start() - text.rfind("\n", 0, match.start())
+    digits = sum(c.isdigit() for c in match.group())
+    return f"line {line}, column {column}: a number of {digits} digits, too long to read"
+
+
 def parse_domain_source(text: str, path: str = "<text>") -> DomainSpec:
+    deep = _too_deep(text)
+    if deep is not None:
+        raise SourceError(
+            path,
+            [
+                f"line {deep[0]}, column {deep[1]}: arrays and tables nested deeper than "
+                f"{MAX_TOML_DEPTH} levels"
+            ],
+        )
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SourceError(path, [f"TOML syntax: {exc}"]) from None
+    except RecursionError:  # deeper than the scan above saw, in text it misread
+        raise SourceError(path, ["TOML nested too deeply to read"]) from None
+    except ValueError:  # int() refuses a literal of over 4,300 digits
+        raise SourceError(path, [_long_number(text)]) from None
     try:
         return DomainSpec.model_validate(data)
     except ValidationError as exc:
@@ -71,13 +143,15 @@ def parse_domain_source(text: str, path: str = "<text>") -> DomainSpec:
 
 
 def load_domain_file(path: str | Path) -> DomainSpec:
+    """The domain in the KB source file at ``path``; :class:`SourceError` says what is wrong
+    (no such file, a directory or device, the line and column of a byte that is not UTF-8,
+    TOML syntax, a field)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SourceError(str(p), [f"cannot open: {exc.strerror or exc}"]) from None
-    except UnicodeDecodeError as exc:
-        raise SourceError(str(p), [f"not UTF-8 text (byte {exc.start})"]) from None
+        text = read_text(p, bom=False)
+    except TextFileError as exc:
+        where = f"line {exc.line}, column {exc.column}: " if exc.line else ""
+        raise SourceError(str(p), [where + exc.message]) from None
     return parse_domain_source(text, str(p))
 
 

@@ -30,6 +30,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.tofs.textfile import TextFileError, read_bytes
+
 from .cards import ALL_CARDS, CARD_NAMES, CardError, Denom, Seat, parse_card, parse_hand
 from .deal import (
     Contract,
@@ -173,6 +175,24 @@ class _Game:
     warnings: list[str] = field(default_factory=list)
     error: PbnError | None = None  # the first syntax error, raised once the board is known
     last: _Tag | None = None
+
+
+def _small_int(text: str | None) -> int | None:
+    """A board number or trick count written in ASCII digits, else None.  ``isdigit``
+    alone lets through "²" (which ``int`` refuses) and 5,000 digits (which it refuses
+    too): a damaged tag is then no number, not a traceback."""
+    if text and text.isascii() and text.isdigit() and len(text) <= 9:
+        return int(text)
+    return None
+
+
+def _read_bytes(path: Path) -> bytes:
+    """The file's bytes, or a :class:`PbnError` naming it: no such file, a directory, a
+    device or FIFO (refused without waiting on it), unreadable."""
+    try:
+        return read_bytes(path)
+    except TextFileError as e:
+        raise PbnError(e.message, file=str(path)) from None
 
 
 def _decode(raw: bytes) -> str:
@@ -380,7 +400,7 @@ class _Interpreter:
             raise self.error("Deal", f"{e} (in {deal_text!r})") from None
 
         dealer = self._seat("Dealer")
-        board_no = int(self.board) if self.board and self.board.isdigit() else None
+        board_no = _small_int(self.board)
         if dealer is None and board_no:
             dealer = dealer_for_board(board_no)
         vul_text = self.get("Vulnerable")
@@ -408,8 +428,9 @@ class _Interpreter:
         rtext = self.get("Result")
         if rtext is not None:
             last = rtext.split()[-1]
-            if last.isdigit() and int(last) <= 13:
-                result = int(last)
+            tricks = _small_int(last)
+            if tricks is not None and tricks <= 13:
+                result = tricks
             else:
                 self.warnings.append(f"[Result {rtext!r}] is not a trick count 0-13; ignored")
 
@@ -575,18 +596,14 @@ def parse_pbn(text: str, *, source: str = "<pbn>") -> list[BoardRecord]:
 def read_pbn(path: str | Path) -> list[BoardRecord]:
     """Every board of the PBN file at ``path``; raises :class:`PbnError` at the first bad one."""
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as e:
-        raise PbnError(f"cannot read the file: {e.strerror or e}", file=str(p)) from None
-    return _parse_games(_decode(raw), p.name, None)
+    return _parse_games(_decode(_read_bytes(p)), p.name, None)
 
 
 def read_pbn_lenient(path: str | Path) -> tuple[list[BoardRecord], list[PbnError]]:
     """The good boards of a PBN file and an error for each bad one (for messy archives)."""
     p = Path(path)
     errors: list[PbnError] = []
-    return _parse_games(_decode(p.read_bytes()), p.name, errors), errors
+    return _parse_games(_decode(_read_bytes(p)), p.name, errors), errors
 
 
 # -- LIN through endplay ------------------------------------------------------------------------
@@ -720,7 +737,7 @@ def parse_lin(text: str, *, source: str = "<lin>") -> list[BoardRecord]:
 def read_lin(path: str | Path) -> list[BoardRecord]:
     """Every board of the LIN file at ``path``."""
     p = Path(path)
-    return parse_lin(_decode(p.read_bytes()), source=p.name)
+    return parse_lin(_decode(_read_bytes(p)), source=p.name)
 
 
 def load(path: str | Path) -> list[BoardRecord]:
@@ -798,7 +815,7 @@ def deal_to_pbn(
     the players' names and Scoring.
     """
     t = dict(tags or {})
-    board_no = int(board) if board is not None and str(board).isdigit() else None
+    board_no = _small_int(None if board is None else str(board))
     if dealer is None:
         dealer = dealer_for_board(board_no) if board_no else Seat.N
     if vulnerability is None:

@@ -64,6 +64,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from engine.tofs.textfile import TextFileError, read_text
+
 from .design import (
     COMPONENT_TYPES,
     HARDWARE_TYPES,
@@ -263,7 +265,8 @@ def _convert(arg: _Arg, token: str) -> tuple[_Value | None, str | None]:
         return None, f"expected O (conical) or Y (cylindrical) for {arg.name}, {found}"
     if arg.kind == "int":
         listing = ", ".join(f"{k} ({v})" for k, v in arg.choices.items())
-        if _INTEGER.fullmatch(token) and int(token) in arg.choices:
+        # A type number is one or two digits; int() refuses 4,300 and more.
+        if _INTEGER.fullmatch(token) and len(token) <= 9 and int(token) in arg.choices:
             return int(token), None
         return None, f"expected one of {listing} for {arg.name}, {found}"
     if not _NUMBER.fullmatch(token):
@@ -304,6 +307,9 @@ class _Reader:
         self.scalar_lines: dict[str, int] = {}
         self.scalars: dict[str, list[_Value]] = {}
         self.items: dict[str, list[_Parent]] = {k: [] for k in _ITEMS}
+        # Good items of each letter so far: an item's index in the design's own list,
+        # counted as they come so that reading stays linear in the number of lines.
+        self.good: dict[str, int] = dict.fromkeys(_ITEMS, 0)
         self.order: list[tuple[str, int]] = []
         self.seen: set[str] = set()
         self.open: _Parent | None = None  # the Z or H whose children may follow
@@ -407,8 +413,8 @@ class _Reader:
     def item(self, letter: str, line: int, values: list[_Value] | None) -> None:
         parent = _Parent(letter, line, values)
         if values is not None:
-            index = sum(1 for p in self.items[letter] if p.values is not None)
-            self.order.append((letter, index))
+            self.order.append((letter, self.good[letter]))
+            self.good[letter] += 1
         self.items[letter].append(parent)
 
     def _orphan(self, letter: str, parent: str, line: int) -> None:
@@ -598,31 +604,11 @@ def parse_design(text: str, *, path: str = "<input>", name: str | None = None) -
 
 def load_design(path: str | Path) -> Design:
     """Read and parse an input file; unreadable or non-UTF-8 files are DesignErrors too."""
-    p = Path(path)
     shown = str(path)
     try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise DesignError(
-            [InputProblem(shown, 0, 0, f"cannot open: {exc.strerror or exc}")]
-        ) from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        before = data[: exc.start]
-        line = before.count(b"\n") + 1
-        start = before.rfind(b"\n") + 1
-        column = len(before[start:].decode("utf-8", errors="replace")) + 1
-        raise DesignError(
-            [
-                InputProblem(
-                    shown,
-                    line,
-                    column,
-                    f"expected UTF-8 text, found byte 0x{data[exc.start]:02x} (not UTF-8)",
-                )
-            ]
-        ) from None
+        text = read_text(path, bom=False)
+    except TextFileError as exc:
+        raise DesignError([InputProblem(shown, exc.line, exc.column, exc.message)]) from None
     return parse_design(text, path=shown, name=_default_name(shown))
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.tofs.textfile import TextFileError, read_text
+
 from .errors import HddlError, Issue
 from .model import Domain, Problem
 from .syntax import parse_domain_text, parse_problem_text
@@ -48,5 +50,10 @@ def read_problem(path: str | Path, domain: Domain | None = None) -> Problem:
 
 
 def _read(path: str | Path) -> str:
-    # utf-8-sig: a byte-order mark some editors write is not part of the first token.
-    return Path(path).read_text(encoding="utf-8-sig")
+    """The file's text, or an :class:`HddlError` saying why not: no such file, a directory
+    or device, a byte that is not UTF-8 (with its line and column).  A byte-order mark some
+    editors write is dropped: it is not part of the first token."""
+    try:
+        return read_text(path)
+    except TextFileError as exc:
+        raise HddlError([Issue(exc.path, exc.line, exc.column, exc.message)]) from None

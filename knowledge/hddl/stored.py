@@ -54,7 +54,6 @@ __all__ = [
     "looks_like_domain",
     "problem_store_name",
     "problem_text",
-    "read_text",
     "reads_file",
     "rename_import",
     "spec_to_domain",
@@ -243,13 +242,13 @@ def import_files(
     the file is no key, since IPC domains give many problems one name (every Freecell problem
     is ``p``), and importing one would silently replace another; two files of one name are
     refused.  Raises :class:`HddlError` (file, line, column) or ``OSError``."""
-    from . import parse_domain, parse_problem
+    from . import _read, parse_domain, parse_problem
 
     domain = parse_domain(text, str(path))
     spec = domain_to_spec(domain)
     problems: list[ImportedProblem] = []
     for file in problem_files:
-        problem = parse_problem(read_text(file), domain, file)
+        problem = parse_problem(_read(file), domain, file)
         name = problem_store_name(file)
         clash = next((p.file for p in problems if p.name.lower() == name.lower()), None)
         if clash is not None:
@@ -269,35 +268,6 @@ def import_files(
             )
         )
     return spec, problems
-
-
-def read_text(file: str | Path) -> str:
-    """A file's text for import (a byte-order mark dropped).  A directory, a device or a
-    pipe, and bytes that are not UTF-8 are an :class:`HddlError` naming the file (with the
-    line and column of the first bad byte), never a decoding traceback or a blocked read;
-    a file that cannot be opened is the ``OSError`` it raises."""
-    path = Path(file)
-    if path.is_dir():
-        raise _error(str(file), "is a directory, not an HDDL file")
-    if path.exists() and not path.is_file():
-        raise _error(str(file), "is not a regular file (a device or a pipe), not an HDDL file")
-    data = path.read_bytes()
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        start = data.rfind(b"\n", 0, exc.start) + 1
-        column = len(data[start : exc.start].decode("utf-8", errors="replace")) + 1
-        raise HddlError(
-            [
-                Issue(
-                    str(file),
-                    line,
-                    column,
-                    f"not UTF-8: byte 0x{data[exc.start]:02x} (save the file as UTF-8)",
-                )
-            ]
-        ) from None
 
 
 def rename_import(

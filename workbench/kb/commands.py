@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.tofs.source import SourceError
+from engine.tofs.textfile import TextFileError, read_text
 
 from ..batch import report_failures
 from .catalog import domain_owner, open_store
@@ -38,7 +39,7 @@ def _err(message: str, status: int = 1) -> int:
 def _value(text: str) -> Any:
     try:
         return json.loads(text)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, or JSON Python will not hold: text
         return text
 
 
@@ -122,29 +123,15 @@ def _an(title: str) -> str:
 
 
 def _read_source(path: Path) -> str:
-    """The text of a file given to ``kb import``, or a :class:`StoreError` naming it: a
-    directory, a device or pipe (never read: a pipe would block), bytes that are not UTF-8
-    (line and column of the first bad byte)."""
-    if path.is_dir():
-        raise StoreError(f"{path} is a directory, not a domain file; nothing was imported")
-    if not path.exists():
+    """The text of a file given to ``kb import``, or a :class:`StoreError` naming it: the
+    shared reader's message (a directory, a device or pipe -- never waited on -- or the
+    line and column of a byte that is not UTF-8), and a link that leads nowhere."""
+    if path.is_symlink() and not path.exists():
         raise StoreError(f"{path} is a link to nothing ({path.readlink()}); nothing was imported")
-    if not path.is_file():
-        raise StoreError(
-            f"{path} is not a regular file (a device or a pipe), not a domain file; "
-            "nothing was imported"
-        )
-    data = path.read_bytes()
     try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        start = data.rfind(b"\n", 0, exc.start) + 1
-        column = len(data[start : exc.start].decode("utf-8", errors="replace")) + 1
-        raise StoreError(
-            f"{path}:{line}:{column}: not UTF-8: byte 0x{data[exc.start]:02x} (save the file "
-            "as UTF-8); nothing was imported"
-        ) from None
+        return read_text(path, bom=False)
+    except TextFileError as exc:
+        raise StoreError(f"{exc}; nothing was imported") from None
 
 
 def _imported(args: argparse.Namespace, path: Path, rev: Revision) -> None:
