@@ -403,7 +403,6 @@ def _process_started() -> float:
 
 def _cmd_plan(args: argparse.Namespace) -> int:
     import signal
-    import time
 
     from engine.tofs import CancelToken
     from knowledge import EXIT_BAD_INPUT, EXIT_INTERRUPTED, PackageError, PlanRequest, get_package
