@@ -28,6 +28,8 @@ __all__ = [
     "PlanReport",
     "PlanRequest",
     "ProblemAnalysis",
+    "budget_options",
+    "default_memory_budget",
     "domain_formats",
     "exit_status",
     "format_of",
@@ -48,14 +50,19 @@ EXIT_PLAN = 0
 EXIT_BAD_INPUT = 1
 EXIT_NO_PLAN = 2  # the whole tree was searched: no plan exists
 EXIT_GAVE_UP = 3  # a budget stopped the search before any plan: nothing is known
+EXIT_INTERRUPTED = 130  # ctrl+c stopped the search (the shell's 128 + SIGINT)
 # A batch command (a match, a knowledge-test run) some of whose jobs raised: the rest ran and
 # were reported, but the figures are incomplete.
 EXIT_JOBS_FAILED = 4
 
 
 def exit_status(result: Any) -> int:
-    """A run's exit status: 0 a plan (proven best or not), 2 none exists, 3 gave up."""
-    from engine.tofs import Outcome
+    """A run's exit status: 0 a plan (proven best or not), 2 none exists, 3 gave up, 130
+    interrupted (ctrl+c), whatever it had found by then."""
+    from engine.tofs import Outcome, Status
+
+    if result.status is Status.INTERRUPTED:
+        return EXIT_INTERRUPTED
 
     return {
         Outcome.PLAN: EXIT_PLAN,
@@ -79,6 +86,15 @@ class PlanRequest:
     prune: bool = True
     node_budget: int | None = None
     time_budget: float | None = None
+    memory_budget: float | None = None
+    """Stop when the process's resident memory passes this many MB."""
+    started: float | None = None
+    """When the time budget started counting (``time.perf_counter()``; default: when the
+    search starts): the CLI counts reading the files too."""
+    cancel: Any = None
+    """An ``engine.tofs.CancelToken``: ctrl+c interrupts the search through it."""
+    progress: Any = None
+    """Called with ``engine.tofs.Progress`` as the search goes (the terminal's line)."""
     criterion: str = "weighted-average"
     alpha: float = 0.5
     force: dict[str, str] | None = None
@@ -301,6 +317,33 @@ class KnowledgePackage:
         return generic_plan(self, request)
 
 
+def default_memory_budget() -> float | None:
+    """Half of the machine's physical memory, in MB (None where it cannot be read): the
+    memory budget of a run that sets none (``plan --memory-budget``, the workbench's run
+    options).  A run that wants more stops with what it found while the machine -- and
+    whatever else runs on it -- still answers."""
+    import os
+
+    try:
+        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+    return total / 2 / 1e6 if total > 0 else None
+
+
+def budget_options(request: PlanRequest) -> dict[str, Any]:
+    """The ``SearchOptions`` fields a request's budgets, cancel token and progress set:
+    every package passes these on, so a budget flag means the same everywhere."""
+    return {
+        "node_budget": request.node_budget,
+        "time_budget": request.time_budget,
+        "memory_budget": request.memory_budget,
+        "started": request.started,
+        "cancel": request.cancel,
+        "progress": request.progress,
+    }
+
+
 def search_options(request: PlanRequest, problem: Problem) -> Any:
     from engine.tofs import SearchOptions, criterion
 
@@ -310,8 +353,7 @@ def search_options(request: PlanRequest, problem: Problem) -> Any:
             "mode": request.mode or problem.mode,
             "full_tree": request.full_tree,
             "partial_plan_prune": request.prune and problem.options.get("partial_plan_prune", True),
-            "node_budget": request.node_budget,
-            "time_budget": request.time_budget,
+            **budget_options(request),
             "criterion": criterion(request.criterion, request.alpha),
             **({"deepening": request.deepening} if request.deepening is not None else {}),
         }

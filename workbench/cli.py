@@ -27,11 +27,13 @@ EXIT_STATUSES = """exit status (every command):
 
 class _Parser(argparse.ArgumentParser):
     """argparse with usage errors on exit status 1, like every other kind of bad input
-    (argparse's own 2 would read as "no plan exists")."""
+    (argparse's own 2 would read as "no plan exists"), said in one line like them: what
+    was wrong, and where the usage is (``--help``) rather than the usage itself."""
 
     def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(1, f"{self.prog}: error: {message}\n")
+        command = self.prog.removeprefix("workbench").strip()
+        where = f"{command}: " if command else ""
+        self.exit(1, f"workbench: error: {where}{message} (see {self.prog} --help)\n")
 
 
 def _force(pairs: Sequence[str]) -> dict[str, str]:
@@ -65,6 +67,8 @@ def _fail(message: str, status: int = 1) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from knowledge import default_memory_budget
+
     parser = _Parser(
         prog="workbench",
         description="TOFS Workbench: author, run and explain HTN knowledge (Smith 1997).",
@@ -123,8 +127,24 @@ def build_parser() -> argparse.ArgumentParser:
         help="no branch and bound, no transpositions (the dissertation's search)",
     )
     p.add_argument("--no-prune", action="store_true", help="switch the partial plan pruner off")
-    p.add_argument("--node-budget", type=int, metavar="N", help="stop after N nodes")
-    p.add_argument("--time-budget", type=float, metavar="S", help="stop after S seconds")
+    p.add_argument(
+        "--node-budget", type=positive_count, metavar="N", help="stop after N nodes (N ≥ 1)"
+    )
+    p.add_argument(
+        "--time-budget",
+        type=positive_seconds,
+        metavar="S",
+        help="stop S seconds (more than 0) after the command started, reading the files included",
+    )
+    p.add_argument(
+        "--memory-budget",
+        type=memory_size,
+        metavar="SIZE",
+        default=default_memory_budget(),
+        help="stop when the process's resident memory passes SIZE: megabytes, or with a "
+        "unit (512M, 2G); default: half of this machine's physical memory"
+        + (f" ({default_memory_budget():,.0f} MB here)" if default_memory_budget() else ""),
+    )
     p.add_argument(
         "--deepening",
         type=_at_least_one,
@@ -312,6 +332,44 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def positive_count(text: str) -> int:
+    """A budget that counts (nodes): a whole number, 1 or more; 0 or less is refused, as
+    a budget that stops before the first node is a mistake, not a request."""
+    return _at_least_one(text)
+
+
+def positive_seconds(text: str) -> float:
+    """A budget in seconds: a finite number above 0."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got '{text}'")
+    return value
+
+
+_UNITS = {"": 1.0, "k": 1e-3, "kb": 1e-3, "m": 1.0, "mb": 1.0, "g": 1e3, "gb": 1e3, "t": 1e6}
+
+
+def memory_size(text: str) -> float:
+    """A memory budget in MB: ``1500`` (megabytes), ``512M``, ``2G``, ``1.5GB``; above 0."""
+    import math
+    import re
+
+    match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:e[0-9]+)?)\s*([a-z]*)\s*", text.lower())
+    value = math.nan
+    if match and match.group(2) in _UNITS:
+        value = float(match.group(1)) * _UNITS[match.group(2)]
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(
+            f"expected a memory size above 0 in MB or with a unit (512M, 2G), got '{text}'"
+        )
+    return value
+
+
 def _at_least_one(text: str) -> int:
     """An argument that counts steps: a whole number, 1 or more."""
     try:
@@ -323,13 +381,65 @@ def _at_least_one(text: str) -> int:
     return value
 
 
-def _cmd_plan(args: argparse.Namespace) -> int:
-    from knowledge import EXIT_BAD_INPUT, PackageError, PlanRequest, get_package
+class _ProgressLine:
+    """The search's progress on one terminal line (nodes, depth, elapsed), redrawn at most
+    four times a second and erased when the run ends; for a person watching, so only when
+    stderr is a terminal."""
 
+    def __init__(self) -> None:
+        self.shown = False
+        self.next = 0.0
+
+    def __call__(self, p: Any) -> None:
+        import time
+
+        now = time.monotonic()
+        if now < self.next:
+            return
+        self.next = now + 0.25
+        line = f"searching: {p.nodes:,} nodes, depth {p.depth}, {p.elapsed:.1f} s"
+        print(f"\r{line}\033[K", end="", file=sys.stderr, flush=True)
+        self.shown = True
+
+    def erase(self) -> None:
+        if self.shown:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+            self.shown = False
+
+
+def _process_started() -> float:
+    """When this process started, on the ``time.perf_counter()`` clock: a time budget is
+    the user's wall clock, so the interpreter's start-up counts too.  Linux reads it from
+    ``/proc``; elsewhere (or if that fails) it is now, the command's own start."""
+    import os
+    import time
+
+    now = time.perf_counter()
+    try:
+        with open("/proc/self/stat", "rb") as f:
+            stat = f.read()
+        ticks = int(stat[stat.rindex(b")") + 2 :].split()[19])  # field 22: starttime
+        with open("/proc/uptime", "rb") as f:
+            uptime = float(f.read().split()[0])
+        age = uptime - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return now
+    return now - age if 0 <= age < 60 else now
+
+
+def _cmd_plan(args: argparse.Namespace) -> int:
+    import signal
+
+    from engine.tofs import CancelToken
+    from knowledge import EXIT_BAD_INPUT, EXIT_INTERRUPTED, PackageError, PlanRequest, get_package
+
+    started = _process_started()
     try:
         pkg = get_package(args.package)
     except PackageError as exc:
         return _fail(str(exc), EXIT_BAD_INPUT)
+    cancel = CancelToken()
+    line = _ProgressLine() if sys.stderr.isatty() else None
     request = PlanRequest(
         problem=args.problem,
         mode=args.mode,
@@ -337,6 +447,10 @@ def _cmd_plan(args: argparse.Namespace) -> int:
         prune=not args.no_prune,
         node_budget=args.node_budget,
         time_budget=args.time_budget,
+        memory_budget=args.memory_budget,
+        started=started,
+        cancel=cancel,
+        progress=line,
         criterion=args.criterion,
         alpha=args.alpha,
         force=_force(args.why_not) or None,
@@ -362,11 +476,36 @@ def _cmd_plan(args: argparse.Namespace) -> int:
                 request = replace(request, spec=spec, problem_text=text)
         except (StoreError, PackageError) as exc:
             return _fail(str(exc), EXIT_BAD_INPUT)
-    report = pkg.plan(request)
+
+    def interrupt(signum: int, frame: Any) -> None:
+        # The first ctrl+c stops the search like a budget, keeping what it found (while
+        # the files are read, the search stops at its first node); a second stops at once.
+        if cancel.cancelled:
+            raise KeyboardInterrupt
+        cancel.interrupt()
+
+    try:
+        previous: Any = signal.signal(signal.SIGINT, interrupt)
+    except ValueError:  # not the main thread (an embedding): ctrl+c is not ours to take
+        previous = None
+    try:
+        report = pkg.plan(request)
+    except KeyboardInterrupt:
+        if line is not None:
+            line.erase()
+        print("workbench: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+    if line is not None:
+        line.erase()
     if report.status == EXIT_BAD_INPUT:
         message = report.text.removeprefix("error: ")
         return _fail(message, EXIT_BAD_INPUT)
     print(report.text)
+    if report.status == EXIT_INTERRUPTED:
+        print("workbench: interrupted", file=sys.stderr)
     return report.status
 
 

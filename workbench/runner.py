@@ -8,7 +8,7 @@ tested on its own; the screen only decides *when* to run and where results go.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from engine.tofs import (
@@ -22,7 +22,7 @@ from engine.tofs import (
     plan,
 )
 from engine.tofs.explain import Anchor, replan_at
-from knowledge import PackageError, get_package
+from knowledge import PackageError, default_memory_budget, get_package
 from workbench.kb import StoreError
 
 __all__ = ["ProblemRef", "RunSettings", "error_message", "execute", "search_options"]
@@ -72,6 +72,8 @@ class RunSettings:
     prune: bool = True
     node_budget: int | None = None
     time_budget: float | None = None
+    # MB of resident memory (the whole workbench's); by default half the machine's.
+    memory_budget: float | None = field(default_factory=default_memory_budget)
     criterion: str = "weighted-average"
     trace: bool = True
 
@@ -83,6 +85,8 @@ class RunSettings:
             parts.append(f"≤ {self.node_budget:,} nodes")
         if self.time_budget:
             parts.append(f"≤ {self.time_budget:g} s")
+        if self.memory_budget and self.memory_budget != default_memory_budget():
+            parts.append(f"≤ {self.memory_budget:,.0f} MB")
         return ", ".join(parts)
 
 
@@ -162,6 +166,7 @@ def search_options(
             and problem.options.get("partial_plan_prune", True),
             "node_budget": settings.node_budget,
             "time_budget": settings.time_budget,
+            "memory_budget": settings.memory_budget,
             "criterion": criterion(settings.criterion),
             "trace": Trace(limit=TRACE_LIMIT) if settings.trace else None,
         }

@@ -228,16 +228,25 @@ def plan_why_not(
     Raises ``ValueError`` naming the choice points there are when nothing matches.
     """
     result = base if base is not None else plan(domain, problem, options)
+    if result.value is None and not result.complete:
+        # A budget (or ctrl+c) stopped the search before any plan: there is no choice on
+        # a plan to take otherwise, and no time left to look; the run's own answer stands.
+        asked = ", ".join(f"{t}={a}" for t, a in why_not.items())
+        result.diagnostics.append(f"--why-not {asked} not answered: {result.outcome_text}")
+        return result
     for task, alternative in why_not.items():
         found = find_choice(result, task, alternative)
         if found is None:
             points = sorted(result.choice_points, key=lambda c: c.node)
-            listed = (
-                "; ".join(
-                    f"{c.task}: {', '.join(a.label for a in c.alternatives)}" for c in points[:8]
-                )
-                or "none"
-            )
+
+            def shown(c: ChoicePoint) -> str:
+                labels = [a.label for a in c.alternatives]
+                more = f" and {len(labels) - 6} more" if len(labels) > 6 else ""
+                return f"{c.task}: {', '.join(labels[:6])}{more}"
+
+            listed = "; ".join(shown(c) for c in points[:8]) or "none"
+            if len(points) > 8:
+                listed += f" (and {len(points) - 8} more)"
             raise ValueError(
                 f"no choice point on the plan has task '{task}' with an "
                 f"alternative '{alternative}'; choice points: {listed}"

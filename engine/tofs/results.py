@@ -58,7 +58,10 @@ class Status(StrEnum):
     NO_PLAN = "no plan"
     NODE_BUDGET = "node budget"
     TIME_BUDGET = "time budget"
+    MEMORY_BUDGET = "memory budget"
     CANCELLED = "cancelled"
+    # Stopped by ctrl+c (``CancelToken.interrupt``): like a cancel, said as the user did it.
+    INTERRUPTED = "interrupted"
     # The whole tree was searched but recursion pruning or a depth limit cut some of it: no
     # plan was found, and none is ruled out (or, optimising, the plan found is not proven
     # best).
@@ -82,7 +85,9 @@ class Outcome(StrEnum):
 _STOPPED_BY = {
     Status.NODE_BUDGET: "the node budget",
     Status.TIME_BUDGET: "the time budget",
+    Status.MEMORY_BUDGET: "the memory budget",
     Status.CANCELLED: "cancelling the search",
+    Status.INTERRUPTED: "interrupting the search",
     Status.INCOMPLETE: "pruning recursion, which can cut plans off",
 }
 
@@ -324,11 +329,17 @@ class RunResult:
             if outcome is Outcome.PLAN_UNPROVEN:
                 return "best plan found before the search was cancelled (not proven best)"
             return "cancelled with no plan found (none ruled out)"
+        if self.status is Status.INTERRUPTED:
+            if outcome is Outcome.PLAN_UNPROVEN:
+                return "best plan found before the search was interrupted (not proven best)"
+            return "interrupted with no plan found (none ruled out)"
         limit = self.stopped_by or str(self.status)
         if self.status is Status.NODE_BUDGET:
             limit += f" of {self.options.get('node_budget') or self.nodes:,} nodes"
         elif self.status is Status.TIME_BUDGET and self.options.get("time_budget"):
             limit += f" of {self.options['time_budget']:g} s"
+        elif self.status is Status.MEMORY_BUDGET and self.options.get("memory_budget"):
+            limit += f" of {self.options['memory_budget']:,.0f} MB"
         if outcome is Outcome.PLAN_UNPROVEN:
             return f"best plan found when {limit} stopped the search (not proven best)"
         return f"gave up at {limit} with no plan (none found yet; none ruled out)"

@@ -21,6 +21,7 @@ they differ only in how values are backed up.
 from __future__ import annotations
 
 import math
+import os
 import sys
 import threading
 import time
@@ -45,8 +46,68 @@ from .results import (
 )
 from .trace import EventKind, Trace
 
-__all__ = ["CancelToken", "EvaluationError", "Mode", "Progress", "SearchOptions", "plan"]
+__all__ = [
+    "CancelToken",
+    "EvaluationError",
+    "Mode",
+    "Progress",
+    "SearchOptions",
+    "SearchStopped",
+    "checkpoint",
+    "plan",
+    "resident_mb",
+]
 _INF = math.inf
+
+# How often (seconds) a run with a memory budget reads its resident size: often enough to
+# stop within a few tens of MB of the budget, rarely enough to cost nothing.
+_MEMORY_EVERY = 0.05
+try:
+    _PAGE = os.sysconf("SC_PAGE_SIZE")
+except (AttributeError, ValueError, OSError):
+    _PAGE = 4096
+
+
+def resident_mb() -> float | None:
+    """This process's resident memory in MB, or None where it cannot be read.
+
+    Linux: ``/proc/self/statm`` (the current size, one small read).  Elsewhere the peak
+    from ``getrusage`` -- never below the current size, so a budget on it stops no later.
+    """
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            pages = int(f.read().split()[1])
+        return pages * _PAGE / 1e6
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import resource
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    except (ImportError, OSError):
+        return None
+    return peak / 1e6 if sys.platform == "darwin" else peak / 1e3  # bytes there, KiB here
+
+
+class SearchStopped(BaseException):
+    """Raised by :func:`checkpoint` inside a domain's own long loop (matching a
+    precondition against millions of bindings) when the running search must stop.
+
+    A ``BaseException``, so that a domain's ``except Exception`` cannot swallow it; the
+    search catches it where it called into the domain and ends that loop there."""
+
+
+_ACTIVE = threading.local()  # the search running in this thread, for checkpoint()
+
+
+def checkpoint() -> None:
+    """For a domain's loops that may run long without the search seeing a node (binding
+    enumeration): stops the running search there at its budget, cancel or interrupt by
+    raising :class:`SearchStopped`.  Does nothing outside a search.  Costs a clock read:
+    call it every thousand steps or so, not every step."""
+    search = getattr(_ACTIVE, "search", None)
+    if search is not None and search.poll():
+        raise SearchStopped
 
 
 class EvaluationError(ValueError):
@@ -58,12 +119,18 @@ class EvaluationError(ValueError):
 
 
 class CancelToken:
-    """Thread-safe cancellation: the workbench sets it, the search polls it."""
+    """Thread-safe cancellation: the workbench sets it, the search polls it.  ``interrupt``
+    is the same stop asked for by ctrl+c, which the run reports as "interrupted"."""
 
     def __init__(self) -> None:
         self._event = threading.Event()
+        self.interrupted = False
 
     def cancel(self) -> None:
+        self._event.set()
+
+    def interrupt(self) -> None:
+        self.interrupted = True
         self._event.set()
 
     @property
@@ -89,6 +156,12 @@ class SearchOptions:
     transpositions: bool = True
     node_budget: int | None = None
     time_budget: float | None = None
+    # Stop when the process's resident memory passes this many MB (polled every 50 ms).
+    memory_budget: float | None = None
+    # When the time budget started counting (a ``time.perf_counter()`` reading; default:
+    # when the search starts).  Reading the files, a why-not's base run and its re-plans,
+    # an explanation's re-plans all share one budget by sharing this.
+    started: float | None = None
     cancel: CancelToken | None = None
     progress: Callable[[Progress], None] | None = None
     progress_every: int = 2000
@@ -139,6 +212,7 @@ class SearchOptions:
             "transpositions": self.transpositions and not self.full_tree,
             "node_budget": self.node_budget,
             "time_budget": self.time_budget,
+            **({"memory_budget": self.memory_budget} if self.memory_budget is not None else {}),
             "criterion": self.criterion.name,
             "likelihood_cutoff": self.likelihood_cutoff,
             "force": {str(k): v for k, v in self.force.items()} if self.force else None,
@@ -331,21 +405,46 @@ class _Search:
         self._descriptions: dict[Task, str] = {}
         self.max_depth = 0
         self.t0 = time.perf_counter()
-        self.deadline = self.t0 + options.time_budget if options.time_budget else None
-        self.next_check = 64
+        start = options.started if options.started is not None else self.t0
+        self.deadline = start + options.time_budget if options.time_budget else None
+        self.memory = options.memory_budget
+        self.next_memory = 0.0
+        self.next_check = 0
+        self.next_poll = 0  # alternatives made, for polling where no node is made
         self.next_progress = options.progress_every
 
     # ------------------------------------------------------------------ accounting
+    def poll(self) -> bool:
+        """Whether the run must stop (and why, in ``stop``): cancelled or interrupted, past
+        the time budget, or over the memory budget."""
+        if self.stop is not None:
+            return True
+        o = self.o
+        if o.cancel is not None and o.cancel.cancelled:
+            self.stop = Status.INTERRUPTED if o.cancel.interrupted else Status.CANCELLED
+            return True
+        now = time.perf_counter()
+        if self.deadline is not None and now > self.deadline:
+            self.stop = Status.TIME_BUDGET
+        elif self.memory is not None and now >= self.next_memory:
+            self.next_memory = now + _MEMORY_EVERY
+            used = resident_mb()
+            if used is not None and used > self.memory:
+                self.stop = Status.MEMORY_BUDGET
+        return self.stop is not None
+
+    def late(self) -> bool:
+        """Well past the time budget (a quarter of a second): what is still to do after a
+        stop -- the explanation of failures -- keeps to its cheap form."""
+        return self.deadline is not None and time.perf_counter() > self.deadline + 0.25
+
     def _new_node(self, depth: int) -> int:
         self.nodes += 1
         if depth > self.max_depth:
             self.max_depth = depth
         if self.nodes >= self.next_check:
             self.next_check = self.nodes + 64
-            if self.o.cancel is not None and self.o.cancel.cancelled:
-                self.stop = Status.CANCELLED
-            elif self.deadline is not None and time.perf_counter() > self.deadline:
-                self.stop = Status.TIME_BUDGET
+            self.poll()
         if self.o.node_budget is not None and self.nodes >= self.o.node_budget:
             self.stop = self.stop or Status.NODE_BUDGET
         if self.o.progress is not None and self.nodes >= self.next_progress:
@@ -378,14 +477,28 @@ class _Search:
             values = gen.evaluate(state, env)
             if isinstance(values, (set, frozenset)):
                 values = sorted(values)  # determinism: never iterate a set in hash order
-            values = list(values)
+            # Anything else is taken as it comes: a generator (HDDL's match) makes its
+            # bindings one at a time, so memory stays bounded however many there are.
+            it = iter(values)
+        except SearchStopped:
+            return
         except Exception as exc:
             raise EvaluationError(
                 f"method {m.spec.task}.{m.name}", f"bindings[{i}]", gen.source, exc
             ) from exc
         last = i + 1 == len(m.bindings)
         names = var if isinstance(var, tuple) else None
-        for v in values:
+        while True:
+            try:
+                v = next(it)
+            except StopIteration:
+                return
+            except SearchStopped:
+                return
+            except Exception as exc:
+                raise EvaluationError(
+                    f"method {m.spec.task}.{m.name}", f"bindings[{i}]", gen.source, exc
+                ) from exc
             e = dict(env)
             pairs: tuple[tuple[str, Any], ...]
             if names is not None:
@@ -399,6 +512,8 @@ class _Search:
                 yield e, bound + pairs
             else:
                 yield from self._bind_from(m, i + 1, state, e, bound + pairs)
+            if self.stop is not None:
+                return
 
     def _apply(
         self,
@@ -496,6 +611,11 @@ class _Search:
             produced = False
             for env, bnd in self._bindings(m, state, base):
                 produced = True
+                self.next_poll += 1
+                if self.next_poll >= 64:  # a node's alternatives can run into the millions
+                    self.next_poll = 0
+                    if self.poll():
+                        return
                 if tr is not None and bnd:
                     tr.emit(EventKind.BINDING, node, method=m.name, bindings=bnd)
                 alt = _Alt(m.name, m, bnd, True, fmt=fmt)
@@ -535,6 +655,8 @@ class _Search:
                         f"method {m.spec.task}.{alt.label}", fld, src, exc
                     ) from exc
                 yield alt
+            if self.stop is not None:
+                return  # the bindings may have been cut short: claim nothing about them
             if not produced:
                 yield (
                     _Alt(
@@ -680,6 +802,8 @@ class _Search:
         else:
             alts = source = self._expand(state, tasks, depth, node, assumptions)
             if not any(a.ok for a in alts):
+                if self.stop is not None:  # stopped while making them: nothing is proved
+                    return _Out(incomplete=True)
                 return self._dead_end(state, tasks, depth, node, alts)
             forced = self._forced(tasks[0], alts, node)
             if flagged and forced is None and len(alts) > 1:
@@ -693,6 +817,11 @@ class _Search:
         bounded = incomplete = any_ok = False
         for i, alt in enumerate(source):
             if lazy:
+                if self.stop is not None and best_i < 0:
+                    # Stopped (a budget, in a child or while the bindings were made):
+                    # nothing here will be reported, so make and keep no more of them.
+                    incomplete = True
+                    break
                 ent = _Entry(alt)
                 alts.append(alt)
                 entries.append(ent)
@@ -815,7 +944,9 @@ class _Search:
                 best_i, best_total = i, total
                 best_out = out
         if best_i < 0:
-            if lazy and not any_ok:
+            if lazy and self.stop is not None:
+                incomplete = True  # the alternatives may have been cut short
+            elif lazy and not any_ok:
                 return self._dead_end(state, tasks, depth, node, alts)
             if deepest is not None and deepest_via is not None:  # found below an alternative
                 label = deepest_via.label if deepest_via.method is not None else ""
@@ -1257,6 +1388,10 @@ class _Search:
         if p.expr is None:
             causes = tuple(f for f in map(self.failure, p.causes) if f is not None)
             return Failure(label, method, p.field, "", "", (), p.depth, p.node, causes)
+        if self.late():  # well past the time budget: say where, not why in detail
+            return Failure(
+                label, method, p.field, p.expr.source, p.expr.source, (), p.depth, p.node
+            )
         if p.field == "bindings":
             explain_empty = getattr(p.expr, "explain_empty", None)
             if explain_empty is not None:
@@ -1354,14 +1489,23 @@ class _Search:
             self.tr.emit(EventKind.NODE_CREATED, root, parent=None, alternative=None, cost=0.0)
         old_limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old_limit, 200_000))
+        outer = getattr(_ACTIVE, "search", None)
+        _ACTIVE.search = self
+        g0 = self.o.start_cost
         try:
             if self.mode == "game":
                 return self._run_game(root)
-            g0 = self.o.start_cost
             if self.repeats:
                 self.on_path[(p.tasks, self.state_key(p.state))] = root
             out = self.visit(p.state, p.tasks, g0, 0, root, ())
+        except KeyboardInterrupt:
+            # ctrl+c where no handler turned it into a cancel: the search is gone from the
+            # stack, and what it found with it; still a result, not a traceback.
+            return self._result(Status.INTERRUPTED, None, [], [], None, None)
+        except SearchStopped:  # a checkpoint outside any binding loop
+            return self._result(self.stop or Status.CANCELLED, None, [], [], None, None)
         finally:
+            _ACTIVE.search = outer
             sys.setrecursionlimit(old_limit)
         if self.aborted is not None:
             return self._result(Status.NO_PLAN, None, [], [], None, self.failure(self.aborted))
@@ -1481,12 +1625,11 @@ def _deepen(domain: Domain, problem: Problem, options: SearchOptions) -> RunResu
     The result is the last round's (its tree, plan and explanation), with the nodes and
     seconds of all rounds and their number in ``stats["deepening_rounds"]``."""
     t0 = time.perf_counter()
+    started = options.started if options.started is not None else t0
     limit = options.deepening or 1
     nodes = rounds = 0
     while True:
-        time_left = node_left = None
-        if options.time_budget is not None:
-            time_left = max(options.time_budget - (time.perf_counter() - t0), 1e-9)
+        node_left = None
         if options.node_budget is not None:
             node_left = max(options.node_budget - nodes, 1)
         result = _Search(
@@ -1496,7 +1639,7 @@ def _deepen(domain: Domain, problem: Problem, options: SearchOptions) -> RunResu
                 options,
                 deepening=None,
                 depth_limit=limit,
-                time_budget=time_left,
+                started=started,
                 node_budget=node_left,
             ),
         ).run()
@@ -1512,4 +1655,10 @@ def _deepen(domain: Domain, problem: Problem, options: SearchOptions) -> RunResu
     return result
 
 
-_STOPPED = (Status.TIME_BUDGET, Status.NODE_BUDGET, Status.CANCELLED)
+_STOPPED = (
+    Status.TIME_BUDGET,
+    Status.NODE_BUDGET,
+    Status.MEMORY_BUDGET,
+    Status.CANCELLED,
+    Status.INTERRUPTED,
+)

@@ -24,6 +24,7 @@ from knowledge import (
     KnowledgePackage,
     PlanReport,
     PlanRequest,
+    budget_options,
     exit_status,
     explain_run,
     result_facts,
@@ -200,12 +201,15 @@ def plan_design(
     time_budget: float | None = None,
     force: dict[str, str] | None = None,
     explain: bool | str = False,
+    **budgets: Any,
 ) -> EdapsRun:
     """Plan one design.  ``prune`` and the design's own ``N`` command must both allow the
     partial plan pruner.  ``force`` ({task: alternative}) re-plans with the alternative
     taken at the first such choice point of the plan (why not?) and says how the forced
     plan compares; ``explain`` explains every choice point (re-planning lower-valued
-    alternatives to find where their cost goes)."""
+    alternatives to find where their cost goes).  ``budgets``: more ``SearchOptions``
+    fields, as :func:`knowledge.budget_options` gives them (memory budget, start, cancel,
+    progress)."""
     problem = edaps_problem(domain, design)
     options = SearchOptions(
         **{
@@ -214,6 +218,7 @@ def plan_design(
             "full_tree": full_tree,
             "partial_plan_prune": prune and problem.options["partial_plan_prune"],
             "transpositions": transpositions,
+            **budgets,
             "node_budget": node_budget,
             "time_budget": time_budget,
         }
@@ -257,10 +262,9 @@ def _run_request(pkg: KnowledgePackage, request: PlanRequest) -> EdapsRun:
         design,
         full_tree=request.full_tree,
         prune=request.prune,
-        node_budget=request.node_budget,
-        time_budget=request.time_budget,
         force=request.force,
         explain=request.explain,
+        **budget_options(request),
     )
 
 

@@ -465,25 +465,60 @@ class Match:
         )
 
     # The engine binds a tuple of names from each value this yields.
-    def evaluate(self, state: Any, env: Mapping[str, Any]) -> list[tuple[Obj, ...]]:
-        e = dict(env)
-        return list(self._walk(0, state, e))
+    def evaluate(self, state: Any, env: Mapping[str, Any]) -> Iterator[tuple[Obj, ...]]:
+        """Every binding of the free variables, lazily: a method with eight parameters over
+        thirty objects has 30**8 candidates, and the search wants the first that works, so
+        none is made before it is asked for and none is kept after."""
+        return self._walk(state, dict(env))
 
-    def _walk(self, i: int, state: Any, e: dict[str, Any]) -> Iterator[tuple[Obj, ...]]:
-        if i == len(self.steps):
-            yield tuple(e[k] for k in self.names)
+    def _walk(self, state: Any, e: dict[str, Any]) -> Iterator[tuple[Obj, ...]]:
+        """Depth first over the steps without recursion (an initial task network can have
+        hundreds of variables, one step each), looking at the search's budgets every
+        thousand candidates (``checkpoint``): a match can run for hours and yield nothing.
+        """
+        from engine.tofs.search import checkpoint
+
+        steps = self.steps
+        n = len(steps)
+        names = self.names
+        if n == 0:
+            yield tuple(e[k] for k in names)
             return
-        step = self.steps[i]
-        if step.kind == "test":
-            assert step.test is not None
-            if step.test(state, e):
-                yield from self._walk(i + 1, state, e)
-            return
-        keys = [self.keys[n] for n in step.new]
-        for values in step.candidates(state, e):
-            for k, v in zip(keys, values, strict=True):
+        keys = [tuple(self.keys[v] for v in step.new) for step in steps]
+        pending: list[Iterator[tuple[Obj, ...]]] = [iter(()) for _ in steps]
+        i, entering, tick = 0, True, 0
+        while i >= 0:
+            step = steps[i]
+            if entering:
+                if step.kind == "test":
+                    assert step.test is not None
+                    if not step.test(state, e):
+                        i, entering = i - 1, False
+                    elif i + 1 == n:
+                        yield tuple(e[k] for k in names)
+                        i, entering = i - 1, False
+                    else:
+                        i += 1
+                    continue
+                pending[i] = iter(step.candidates(state, e))
+            elif step.kind == "test":  # nothing more to try at a test: back up
+                i -= 1
+                continue
+            tick += 1
+            if tick >= 1024:
+                tick = 0
+                checkpoint()
+            values = next(pending[i], None)
+            if values is None:
+                i, entering = i - 1, False
+                continue
+            for k, v in zip(keys[i], values, strict=True):
                 e[k] = v
-            yield from self._walk(i + 1, state, e)
+            if i + 1 == n:
+                yield tuple(e[k] for k in names)
+                entering = False  # the next candidate at this same step
+            else:
+                i, entering = i + 1, True
 
     def explain_false(
         self, state: Any, env: Mapping[str, Any]

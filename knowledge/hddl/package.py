@@ -198,14 +198,15 @@ def read_request(request: PlanRequest) -> tuple[Domain, Problem]:
 def run_request(request: PlanRequest) -> HddlRun:
     """Read, compile and plan a request; raises ``HddlError``/``HddlPlanError`` for bad
     input."""
+    from knowledge import budget_options
+
     domain, problem = read_request(request)
     return run_models(
         domain,
         problem,
-        time_budget=request.time_budget,
-        node_budget=request.node_budget,
         force=request.force,
         deepening=request.deepening,
+        **budget_options(request),
     )
 
 
@@ -232,24 +233,33 @@ def run_models(
     node_budget: int | None = None,
     force: dict[str, str] | None = None,
     deepening: int | None = None,
+    **budgets: Any,
 ) -> HddlRun:
     """Compile and plan a domain and problem as read (``deepening``: see
-    ``SearchOptions.deepening``)."""
+    ``SearchOptions.deepening``; ``budgets``: more ``SearchOptions`` fields, as
+    :func:`knowledge.budget_options` gives them -- memory budget, start, cancel, progress).
+    """
     from engine.tofs import SearchOptions, plan
     from engine.tofs.explain import plan_why_not
 
-    from .planning import compile_problem
+    from .planning import HddlPlanError, compile_problem
 
     engine_domain, engine_problem = compile_problem(domain, problem)
     options = SearchOptions(
-        **engine_problem.options,
-        mode=engine_problem.mode,
-        time_budget=time_budget,
-        node_budget=node_budget,
-        deepening=deepening,
+        **{
+            **engine_problem.options,
+            "mode": engine_problem.mode,
+            "deepening": deepening,
+            **budgets,
+            "time_budget": time_budget,
+            "node_budget": node_budget,
+        }
     )
     if force:
-        result = plan_why_not(engine_domain, engine_problem, options, force)
+        try:
+            result = plan_why_not(engine_domain, engine_problem, options, force)
+        except ValueError as exc:  # no such choice point: it says which there are
+            raise HddlPlanError(f"--why-not: {exc}") from exc
     else:
         result = plan(engine_domain, engine_problem, options)
     return HddlRun(domain, problem, engine_domain, engine_problem, options, result)

@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Checkbox, Input, Label, Select
 
+from knowledge import default_memory_budget
 from workbench.runner import RunSettings
 from workbench.widgets.tick_box import TickBox
 
@@ -25,7 +26,8 @@ CRITERIA = [
 
 
 class RunOptions(Vertical):
-    """Full tree, the partial plan pruner, node and time budgets, the game criterion."""
+    """Full tree, the partial plan pruner, node, time and memory budgets, the game
+    criterion."""
 
     def compose(self) -> ComposeResult:
         yield TickBox(
@@ -59,6 +61,14 @@ class RunOptions(Vertical):
             type="number",
             tooltip="Stop after this many seconds",
         )
+        yield Label("Memory budget (MB)")
+        yield Input(
+            placeholder="half of memory",
+            id="opt-memory",
+            type="number",
+            tooltip="Stop when the workbench's memory passes this many MB; "
+            "the best plan so far is kept",
+        )
         yield Label("Opponents (game mode)")
         yield Select(CRITERIA, value="weighted-average", allow_blank=False, id="opt-criterion")
 
@@ -81,12 +91,22 @@ class RunOptions(Vertical):
                 return f"Time budget: expected a number of seconds, got '{seconds_text}'"
             if not seconds > 0:
                 return "Time budget: must be more than 0 seconds"
+        memory_text = self.query_one("#opt-memory", Input).value.strip()
+        memory = default_memory_budget()
+        if memory_text:
+            try:
+                memory = float(memory_text)
+            except ValueError:
+                return f"Memory budget: expected a number of MB, got '{memory_text}'"
+            if not memory > 0:
+                return "Memory budget: must be more than 0 MB"
         criterion = self.query_one("#opt-criterion", Select).value
         return RunSettings(
             full_tree=self.query_one("#opt-full-tree", Checkbox).value,
             prune=self.query_one("#opt-prune", Checkbox).value,
             node_budget=nodes,
             time_budget=seconds,
+            memory_budget=memory,
             criterion=str(criterion) if isinstance(criterion, str) else "weighted-average",
             trace=self.query_one("#opt-trace", Checkbox).value,
         )

@@ -77,7 +77,11 @@ def add_parsers(
     m.add_argument("--defense", "--defence", default="heuristic", choices=["heuristic", "dd"])
     m.add_argument("--jobs", type=int, default=1, help="worker processes")
     add_cluster_option(m)
-    m.add_argument("--timeout", type=float, default=120.0, help="seconds per board")
+    from workbench.cli import positive_seconds
+
+    m.add_argument(
+        "--timeout", type=positive_seconds, default=120.0, help="seconds per board (above 0)"
+    )
     m.add_argument("--boards", type=int, help="only the first N boards")
     m.add_argument("--samples", type=int, default=20, help="Monte Carlo samples (mcdd)")
     m.add_argument("--json", action="store_true", help="print JSON instead of text")
