@@ -394,3 +394,19 @@ def test_numbers_of_thousands_of_digits_are_bad_values_not_tracebacks(tmp_path: 
     damaged = pbn.replace('[Contract "5S"]', '[Contract "5S"]\n[Result "' + "9" * 5000 + '"]')
     (board,) = read_pbn_bytes(damaged.encode("utf-8"))
     assert board.result is None and any("not a trick count" in w for w in board.warnings)
+
+
+@pytest.mark.parametrize("which", ["domain", "problem"])
+def test_plan_hddl_says_a_directory_or_device_is_one(
+    which: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``plan hddl`` once said "no such file" for a folder or /dev/null given as a file."""
+    files = [str(HDDL / "delivery-domain.hddl"), str(HDDL / "delivery-p1.hddl")]
+    at = 0 if which == "domain" else 1
+    for given, said in ((str(tmp_path), "is a directory"), ("/dev/null", "is a device")):
+        argv = list(files)
+        argv[at] = given
+        assert main(["plan", "hddl", *argv, "--bundled"]) == 1
+        assert one_error_line(capsys) == f"{given}: {said}" + (
+            ", not a file" if said == "is a directory" else ", not a regular file"
+        )

@@ -153,11 +153,6 @@ def read_files(domain_path: str, problem_path: str) -> tuple[Domain, Problem]:
     """Both files, or :class:`~knowledge.hddl.HddlError` saying where they are wrong."""
     from . import read_domain, read_problem
 
-    for path in (domain_path, problem_path):
-        if not Path(path).is_file():
-            from .errors import HddlError, Issue
-
-            raise HddlError([Issue(path, 0, 0, "no such file")])
     domain = read_domain(domain_path)
     return domain, read_problem(problem_path, domain)
 
