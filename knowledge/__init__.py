@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 # The engine (and pydantic under it) loads when a package is used, not when this module is
 # imported: ``workbench --version`` and the exit statuses need none of it.
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DomainFormat",
     "ImportedProblem",
+    "InputStopped",
     "KnowledgePackage",
     "PackageError",
     "PlanReport",
@@ -35,6 +36,7 @@ __all__ = [
     "format_of",
     "get_package",
     "package_names",
+    "read_within_budgets",
 ]
 
 # Name -> module; a package is imported only when asked for.
@@ -342,6 +344,55 @@ def budget_options(request: PlanRequest) -> dict[str, Any]:
         "cancel": request.cancel,
         "progress": request.progress,
     }
+
+
+_T = TypeVar("_T")
+
+
+class InputStopped(Exception):
+    """A budget ran out, or ctrl+c came, while a run's input was still being read: nothing
+    was planned.  Each package turns it into its report with :meth:`report`."""
+
+    def __init__(self, status: Any, request: PlanRequest) -> None:
+        from engine.tofs import Status
+
+        self.status = status
+        if status is Status.TIME_BUDGET:
+            limit = f"the time budget of {request.time_budget:g} s"
+        elif status is Status.MEMORY_BUDGET:
+            limit = f"the memory budget of {request.memory_budget:,.0f} MB"
+        else:
+            limit = "interrupting the run" if status is Status.INTERRUPTED else "cancelling"
+        self.text = f"gave up at {limit} while reading the input (nothing was planned)"
+        super().__init__(self.text)
+
+    @property
+    def exit_status(self) -> int:
+        from engine.tofs import Status
+
+        return EXIT_INTERRUPTED if self.status is Status.INTERRUPTED else EXIT_GAVE_UP
+
+    def report(self, request: PlanRequest) -> PlanReport:
+        import json
+
+        if request.json:
+            data = {"outcome": "gave up", "status": str(self.status), "said": self.text}
+            return PlanReport(json.dumps(data, indent=2), self.exit_status, data)
+        return PlanReport(self.text, self.exit_status)
+
+
+def read_within_budgets(request: PlanRequest, read: Callable[[], _T]) -> _T:
+    """``read()`` -- a package reading and compiling a run's input -- under the request's
+    budgets: a reader's :func:`engine.tofs.search.checkpoint` stops it at the time or
+    memory budget, or at ctrl+c, as :class:`InputStopped`."""
+    from engine.tofs import SearchOptions
+    from engine.tofs.search import SearchStopped, watching
+
+    with watching(SearchOptions(**budget_options(request))) as watch:
+        try:
+            return read()
+        except SearchStopped:
+            raise InputStopped(watch.stop, request) from None
 
 
 def search_options(request: PlanRequest, problem: Problem) -> Any:

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,6 +29,7 @@ from knowledge.hddl.package import run_files, run_models
 from workbench.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
+HDDL_EXAMPLES = ROOT / "knowledge" / "hddl" / "examples"
 WORKBENCH = [sys.executable, "-m", "workbench"]
 
 OBJECTS = " ".join(f"o{i}" for i in range(30))
@@ -332,3 +334,42 @@ def test_progress_shows_on_a_terminal_and_is_erased(tmp_path: Path) -> None:
     assert "searching: " in text and " nodes, depth " in text
     assert text.endswith("\r\x1b[K")  # erased at the end
     assert "searching" not in out
+
+
+def _scale_inputs() -> object:
+    """benchmarks/parse_scale.py's generators (a big design, a big HDDL problem)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "parse_scale_inputs", ROOT / "benchmarks" / "parse_scale.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("package", ["hddl", "edaps"])
+def test_reading_a_large_input_honours_the_time_budget(
+    package: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Reading is inside the budget: a reader stops at it with its own words, nothing
+    planned, exit 3 -- it does not read on for seconds and then give up at the first node."""
+    scale: Any = _scale_inputs()
+    if package == "hddl":
+        problem = tmp_path / "big.hddl"
+        problem.write_text(scale.hddl_problem(4_000_000), encoding="utf-8")
+        argv = ["plan", "hddl", str(HDDL_EXAMPLES / "delivery-domain.hddl"), str(problem)]
+    else:
+        design = tmp_path / "BIG.txt"
+        design.write_text(scale.edaps_design(400_000), encoding="utf-8")
+        argv = ["plan", "edaps", str(design)]
+    started = time.perf_counter()
+    status = main([*argv, "--bundled", "--time-budget", "0.3"])
+    took = time.perf_counter() - started
+    out = capsys.readouterr().out
+    assert status == 3, out
+    assert "gave up at the time budget of 0.3 s while reading the input" in out
+    # Reading the whole file takes several seconds (benchmarks/parse_scale.py); a stop
+    # at the budget comes well before that.
+    assert took < 4, took

@@ -26,6 +26,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -53,9 +54,11 @@ __all__ = [
     "Progress",
     "SearchOptions",
     "SearchStopped",
+    "Watch",
     "checkpoint",
     "plan",
     "resident_mb",
+    "watching",
 ]
 _INF = math.inf
 
@@ -108,6 +111,56 @@ def checkpoint() -> None:
     search = getattr(_ACTIVE, "search", None)
     if search is not None and search.poll():
         raise SearchStopped
+
+
+class Watch:
+    """A run's budgets, cancel and interrupt, looked at from anywhere: the search polls its
+    own, and :func:`watching` lends one to the work before a search -- reading and
+    compiling a large input -- whose loops call :func:`checkpoint` as the binding loops do.
+    """
+
+    def __init__(self, options: SearchOptions, now: float | None = None) -> None:
+        now = time.perf_counter() if now is None else now
+        start = options.started if options.started is not None else now
+        self.deadline = start + options.time_budget if options.time_budget else None
+        self.memory = options.memory_budget
+        self.cancel = options.cancel
+        self.next_memory = 0.0
+        self.stop: Status | None = None
+
+    def poll(self) -> bool:
+        """Whether the run must stop (and why, in ``stop``): cancelled or interrupted, past
+        the time budget, or over the memory budget."""
+        if self.stop is not None:
+            return True
+        if self.cancel is not None and self.cancel.cancelled:
+            self.stop = Status.INTERRUPTED if self.cancel.interrupted else Status.CANCELLED
+            return True
+        now = time.perf_counter()
+        if self.deadline is not None and now > self.deadline:
+            self.stop = Status.TIME_BUDGET
+        elif self.memory is not None and now >= self.next_memory:
+            self.next_memory = now + _MEMORY_EVERY
+            used = resident_mb()
+            if used is not None and used > self.memory:
+                self.stop = Status.MEMORY_BUDGET
+        return self.stop is not None
+
+
+@contextmanager
+def watching(options: SearchOptions) -> Iterator[Watch]:
+    """The run's budgets over the work inside the ``with`` (reading its input): a
+    :func:`checkpoint` there raises :class:`SearchStopped` once one runs out, and the
+    watch's ``stop`` says which.  Inside a running search, that search's budgets rule."""
+    watch = Watch(options)
+    outer = getattr(_ACTIVE, "search", None)
+    if outer is None:
+        _ACTIVE.search = watch
+    try:
+        yield watch
+    finally:
+        if outer is None:
+            _ACTIVE.search = None
 
 
 class EvaluationError(ValueError):
@@ -405,10 +458,8 @@ class _Search:
         self._descriptions: dict[Task, str] = {}
         self.max_depth = 0
         self.t0 = time.perf_counter()
-        start = options.started if options.started is not None else self.t0
-        self.deadline = start + options.time_budget if options.time_budget else None
-        self.memory = options.memory_budget
-        self.next_memory = 0.0
+        self.watch = Watch(options, self.t0)
+        self.deadline = self.watch.deadline
         self.next_check = 0
         self.next_poll = 0  # alternatives made, for polling where no node is made
         self.next_progress = options.progress_every
@@ -417,20 +468,8 @@ class _Search:
     def poll(self) -> bool:
         """Whether the run must stop (and why, in ``stop``): cancelled or interrupted, past
         the time budget, or over the memory budget."""
-        if self.stop is not None:
-            return True
-        o = self.o
-        if o.cancel is not None and o.cancel.cancelled:
-            self.stop = Status.INTERRUPTED if o.cancel.interrupted else Status.CANCELLED
-            return True
-        now = time.perf_counter()
-        if self.deadline is not None and now > self.deadline:
-            self.stop = Status.TIME_BUDGET
-        elif self.memory is not None and now >= self.next_memory:
-            self.next_memory = now + _MEMORY_EVERY
-            used = resident_mb()
-            if used is not None and used > self.memory:
-                self.stop = Status.MEMORY_BUDGET
+        if self.stop is None and self.watch.poll():
+            self.stop = self.watch.stop
         return self.stop is not None
 
     def late(self) -> bool:

@@ -64,6 +64,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from engine.tofs.search import checkpoint
 from engine.tofs.textfile import TextFileError, read_text
 
 from .design import (
@@ -478,6 +479,8 @@ class _Reader:
         if self.lines and self.lines[-1] == "":
             self.lines.pop()  # the final newline ends the last line; it starts no new one
         for number, line in enumerate(self.lines, 1):
+            if not number & 4095:
+                checkpoint()  # a run's budgets count reading a long design too
             self.command(number, line)
         self.required(len(self.lines) + 1)
 

@@ -21,12 +21,14 @@ from engine.tofs.explanation import Explanation
 from engine.tofs.render import explanation_dict, explanation_text, reader_text
 from knowledge import (
     EXIT_BAD_INPUT,
+    InputStopped,
     KnowledgePackage,
     PlanReport,
     PlanRequest,
     budget_options,
     exit_status,
     explain_run,
+    read_within_budgets,
     result_facts,
     why_not,
 )
@@ -250,12 +252,15 @@ def _run_request(pkg: KnowledgePackage, request: PlanRequest) -> EdapsRun:
         raise ValueError(
             "--deepening is for first-plan search; EDAPS looks for the best process plan"
         )
-    if request.problem_text is not None:
-        design = parse_design(
-            request.problem_text, path=request.problem, name=Path(request.problem).stem
-        )
-    else:
-        design = resolve_design(request.problem)
+    text = request.problem_text
+    design = read_within_budgets(
+        request,
+        lambda: (
+            resolve_design(request.problem)
+            if text is None
+            else parse_design(text, path=request.problem, name=Path(request.problem).stem)
+        ),
+    )
     domain = pkg.domain("edaps", request.spec)
     return plan_design(
         domain,
@@ -293,6 +298,8 @@ def plan_request(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
         run = _run_request(pkg, request)
     except (DesignError, SourceError, DomainError, EvaluationError, ValueError) as exc:
         return PlanReport(f"error: {exc}", EXIT_BAD_INPUT)
+    except InputStopped as stopped:
+        return stopped.report(request)
     status = exit_status(run.result)
     if request.json:
         data = run.to_dict(explain=request.explain)

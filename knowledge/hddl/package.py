@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from knowledge import (
     EXIT_BAD_INPUT,
+    InputStopped,
     KnowledgePackage,
     PlanReport,
     PlanRequest,
@@ -193,9 +194,9 @@ def read_request(request: PlanRequest) -> tuple[Domain, Problem]:
 def run_request(request: PlanRequest) -> HddlRun:
     """Read, compile and plan a request; raises ``HddlError``/``HddlPlanError`` for bad
     input."""
-    from knowledge import budget_options
+    from knowledge import budget_options, read_within_budgets
 
-    domain, problem = read_request(request)
+    domain, problem = read_within_budgets(request, lambda: read_request(request))
     return run_models(
         domain,
         problem,
@@ -271,6 +272,8 @@ def plan_files(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
         run = run_request(request)
     except (HddlError, HddlPlanError) as exc:
         return PlanReport(f"error: {exc}", EXIT_BAD_INPUT)
+    except InputStopped as stopped:
+        return stopped.report(request)
     result = run.result
     word = status_word(result)
     status = exit_status(result)

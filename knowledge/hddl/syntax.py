@@ -28,6 +28,8 @@ from typing import Any, cast
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from engine.tofs.search import checkpoint
+
 from . import checks
 from .checks import Report
 from .errors import HddlError, Issue
@@ -85,8 +87,27 @@ def parser(algorithm: str = "lalr") -> Lark:
     if algorithm == "earley":
         return Lark(grammar, parser="earley", start=start, maybe_placeholders=False)
     return Lark(
-        grammar, parser="lalr", start=start, maybe_placeholders=False, transformer=_Builder()
+        grammar,
+        parser="lalr",
+        start=start,
+        maybe_placeholders=False,
+        transformer=_Builder(),
+        lexer_callbacks={"NAME": _Budgets()},
     )
+
+
+class _Budgets:
+    """Looks at the run's budgets (:func:`checkpoint`) every few thousand names read: a
+    problem of megabytes takes seconds to read, and a time budget counts them."""
+
+    def __init__(self) -> None:
+        self.names = 0
+
+    def __call__(self, token: Token) -> Token:
+        self.names += 1
+        if not self.names & 4095:
+            checkpoint()
+        return token
 
 
 def parse_domain_text(text: str, path: str = "<string>") -> Domain:
