@@ -256,6 +256,7 @@ PLAN_ORDER = [
     "opt-trace",
     "opt-nodes",
     "opt-seconds",
+    "opt-memory",
     "opt-criterion",
     "plan-tree",
     "explanation",

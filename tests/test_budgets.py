@@ -373,3 +373,24 @@ def test_reading_a_large_input_honours_the_time_budget(
     # Reading the whole file takes several seconds (benchmarks/parse_scale.py); a stop
     # at the budget comes well before that.
     assert took < 4, took
+
+
+def test_knowledge_tests_run_with_the_default_memory_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`kb test` runs get the memory budget `plan` gets when none is asked for."""
+    from knowledge import KnowledgePackage, default_memory_budget, get_package
+    from workbench.kb.testing import jobs_for_tests, run_test_job
+
+    pkg = get_package("examples")
+    spec = pkg.spec("dinner")
+    assert spec.tests, "the dinner domain ships knowledge tests"
+    seen: list[float | None] = []
+
+    def facts(self: KnowledgePackage, request: Any) -> dict[str, Any]:
+        seen.append(request.memory_budget)
+        return {}
+
+    monkeypatch.setattr(KnowledgePackage, "run_facts", facts)
+    run_test_job(jobs_for_tests("dinner", spec)[0])
+    assert seen == [default_memory_budget()] and seen[0] is not None

@@ -16,7 +16,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.tofs import DomainSpec, KnowledgeTest
-from knowledge import PackageError, PlanRequest, get_package, package_names
+from knowledge import (
+    PackageError,
+    PlanRequest,
+    default_memory_budget,
+    get_package,
+    package_names,
+)
 from knowledge.batch import BatchExecutor, in_process
 
 from .catalog import domain_owner
@@ -154,6 +160,9 @@ def run_test_job(job: TestJob) -> TestOutcome:
             mode=options.get("mode"),
             node_budget=options.get("node_budget"),
             time_budget=options.get("time_budget"),
+            # Every run has a memory budget, as `plan` gives one: a test that blows up
+            # stops with what it found instead of taking the machine down with the batch.
+            memory_budget=options.get("memory_budget") or default_memory_budget(),
         )
         facts = pkg.run_facts(request)
     except (PackageError, ValueError, OSError) as exc:
