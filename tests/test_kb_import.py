@@ -234,16 +234,15 @@ def test_kb_source_files_follow_the_same_rules(
     status, _, err = cli(capsys, "kb", "import", exported, "--db", db)
     assert status == 1 and f"{exported} defines domain 'dinner'" in err
     assert "imported from dinner.toml" in err
+    # A package's domain is planned by its name: no --as offered, and none taken.
+    assert "--replace" in err and "--as" not in err
     assert fingerprint(db) == before
-    rev = cli_json(capsys, "kb", "import", exported, "--as", "dinner2", "--db", db)
-    assert rev["domain"] == "dinner2"
+    status, _, err = cli(capsys, "kb", "import", exported, "--as", "dinner2", "--db", db)
+    assert status == 1 and "package 'examples' plans domain 'dinner' by its name" in err
+    assert fingerprint(db) == before
     store = open_store(db)
     try:
-        assert store.revision("dinner") == head
-        values = {c.name: c.value for c in store.load("dinner2").constants}
-        assert 75 in values.values() and store.load("dinner").constants != list(
-            store.load("dinner2").constants
-        )
+        assert store.revision("dinner") == head and not store.has_domain("dinner2")
         # The store's API refuses the same way (the editor and scripts use it).
         with pytest.raises(NameTaken, match="defines domain 'dinner'"):
             store.import_text(exported.read_text(encoding="utf-8"), package="examples")
@@ -254,8 +253,16 @@ def test_kb_source_files_follow_the_same_rules(
         assert replaced.parent == head and not replaced.unchanged
     finally:
         store.close()
-    status, _, err = cli(capsys, "kb", "import", exported, "--as", "no good", "--db", db)
+    # A domain no package plans can be stored under another name (a name it can take).
+    mine = tmp_path / "mine.toml"
+    mine.write_text(
+        exported.read_text(encoding="utf-8").replace('name = "dinner"', 'name = "mine"', 1),
+        encoding="utf-8",
+    )
+    status, _, err = cli(capsys, "kb", "import", mine, "--as", "no good", "--db", db)
     assert status == 1 and "the name 'no good'" in err
+    rev = cli_json(capsys, "kb", "import", mine, "--as", "mine2", "--db", db)
+    assert rev["domain"] == "mine2"
 
 
 # ----------------------------------------------------------------- reader errors

@@ -237,6 +237,7 @@ def _import_format(
         base=args.base,
         replace=args.replace,
         keep_tests=True,
+        renamable=fmt.rename is not None,
     )
     if args.json:
         return _json(

@@ -865,12 +865,27 @@ class KnowledgeStore:
         name: str | None = None,
     ) -> Revision:
         """Load a KB source file as the new state of its domain (creating the domain), or
-        of the domain ``name`` when given (:meth:`import_spec` says when it replaces)."""
+        of the domain ``name`` when given (:meth:`import_spec` says when it replaces).
+
+        A package plans its domains by their names (its primitives and problems are bound
+        to them), so a domain of a package cannot be stored under another name: that
+        would be a copy nothing can plan or check."""
         try:
             spec, header = parse_domain_file_text(text, path)
         except SourceError as exc:
             raise EditRejected("?", f"import of {path}", exc.messages) from None
         if name is not None and name != spec.name:
+            if package:
+                raise EditRejected(
+                    spec.name,
+                    f"import of {path}",
+                    [
+                        f"--as: package '{package}' plans domain '{spec.name}' by its name "
+                        "(its primitives and problems are bound to it), so a copy under "
+                        f"another name could not be planned; use --replace (history keeps "
+                        "the stored one: kb undo brings it back)"
+                    ],
+                )
             try:
                 spec = DomainSpec.model_validate(spec.model_dump() | {"name": name})
             except ValidationError as exc:
@@ -885,6 +900,7 @@ class KnowledgeStore:
             base=base,
             message=message,
             replace=replace,
+            renamable=not package,
         )
 
     def import_spec(
@@ -900,6 +916,7 @@ class KnowledgeStore:
         message: str = "",
         replace: bool = False,
         keep_tests: bool = False,
+        renamable: bool = False,
     ) -> Revision:
         """``spec`` as the new state of its domain (creating the domain), and ``problems``
         -- (name, kind, content, description[, source]) each -- in one transaction:
@@ -911,7 +928,8 @@ class KnowledgeStore:
         the store already holds makes no revision: the head comes back with
         ``unchanged`` set (new problems are still added).  ``keep_tests`` is for a file in a
         package format: it has no knowledge tests of its own (the stored ones are kept) and
-        its description only names the file (not compared)."""
+        its description only names the file (not compared).  ``renamable``: the import can
+        be stored under another name (``kb import --as``), which a refusal then offers."""
         rows = [ProblemRow(*p) for p in problems]
         what = f"import of {path}"
         with self._write() as db:
@@ -938,7 +956,9 @@ class KnowledgeStore:
                     self._validate(spec.name, spec, what)
                 clashes = self._problem_clashes(db, spec.name, rows)
                 if (not same or clashes) and not replace and base is None:
-                    raise NameTaken(self._name_taken(spec.name, path, parent, same, clashes))
+                    raise NameTaken(
+                        self._name_taken(spec.name, path, parent, same, clashes, renamable)
+                    )
                 if same:
                     for p in rows:
                         self._upsert_problem(
@@ -1005,9 +1025,10 @@ class KnowledgeStore:
         head: int,
         same: bool,
         clashes: Sequence[tuple[ProblemRow, str, str]],
+        renamable: bool,
     ) -> str:
         """Why an import is refused: each name taken, where the stored content came from,
-        and the two ways on."""
+        and the ways on (another name only where the import can take one)."""
         parts = []
         if not same:
             last = (
@@ -1036,8 +1057,8 @@ class KnowledgeStore:
             )
         return (
             "; ".join(parts) + "; nothing was imported: add --replace to replace it "
-            "(a new revision, history kept), or --as NAME to store the import under "
-            "another name"
+            "(a new revision, history kept)"
+            + (", or --as NAME to store the import under another name" if renamable else "")
         )
 
     def edit(
