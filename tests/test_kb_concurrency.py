@@ -179,12 +179,20 @@ def test_a_writer_killed_at_random_points_leaves_the_store_consistent(
     kills = 0
     for round_ in range(6):
         victim = _writer(db, f"k{round_}_", 1000)
-        time.sleep(rng.uniform(0.6, 1.8))  # past start-up, into the stream of writes
+        # Into the stream of writes, however slow start-up is on a loaded machine: wait
+        # for its first reported commit, then a seeded random moment more.
+        assert victim.stdout is not None
+        seen = ""
+        while not _committed(seen):
+            line = victim.stdout.readline()
+            assert line, f"writer k{round_} ended before writing: {victim.stderr}"
+            seen += line
+        time.sleep(rng.uniform(0.0, 0.8))
         victim.send_signal(signal.SIGKILL)
         out, _ = victim.communicate(timeout=60)
         assert victim.returncode == -signal.SIGKILL
         kills += 1
-        reported |= _committed(out)
+        reported |= _committed(seen + out)
     out, err = steady.communicate(timeout=300)
     assert steady.returncode == 0, err
     reported |= _committed(out)
