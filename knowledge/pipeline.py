@@ -217,7 +217,9 @@ def run_plan(pkg: KnowledgePackage, request: PlanRequest, read: Read | None = No
 
 
 def _as_bad_input(exc: Exception) -> BadInput:
-    return exc if isinstance(exc, BadInput) else BadInput(str(exc) or type(exc).__name__)
+    if isinstance(exc, BadInput):
+        return exc
+    return BadInput(str(exc) or type(exc).__name__, type(exc).__name__)
 
 
 def plan_report(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:

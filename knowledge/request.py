@@ -30,7 +30,12 @@ __all__ = [
 class BadInput(ValueError):
     """Input a run cannot plan (an unknown problem, a file with a mistake, a stored domain
     that does not compile): the message is the one line the user reads, naming what and
-    where.  Exit status 1."""
+    where.  Exit status 1.  ``kind`` names the error it was raised as (``PackageError``,
+    ``DesignError``, ...), for a caller that tells kinds apart."""
+
+    def __init__(self, message: str, kind: str | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind or type(self).__name__
 
 
 class Refused(BadInput):

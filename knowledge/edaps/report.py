@@ -19,7 +19,7 @@ from engine.tofs import Domain, Outcome, Problem, RunResult
 from engine.tofs.explain import explain_level
 from engine.tofs.explanation import Explanation, Phrasing
 from engine.tofs.render import explanation_dict, explanation_text, reader_text
-from knowledge import KnowledgePackage, PlanOutcome, PlanRequest, Read, run_plan
+from knowledge import KnowledgePackage, PackageError, PlanOutcome, PlanRequest, Read, run_plan
 
 from .critique import Diagnostic, critique, error_text
 from .critique import findings as critique_findings
@@ -272,7 +272,15 @@ class EdapsPackage(KnowledgePackage):
         return problem_from_text(domain, name, text)
 
     def read(self, request: PlanRequest) -> Read:
+        """A design by name (any case), from a file, or from the store's text."""
         text = request.problem_text
+        name = request.problem
+        known = {n.lower() for n in self.problems}
+        if text is None and not Path(name).exists() and Path(name).stem.lower() not in known:
+            raise PackageError(
+                f"package 'edaps' has no problem '{name}', and no design file of that name "
+                f"exists; problems: {', '.join(sorted(self.problems))}"
+            )
         design = (
             resolve_design(request.problem)
             if text is None
