@@ -89,9 +89,12 @@ class PlanOutcome:
         return exit_status(self.result)
 
     def settings(self) -> dict[str, Any]:
-        """The search options as run (``SearchOptions.summary``), with the Hurwicz index
-        when that criterion weighed the opponents: what ``--json`` echoes as ``options``."""
+        """The search options as run (``SearchOptions.summary``), with the alternatives
+        ``--why-not`` forced and the Hurwicz index when that criterion weighed the
+        opponents: what ``--json`` echoes as ``options``."""
         summary = self.options.summary()
+        if self.request.force:  # --why-not: what was forced, as the user named it
+            summary["force"] = dict(self.request.force)
         if summary["criterion"] == "hurwicz":
             summary["alpha"] = self.request.hurwicz_alpha
         return summary
