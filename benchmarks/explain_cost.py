@@ -37,9 +37,7 @@ def measure(package: str, problem_name: str, rounds: int) -> tuple[float, float,
         t0 = time.perf_counter()
         run = plan(domain, problem, options)
         t1 = time.perf_counter()
-        e = explain_run(
-            run, domain, problem, options, pkg.phrasing(domain) if pkg.phrasing else None
-        )
+        e = explain_run(run, domain, problem, options, pkg.phrasing(domain))
         t2 = time.perf_counter()
         best_plan, best_explain = min(best_plan, t1 - t0), min(best_explain, t2 - t1)
         done = [a for c in e.choices for a in c.alternatives if a.replanned is not None]

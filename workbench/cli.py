@@ -107,19 +107,14 @@ def build_parser() -> argparse.ArgumentParser:
         "problem",
         help="problem name within the package (e.g. dinner, RM1) or "
         "a problem file (e.g. an EDAPS design); hddl: the domain file, or the name of an "
-        "HDDL domain in the store",
-    )
-    p.add_argument(
-        "files",
-        nargs="*",
-        metavar="PROBLEM_FILE",
-        help="hddl: the problem file (workbench plan hddl DOMAIN.hddl PROBLEM.hddl), or the "
-        "name of a problem stored with the domain (workbench plan hddl DOMAIN PROBLEM)",
+        "HDDL domain in the store.  A package's own arguments may follow (hddl: "
+        "PROBLEM_FILE, the problem file or stored problem; --ipc, the IPC plan format)",
     )
     p.add_argument(
         "--mode",
         choices=["optimise", "game", "first"],
-        help="search mode (default: the problem's own)",
+        help="search mode (default: the problem's own); a mode a package cannot plan in is "
+        "refused with the reason (hddl: no game mode; optimise finds the fewest actions)",
     )
     p.add_argument(
         "--full-tree",
@@ -158,7 +153,12 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["weighted-average", "maximin", "hurwicz", "minimax-regret"],
         help="external-agent criterion in game mode",
     )
-    p.add_argument("--alpha", type=float, default=0.5, help="Hurwicz optimism index")
+    p.add_argument(
+        "--alpha",
+        type=float,
+        default=None,
+        help="Hurwicz optimism index (with --criterion hurwicz; default 0.5)",
+    )
     p.add_argument(
         "--why-not",
         action="append",
@@ -179,11 +179,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--tree", action="store_true", help="print a game's decision tree (the policy)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
-    p.add_argument(
-        "--ipc",
-        action="store_true",
-        help="hddl: print the plan in the IPC 2020 hierarchical track's format",
-    )
 
     ls = sub.add_parser("list", parents=[common], help="list knowledge packages and their problems")
     ls.add_argument("--json", action="store_true", help="print JSON instead of text")
@@ -427,17 +422,41 @@ def _process_started() -> float:
     return now - age if 0 <= age < 60 else now
 
 
-def _cmd_plan(args: argparse.Namespace) -> int:
+def _cmd_plan(args: argparse.Namespace, extra: Sequence[str] = ()) -> int:
+    """``workbench plan PACKAGE PROBLEM [the package's own arguments]``: one request,
+    planned by :func:`knowledge.pipeline.run_plan` as the workbench and ``kb test`` plan
+    it.  A setting the package cannot honour is refused in one line (exit 1)."""
     import signal
 
     from engine.tofs import CancelToken
-    from knowledge import EXIT_BAD_INPUT, EXIT_INTERRUPTED, PackageError, PlanRequest, get_package
+    from knowledge import (
+        EXIT_BAD_INPUT,
+        EXIT_INTERRUPTED,
+        BadInput,
+        PackageError,
+        PlanRequest,
+        get_package,
+    )
+    from knowledge.pipeline import plan_report
 
     started = _process_started()
     try:
         pkg = get_package(args.package)
     except PackageError as exc:
         return _fail(str(exc), EXIT_BAD_INPUT)
+    own = _Parser(prog="workbench plan", add_help=False)
+    pkg.add_plan_arguments(own)
+    own_args, unknown = own.parse_known_args(list(extra))
+    if unknown:  # a usage error, like argparse's own: exit 1, one line
+        takes = ", ".join(
+            a.option_strings[0] if a.option_strings else str(a.metavar or a.dest)
+            for a in own._actions
+        )
+        own.error(
+            f"package '{pkg.name}' takes no argument {unknown[0]!r}"
+            + (f" (its own: {takes})" if takes else " (it plans named problems, not files)")
+        )
+    options = pkg.plan_options(own_args)
     cancel = CancelToken()
     line = _ProgressLine() if sys.stderr.isatty() else None
     request = PlanRequest(
@@ -457,12 +476,10 @@ def _cmd_plan(args: argparse.Namespace) -> int:
         explain=args.explain,
         tree=args.tree,
         json=args.json,
-        files=tuple(args.files),
-        ipc=args.ipc,
+        output=pkg.output_name(options),
         deepening=args.deepening,
+        options=options,
     )
-    if (args.files or args.ipc) and pkg.planner is None:
-        return _fail(f"package '{args.package}' plans named problems, not files", EXIT_BAD_INPUT)
     if not args.bundled:
         from dataclasses import replace
 
@@ -489,7 +506,11 @@ def _cmd_plan(args: argparse.Namespace) -> int:
     except ValueError:  # not the main thread (an embedding): ctrl+c is not ours to take
         previous = None
     try:
-        report = pkg.plan(request)
+        report = plan_report(pkg, request)
+    except BadInput as exc:
+        if line is not None:
+            line.erase()
+        return _fail(str(exc), EXIT_BAD_INPUT)
     except KeyboardInterrupt:
         if line is not None:
             line.erase()
@@ -500,9 +521,6 @@ def _cmd_plan(args: argparse.Namespace) -> int:
             signal.signal(signal.SIGINT, previous)
     if line is not None:
         line.erase()
-    if report.status == EXIT_BAD_INPUT:
-        message = report.text.removeprefix("error: ")
-        return _fail(message, EXIT_BAD_INPUT)
     print(report.text)
     if report.status == EXIT_INTERRUPTED:
         print("workbench: interrupted", file=sys.stderr)
@@ -534,7 +552,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
             entries: list[dict[str, str]] = [
                 {"name": p, "description": problems[p]} for p in sorted(problems)
             ]
-            if pkg.store_key is not None:
+            if pkg.plans_imported_domains:
                 # Domains imported into the store (hddl): a problem is planned by its
                 # domain's name and its own, ``workbench plan hddl DOMAIN PROBLEM``.
                 entries += [
@@ -574,14 +592,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    # ``plan``'s unknown arguments are the package's own (HDDL's problem file, --ipc): its
+    # parser reads them; any other command has none.
+    args, extra = parser.parse_known_args(argv)
+    if extra and args.command != "plan":
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if args.version:
         from importlib.metadata import version
 
         print(f"workbench {version('tofs-workbench')}")
         return 0
     if args.command == "plan":
-        return _cmd_plan(args)
+        return _cmd_plan(args, extra)
     if args.command == "list":
         return _cmd_list(args)
     from workbench.domains import domain_uis

@@ -114,7 +114,8 @@ def _run_in_child(
     try:
         result = runner.execute(request, _SharedToken(run_id), progress, db, settings, force, at)
     except Exception as exc:
-        return ("error", runner.error_message(exc), type(exc).__name__)
+        # A refused request names the error it was raised as (``BadInput.kind``).
+        return ("error", runner.error_message(exc), getattr(exc, "kind", type(exc).__name__))
     return ("ok", result)
 
 

@@ -11,21 +11,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from engine.tofs import (
-    CancelToken,
-    Problem,
-    Progress,
-    RunResult,
-    SearchOptions,
-    Trace,
-    criterion,
-    plan,
-)
-from engine.tofs.explain import Anchor, replan_at
-from knowledge import PackageError, default_memory_budget, get_package
+from engine.tofs import CancelToken, Progress, RunResult
+from engine.tofs.explain import Anchor
+from knowledge import PackageError, PlanRequest, default_memory_budget, get_package
 from workbench.kb import StoreError
 
-__all__ = ["ProblemRef", "RunSettings", "error_message", "execute", "search_options"]
+__all__ = ["ProblemRef", "RunSettings", "error_message", "execute", "plan_request"]
 
 # Errors a user can cause by editing knowledge or naming a problem: their message alone
 # says what is wrong.  Anything else is shown with its type, because it is a bug somewhere.
@@ -36,8 +27,8 @@ _EXPECTED = (PackageError, ValueError, StoreError)
 class ProblemRef:
     """Which problem to plan: a knowledge package and one of its problems.
 
-    (The CLI's richer ``knowledge.PlanRequest`` carries search switches and output format;
-    the workbench passes those to the engine directly.)
+    (The search switches are :class:`RunSettings`; :func:`plan_request` makes the two one
+    :class:`knowledge.PlanRequest`, as the command line does.)
     """
 
     package: str
@@ -90,6 +81,28 @@ class RunSettings:
         return ", ".join(parts)
 
 
+def plan_request(
+    request: ProblemRef,
+    settings: RunSettings,
+    cancel: CancelToken | None = None,
+    progress: Callable[[Progress], None] | None = None,
+) -> PlanRequest:
+    """The :class:`knowledge.PlanRequest` of a workbench run: the problem's own mode, the
+    user's switches and budgets, the step-through trace."""
+    return PlanRequest(
+        problem=request.problem,
+        full_tree=settings.full_tree,
+        prune=settings.prune,
+        node_budget=settings.node_budget,
+        time_budget=settings.time_budget,
+        memory_budget=settings.memory_budget,
+        cancel=cancel,
+        progress=progress,
+        criterion=settings.criterion,
+        trace=TRACE_LIMIT if settings.trace else None,
+    )
+
+
 def execute(
     request: ProblemRef,
     cancel: CancelToken | None,
@@ -100,31 +113,33 @@ def execute(
     at: tuple[Anchor, str] | None = None,
 ) -> RunResult:
     """Plan the problem with the knowledge as it is in the store (blocking; call from a
-    worker).  The store is opened here, in the worker's own thread: SQLite connections
-    cannot cross threads.
+    worker), through :func:`knowledge.pipeline.run_plan` as ``workbench plan`` does.  The
+    store is opened here, in the worker's own thread: SQLite connections cannot cross
+    threads.
 
-    ``at`` = (anchor, alternative) re-plans from a choice point of an earlier run with that
-    alternative taken there (why not?; :func:`engine.tofs.explain.replan_at`).
+    ``force`` fixes alternatives for the search; ``at`` = (anchor, alternative) re-plans
+    from a choice point of an earlier run with that alternative taken there (why not?;
+    :func:`engine.tofs.explain.replan_at`).
     """
+    from knowledge.pipeline import run_plan
     from workbench.kb.catalog import open_store
 
     package = get_package(request.package)
     store = open_store(db)
     try:
         domain_name = request.domain_name()
-        spec = store.load(domain_name)
-        text = store.problem_text(domain_name, request.problem)
-        domain, problem = package.problem(request.problem, spec, text)
-        options = search_options(problem, settings or RunSettings(), cancel, progress)
-        if force:
-            options = replace(options, force=dict(force))
-        if at is not None:
-            result = replan_at(domain, problem, options, *at)
-        else:
-            result = plan(domain, problem, options)
-            if result.complete:
-                result.explanation = package.explain(result, domain, problem, options)
-        parameters = options.summary()
+        wanted = replace(
+            plan_request(request, settings or RunSettings(), cancel, progress),
+            spec=store.load(domain_name),
+            problem_text=store.problem_text(domain_name, request.problem),
+            pinned=dict(force) if force else None,
+            replan_from=at,
+        )
+        outcome = run_plan(package, wanted)
+        result = outcome.result
+        if at is None and result.complete:
+            result.explanation = outcome.explain()
+        parameters = outcome.options.summary()
         if at is not None:
             anchor, alternative = at
             parameters["why_not"] = {
@@ -146,31 +161,6 @@ def execute(
         return result
     finally:
         store.close()
-
-
-def search_options(
-    problem: Problem,
-    settings: RunSettings,
-    cancel: CancelToken | None,
-    progress: Callable[[Progress], None] | None,
-) -> SearchOptions:
-    """The problem's own defaults, overridden by what the user set."""
-    return SearchOptions(
-        **{
-            **problem.options,
-            "mode": problem.mode,
-            "cancel": cancel,
-            "progress": progress,
-            "full_tree": settings.full_tree,
-            "partial_plan_prune": settings.prune
-            and problem.options.get("partial_plan_prune", True),
-            "node_budget": settings.node_budget,
-            "time_budget": settings.time_budget,
-            "memory_budget": settings.memory_budget,
-            "criterion": criterion(settings.criterion),
-            "trace": Trace(limit=TRACE_LIMIT) if settings.trace else None,
-        }
-    )
 
 
 def error_message(exc: BaseException) -> str:

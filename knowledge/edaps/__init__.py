@@ -12,31 +12,13 @@ from pathlib import Path
 
 from knowledge import KnowledgePackage
 
-from .critique import findings
-from .phrasing import phrasing
-from .report import design_facts, plan_request, problem_from_name, problem_from_text
-from .shop import registry
+from .report import EdapsPackage
 
 HERE = Path(__file__).parent
 DESIGNS = HERE / "designs"
 
+__all__ = ["DESIGNS", "EdapsPackage", "package"]
+
 
 def package() -> KnowledgePackage:
-    names = sorted(p.stem for p in DESIGNS.glob("*.txt"))
-    pkg = KnowledgePackage(
-        name="edaps",
-        description="Process plans for microwave modules: EDAPS (Smith 1997, Ch. 6-7).",
-        sources={"edaps": HERE / "edaps.toml"},
-        registries={"edaps": registry},
-        problems={n: problem_from_name(n) for n in names},
-        problem_domain=dict.fromkeys(names, "edaps"),
-        problem_descriptions={n: f"design file designs/{n}.txt" for n in names},
-        problem_files={n: DESIGNS / f"{n}.txt" for n in names},
-        problem_kind="edaps-design",
-        problem_loader=problem_from_text,
-        planner=plan_request,
-        facts=design_facts,
-        phrasing=phrasing,
-        findings=findings,
-    )
-    return pkg
+    return EdapsPackage()

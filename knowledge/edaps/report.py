@@ -3,45 +3,41 @@
 Nodes are reported as the dissertation counted them: the nodes of the final tree plus one
 (convention 13), so that ``--full-tree`` reproduces Figure 7.2.  Every mode stops at the
 first task no method can do (the design is unmanufacturable), as the dissertation did; the
-critique then names every such feature.
+critique then names every such feature.  Planning is :func:`knowledge.pipeline.run_plan`'s,
+as for every package; :class:`EdapsPackage` reads designs and says the run in the shop's
+words.
 """
 
 from __future__ import annotations
 
-import json
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from engine.tofs import Domain, Outcome, Problem, RunResult, SearchOptions, plan
+from engine.tofs import Domain, Outcome, Problem, RunResult
 from engine.tofs.explain import explain_level
-from engine.tofs.explanation import Explanation
+from engine.tofs.explanation import Explanation, Phrasing
 from engine.tofs.render import explanation_dict, explanation_text, reader_text
-from knowledge import (
-    EXIT_BAD_INPUT,
-    InputStopped,
-    KnowledgePackage,
-    PlanReport,
-    PlanRequest,
-    budget_options,
-    exit_status,
-    explain_run,
-    read_within_budgets,
-    result_facts,
-    why_not,
-)
+from knowledge import KnowledgePackage, PackageError, PlanOutcome, PlanRequest, Read, run_plan
 
 from .critique import Diagnostic, critique, error_text
+from .critique import findings as critique_findings
 from .design import Design
 from .echo import echo_text
 from .output import render_plan, steps_of
 from .parser import DesignError, InputProblem, load_design, parse_design
 from .phrasing import phrasing
-from .shop import edaps_problem
+from .shop import edaps_problem, registry
 
-__all__ = ["EdapsRun", "plan_design", "plan_request", "problem_from_name", "resolve_design"]
+__all__ = [
+    "EdapsPackage",
+    "EdapsRun",
+    "edaps_run",
+    "plan_design",
+    "problem_from_name",
+    "resolve_design",
+]
 
 DESIGNS = Path(__file__).parent / "designs"
 
@@ -127,7 +123,7 @@ class EdapsRun:
             parts.append(echo_text(self.design))
         if self.manufacturable:
             parts.append(render_plan(self.result, self.nodes, self.seconds))
-            if self.result.outcome is Outcome.PLAN_UNPROVEN:
+            if self.result.outcome is Outcome.PLAN_UNPROVEN or self.result.mode == "first":
                 parts.append(f"Note: this is the {self.result.outcome_text}.")
         else:
             if self.verdict is None:
@@ -198,87 +194,111 @@ def plan_design(
     *,
     full_tree: bool = False,
     prune: bool = True,
-    transpositions: bool = True,
     node_budget: int | None = None,
     time_budget: float | None = None,
     force: dict[str, str] | None = None,
     explain: bool | str = False,
+    mode: str | None = None,
     **budgets: Any,
 ) -> EdapsRun:
-    """Plan one design.  ``prune`` and the design's own ``N`` command must both allow the
-    partial plan pruner.  ``force`` ({task: alternative}) re-plans with the alternative
-    taken at the first such choice point of the plan (why not?) and says how the forced
-    plan compares; ``explain`` explains every choice point (re-planning lower-valued
-    alternatives to find where their cost goes).  ``budgets``: more ``SearchOptions``
-    fields, as :func:`knowledge.budget_options` gives them (memory budget, start, cancel,
-    progress)."""
-    problem = edaps_problem(domain, design)
-    options = SearchOptions(
-        **{
-            **problem.options,
-            "mode": "optimise",
-            "full_tree": full_tree,
-            "partial_plan_prune": prune and problem.options["partial_plan_prune"],
-            "transpositions": transpositions,
-            **budgets,
-            "node_budget": node_budget,
-            "time_budget": time_budget,
-        }
+    """Plan one design already read, through :func:`knowledge.pipeline.run_plan`.
+    ``prune`` and the design's own ``N`` command must both allow the partial plan pruner.
+    ``force`` ({task: alternative}) re-plans with the alternative taken at the first such
+    choice point of the plan (why not?) and says how the forced plan compares; ``explain``
+    explains every choice point (re-planning lower-valued alternatives to find where their
+    cost goes).  ``budgets``: more :class:`~knowledge.PlanRequest` fields (memory budget,
+    start, cancel, progress)."""
+    request = PlanRequest(
+        problem=design.name,
+        mode=mode,
+        full_tree=full_tree,
+        prune=prune,
+        node_budget=node_budget,
+        time_budget=time_budget,
+        force=force,
+        explain=explain,
+        **budgets,
     )
-    t0 = time.perf_counter()
-    said = None
-    if force:
-        result, said = why_not(domain, problem, options, force, phrasing(domain))
-    else:
-        result = plan(domain, problem, options)
-    seconds = time.perf_counter() - t0
-    # The critique says what cannot be made: only once the search has proved it.
-    diagnostics = critique(domain, problem) if result.outcome is Outcome.NO_PLAN else []
-    explanation = None
-    if explain and not force:
-        explanation = explain_run(
+    read = Read(domain, edaps_problem(domain, design), design)
+    return edaps_run(run_plan(EdapsPackage(), request, read))
+
+
+def edaps_run(outcome: PlanOutcome) -> EdapsRun:
+    """The run in the shop's terms (worked out once per outcome): the critique of what
+    cannot be made is computed only once the search has proved it."""
+    run: EdapsRun | None = outcome.notes.get("edaps")
+    if run is None:
+        result = outcome.result
+        diagnostics = (
+            critique(outcome.domain, outcome.problem) if result.outcome is Outcome.NO_PLAN else []
+        )
+        run = EdapsRun(
+            outcome.read.own,
             result,
-            domain,
-            problem,
-            options,
-            phrasing(domain),
-            findings=[d.advice() for d in diagnostics],
+            diagnostics,
+            outcome.seconds,
+            outcome.explanation,
+            outcome.why_not or None,
         )
-    return EdapsRun(design, result, diagnostics, seconds, explanation, said)
+        outcome.notes["edaps"] = run
+    return run
 
 
-def _run_request(pkg: KnowledgePackage, request: PlanRequest) -> EdapsRun:
-    if request.deepening is not None:
-        raise ValueError(
-            "--deepening is for first-plan search; EDAPS looks for the best process plan"
-        )
-    text = request.problem_text
-    design = read_within_budgets(
-        request,
-        lambda: (
+class EdapsPackage(KnowledgePackage):
+    """EDAPS: a design (by name from ``designs/``, a path, or the store's text) planned for
+    the shortest lead time -- or, with ``--mode first``, the first manufacturable plan."""
+
+    name = "edaps"
+    description = "Process plans for microwave modules: EDAPS (Smith 1997, Ch. 6-7)."
+    problem_kind = "edaps-design"
+    reads_stored_problems = True
+    refused_modes: ClassVar[Mapping[str, str]] = {
+        "game": "an EDAPS design has no opponents: it is planned for the shortest lead time "
+        "(optimise) or its first manufacturable plan (first)"
+    }
+    input_errors = (DesignError,)
+
+    def __init__(self) -> None:
+        super().__init__()
+        names = sorted(p.stem for p in DESIGNS.glob("*.txt"))
+        self.sources = {"edaps": Path(__file__).parent / "edaps.toml"}
+        self.registries = {"edaps": registry}
+        self.problems = {n: problem_from_name(n) for n in names}
+        self.problem_domain = dict.fromkeys(names, "edaps")
+        self.problem_descriptions = {n: f"design file designs/{n}.txt" for n in names}
+        self.problem_files = {n: DESIGNS / f"{n}.txt" for n in names}
+
+    def problem_from_text(self, domain: Domain, name: str, text: str) -> Problem:
+        return problem_from_text(domain, name, text)
+
+    def read(self, request: PlanRequest) -> Read:
+        """A design by name (any case), from a file, or from the store's text."""
+        text = request.problem_text
+        name = request.problem
+        known = {n.lower() for n in self.problems}
+        if text is None and not Path(name).exists() and Path(name).stem.lower() not in known:
+            raise PackageError(
+                f"package 'edaps' has no problem '{name}', and no design file of that name "
+                f"exists; problems: {', '.join(sorted(self.problems))}"
+            )
+        design = (
             resolve_design(request.problem)
             if text is None
             else parse_design(text, path=request.problem, name=Path(request.problem).stem)
-        ),
-    )
-    domain = pkg.domain("edaps", request.spec)
-    return plan_design(
-        domain,
-        design,
-        full_tree=request.full_tree,
-        prune=request.prune,
-        force=request.force,
-        explain=request.explain,
-        **budget_options(request),
-    )
+        )
+        domain = self.domain("edaps", request.spec)
+        return Read(domain, edaps_problem(domain, design), design)
 
+    def phrasing(self, domain: Domain) -> Phrasing:
+        return phrasing(domain)
 
-def design_facts(pkg: KnowledgePackage, request: PlanRequest) -> dict[str, Any]:
-    """What a knowledge test can check about a design's plan."""
-    run = _run_request(pkg, request)
-    facts = result_facts(run.result)
-    facts.update(
-        {
+    def findings(self, domain: Domain, problem: Problem, result: RunResult) -> list[str]:
+        return critique_findings(domain, problem, result)
+
+    def facts(self, outcome: PlanOutcome) -> dict[str, Any]:
+        """What a knowledge test can check about a design's plan."""
+        run = edaps_run(outcome)
+        return {
             "manufacturable": run.verdict,
             "lead_time": run.setup_time + run.run_time if run.manufacturable else None,
             "setup_time": run.setup_time if run.manufacturable else None,
@@ -287,21 +307,11 @@ def design_facts(pkg: KnowledgePackage, request: PlanRequest) -> dict[str, Any]:
             "unmanufacturable_at": [f"({d.x:.2f}, {d.y:.2f})" for d in run.diagnostics],
             "unmanufacturable_count": len(run.diagnostics),
         }
-    )
-    return facts
 
+    def text(self, outcome: PlanOutcome) -> str:
+        return edaps_run(outcome).text(explain=outcome.request.explain)
 
-def plan_request(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
-    from engine.tofs import DomainError, EvaluationError, SourceError
-
-    try:
-        run = _run_request(pkg, request)
-    except (DesignError, SourceError, DomainError, EvaluationError, ValueError) as exc:
-        return PlanReport(f"error: {exc}", EXIT_BAD_INPUT)
-    except InputStopped as stopped:
-        return stopped.report(request)
-    status = exit_status(run.result)
-    if request.json:
-        data = run.to_dict(explain=request.explain)
-        return PlanReport(json.dumps(data, indent=2), status, data)
-    return PlanReport(run.text(explain=request.explain), status)
+    def json_data(self, outcome: PlanOutcome) -> dict[str, Any]:
+        data = edaps_run(outcome).to_dict(explain=outcome.request.explain)
+        data["options"] = outcome.settings()
+        return data

@@ -5,31 +5,37 @@ own.
 (:mod:`knowledge.hddl.planning`) and plans depth-first in first-plan mode -- methods in the
 order written, loops on the path pruned -- within the given budgets.  Its answer is one of
 three, said plainly: ``solved`` (with a plan that was completed), ``unsolvable`` (the whole
-tree was searched) or ``gave up`` (a budget stopped it first).
+tree was searched) or ``gave up`` (a budget stopped it first).  ``--mode optimise`` looks
+for the plan with the fewest actions (each costs 1) by branch and bound and says whether it
+was proven shortest (the IPC's optimal track's measure); ``--ipc`` prints the plan in the
+IPC's format.
 
 ``workbench plan hddl DOMAIN PROBLEM`` with names rather than files plans a domain and a
 problem imported into the knowledge store (``workbench kb import DOMAIN.hddl PROBLEM.hddl``;
 :mod:`knowledge.hddl.stored`): the domain is re-read from its stored HDDL text.  The store's
 generic commands import, export, validate and lint HDDL through the package's
-:data:`~knowledge.hddl.stored.FORMAT`.
+:data:`~knowledge.hddl.stored.FORMAT`.  Planning is :func:`knowledge.pipeline.run_plan`'s, as
+for every package.
 """
 
 from __future__ import annotations
 
-import json
+import argparse
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from knowledge import (
-    EXIT_BAD_INPUT,
-    InputStopped,
     KnowledgePackage,
-    PlanReport,
+    PackageError,
+    PlanOutcome,
     PlanRequest,
-    exit_status,
-    explain_run,
+    Read,
+    run_plan,
 )
+
+from .errors import HddlError
 
 # Light: the engine loads only when a stored domain is read or checked.
 from .stored import FORMAT, PROBLEM_KIND
@@ -38,20 +44,19 @@ if TYPE_CHECKING:
     from engine.tofs import Domain as EngineDomain
     from engine.tofs import DomainSpec, RunResult
     from engine.tofs import Problem as EngineProblem
+    from engine.tofs.explanation import Phrasing
 
     from .model import Domain, Problem
 
 __all__ = [
+    "HddlPackage",
     "HddlRun",
-    "hddl_facts",
     "package",
-    "plan_files",
     "read_request",
     "read_stored",
     "run_files",
-    "run_request",
+    "run_models",
     "status_word",
-    "store_key",
 ]
 
 DESCRIPTION = "HTN domains in HDDL, the planning competition's language (plan DOMAIN PROBLEM)"
@@ -60,17 +65,25 @@ DESCRIPTION = "HTN domains in HDDL, the planning competition's language (plan DO
 class HddlPackage(KnowledgePackage):
     """HDDL's domains are all imported: a problem is planned from the store, its domain
     re-read from its HDDL text and compiled together with it (the objects of a problem
-    are what its variables range over)."""
+    are what its variables range over) -- or from a domain file and a problem file given
+    to ``workbench plan``."""
 
-    @property
-    def reads_stored_problems(self) -> bool:
-        return True
+    name = "hddl"
+    description = DESCRIPTION
+    problem_kind = PROBLEM_KIND
+    formats = (FORMAT,)
+    reads_stored_problems = True
+    plans_imported_domains = True
+    refused_modes: ClassVar[Mapping[str, str]] = {
+        "game": "HDDL problems have no opponents (plan them in first or optimise mode)"
+    }
+    input_errors = (HddlError,)
+
+    # -------------------------------------------------------------- reading
 
     def problem(
         self, name: str, spec: DomainSpec | None = None, text: str | None = None
     ) -> tuple[EngineDomain, EngineProblem]:
-        from knowledge import PackageError
-
         from .planning import compile_problem
 
         if spec is None:
@@ -82,51 +95,146 @@ class HddlPackage(KnowledgePackage):
         return compile_problem(*read_stored(spec, name, text))
 
     def domain_of(self, problem: str) -> str:
-        from knowledge import PackageError
-
         raise PackageError(
             f"HDDL problem '{problem}': say which imported domain it belongs to "
             "(workbench plan hddl DOMAIN PROBLEM)"
         )
 
+    def stored_problem(self, request: PlanRequest) -> tuple[str, str] | None:
+        """``plan hddl DOMAIN PROBLEM``: the stored domain and problem of those names, or
+        None when the two are files (both exist, or either looks like a path or ends in
+        ``.hddl``)."""
+        files = _files(request)
+        if len(files) != 1:
+            return None  # read_request says how to call it
+        args = (request.problem, files[0])
+        if all(Path(a).is_file() for a in args) or any(_names_a_file(a) for a in args):
+            return None
+        return args
+
+    def read(self, request: PlanRequest) -> Read:
+        """The domain and problem, compiled for the request's mode: optimising, each action
+        costs 1, so the best plan is the one with the fewest actions."""
+        from .planning import compile_problem
+
+        domain, problem = read_request(request)
+        unit = (request.mode or "first") == "optimise"
+        engine_domain, engine_problem = compile_problem(domain, problem, unit_costs=unit)
+        return Read(engine_domain, engine_problem, (domain, problem))
+
+    # -------------------------------------------------------------- plan flags
+
+    def add_plan_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "files",
+            nargs="*",
+            metavar="PROBLEM_FILE",
+            help="the problem file (workbench plan hddl DOMAIN.hddl PROBLEM.hddl), or the "
+            "name of a problem stored with the domain (workbench plan hddl DOMAIN PROBLEM)",
+        )
+        parser.add_argument(
+            "--ipc",
+            action="store_true",
+            help="print the plan in the IPC 2020 hierarchical track's format",
+        )
+
+    def plan_options(self, args: argparse.Namespace) -> dict[str, Any]:
+        return {"files": tuple(args.files), "ipc": bool(args.ipc)}
+
+    def output_name(self, options: Mapping[str, Any]) -> str | None:
+        return "ipc" if options.get("ipc") else None
+
+    # -------------------------------------------------------------- words and facts
+
+    def phrasing(self, domain: EngineDomain) -> Phrasing:
+        return hddl_phrasing(domain)
+
+    def facts(self, outcome: PlanOutcome) -> dict[str, Any]:
+        """What a knowledge test on a stored HDDL domain can check: every run's facts,
+        ``outcome`` (solved, unsolvable, gave up), the ``plan`` as HDDL calls and its number
+        of ``steps``."""
+        from .decomposition import call_text
+
+        tree = _tree(outcome)
+        plan = [call_text(a.name, a.args) for a in tree.actions] if tree is not None else []
+        return {"outcome": status_word(outcome.result), "plan": plan, "steps": len(plan)}
+
+    # -------------------------------------------------------------- outputs
+
+    def text(self, outcome: PlanOutcome) -> str:
+        from engine.tofs.explain import render_text
+
+        request, result = outcome.request, outcome.result
+        domain, problem = outcome.read.own
+        text = render_text(
+            result, explain=request.explain, explanation=outcome.explanation, tree=request.tree
+        )
+        loops = result.stats.get("repeats_pruned", 0)
+        if loops:
+            text += (
+                f"\n{loops} step(s) pruned as loops: each reached the same state with the same "
+                "tasks left as a step above it, which can do whatever it could."
+            )
+        shortest = shortest_text(outcome)
+        if shortest:
+            text += "\n" + shortest
+        if outcome.why_not:
+            text += "\n\n" + "\n".join(outcome.why_not)
+        return f"{status_word(result)}: {problem.name} ({domain.name})\n{text}"
+
+    def json_data(self, outcome: PlanOutcome) -> dict[str, Any]:
+        result = outcome.result
+        domain, problem = outcome.read.own
+        tree = _tree(outcome)
+        data: dict[str, Any] = {
+            "domain": domain.name,
+            "problem": problem.name,
+            "solved": result.found,
+            "status": status_word(result),
+            "outcome": str(result.outcome),
+            "mode": outcome.options.mode,
+            "plan": [
+                {"id": a.id, "action": a.name, "args": list(a.args)}
+                for a in (tree.actions if tree is not None else ())
+            ],
+            **(tree.as_json() if tree is not None else {"root": [], "decomposition": []}),
+            "nodes": result.nodes,
+            "seconds": round(result.seconds, 6),
+            "stats": result.stats,
+            "failure": result.to_dict()["failure"],
+            "options": outcome.settings(),
+        }
+        if outcome.options.mode == "optimise":
+            data["actions"] = len(data["plan"]) if result.found else None
+            data["proven_shortest"] = proven_shortest(result)
+        if outcome.explanation is not None:
+            from engine.tofs.render import explanation_dict
+
+            data["explanation"] = explanation_dict(outcome.explanation)
+        return data
+
+    def output_formats(self) -> Mapping[str, Callable[[PlanOutcome], str]]:
+        return {"ipc": ipc_output}
+
 
 def package() -> KnowledgePackage:
-    return HddlPackage(
-        name="hddl",
-        description=DESCRIPTION,
-        sources={},
-        registries={},
-        problems={},
-        problem_domain={},
-        problem_kind=PROBLEM_KIND,
-        planner=plan_files,
-        store_key=store_key,
-        facts=hddl_facts,
-        formats=(FORMAT,),
-        phrasing=hddl_phrasing,
-    )
+    return HddlPackage()
 
 
-def hddl_phrasing(domain: Any) -> Any:
+def hddl_phrasing(domain: Any) -> Phrasing:
     """HDDL's alternatives are methods; the rest is the engine's plain wording."""
     from engine.tofs.explanation import Phrasing
 
     return Phrasing(alternatives=("method", "methods"))
 
 
+def _files(request: PlanRequest) -> tuple[str, ...]:
+    files: tuple[str, ...] = tuple(request.options.get("files", ()))
+    return files
+
+
 def _names_a_file(arg: str) -> bool:
     return arg.lower().endswith(".hddl") or "/" in arg or "\\" in arg
-
-
-def store_key(request: PlanRequest) -> tuple[str, str] | None:
-    """``plan hddl DOMAIN PROBLEM``: the stored domain and problem of those names, or None
-    when the two are files (both exist, or either looks like a path or ends in ``.hddl``)."""
-    if len(request.files) != 1:
-        return None  # plan_files says how to call it
-    args = (request.problem, request.files[0])
-    if all(Path(a).is_file() for a in args) or any(_names_a_file(a) for a in args):
-        return None
-    return args
 
 
 def status_word(result: RunResult) -> str:
@@ -136,6 +244,52 @@ def status_word(result: RunResult) -> str:
     if result.found:
         return "solved"
     return "unsolvable" if result.outcome is Outcome.NO_PLAN else "gave up"
+
+
+def proven_shortest(result: RunResult) -> bool:
+    """An optimising run's plan is proven shortest only when the whole tree was searched
+    (branch and bound prunes only what cannot be shorter; a budget or pruned recursion
+    leaves the rest unknown)."""
+    from engine.tofs import Outcome
+
+    return result.outcome is Outcome.PLAN
+
+
+def shortest_text(outcome: PlanOutcome) -> str:
+    """Optimising: the plan's length, and whether it was proven shortest."""
+    result = outcome.result
+    if outcome.options.mode != "optimise" or not result.found:
+        return ""
+    actions = len(result.plan)
+    if proven_shortest(result):
+        return f"{actions} action(s): proven shortest (the whole tree was searched)."
+    return (
+        f"{actions} action(s): the shortest found, not proven shortest (the {result.outcome_text})."
+    )
+
+
+def _tree(outcome: PlanOutcome) -> Any:
+    """The plan's decomposition tree (None without a plan), worked out once."""
+    if "tree" not in outcome.notes:
+        from .decomposition import decomposition_tree
+
+        result = outcome.result
+        outcome.notes["tree"] = (
+            decomposition_tree(result, outcome.problem.tasks) if result.found else None
+        )
+    return outcome.notes["tree"]
+
+
+def ipc_output(outcome: PlanOutcome) -> str:
+    """The plan in the IPC 2020 hierarchical track's format (a comment line without one)."""
+    from .decomposition import ipc_text
+
+    tree = _tree(outcome)
+    if tree is None:
+        result = outcome.result
+        return f"; {status_word(result)}: no plan ({result.outcome_text})"
+    text: str = ipc_text(tree)
+    return text
 
 
 @dataclass
@@ -175,35 +329,21 @@ def read_stored(spec: DomainSpec, name: str, text: str | None) -> tuple[Domain, 
 
 def read_request(request: PlanRequest) -> tuple[Domain, Problem]:
     """The domain and problem a request names: from the store when it carries the stored
-    domain (``spec``), else the files ``problem`` (the domain) and ``files[0]``."""
+    domain (``spec``), else the files ``problem`` (the domain) and the one problem file."""
     from .planning import HddlPlanError
 
+    files = _files(request)
     if request.spec is not None:
         # The CLI gives the names as DOMAIN PROBLEM; a knowledge test, the problem alone.
-        name = request.files[0] if request.files else request.problem
+        name = files[0] if files else request.problem
         return read_stored(request.spec, name, request.problem_text)
-    if len(request.files) != 1:
+    if len(files) != 1:
         raise HddlPlanError(
             "hddl plans a domain file and a problem file, or a domain and a problem from the "
             "store: workbench plan hddl DOMAIN.hddl PROBLEM.hddl, or "
             "workbench plan hddl DOMAIN PROBLEM"
         )
-    return read_files(request.problem, request.files[0])
-
-
-def run_request(request: PlanRequest) -> HddlRun:
-    """Read, compile and plan a request; raises ``HddlError``/``HddlPlanError`` for bad
-    input."""
-    from knowledge import budget_options, read_within_budgets
-
-    domain, problem = read_within_budgets(request, lambda: read_request(request))
-    return run_models(
-        domain,
-        problem,
-        force=request.force,
-        deepening=request.deepening,
-        **budget_options(request),
-    )
+    return read_files(request.problem, files[0])
 
 
 def run_files(
@@ -214,7 +354,7 @@ def run_files(
     node_budget: int | None = None,
     force: dict[str, str] | None = None,
 ) -> HddlRun:
-    """Read, compile and plan; raises ``HddlError``/``HddlPlanError`` for bad input."""
+    """Read, compile and plan; raises ``HddlError``/``BadInput`` for bad input."""
     domain, problem = read_files(domain_path, problem_path)
     return run_models(
         domain, problem, time_budget=time_budget, node_budget=node_budget, force=force
@@ -225,122 +365,16 @@ def run_models(
     domain: Domain,
     problem: Problem,
     *,
-    time_budget: float | None = None,
-    node_budget: int | None = None,
-    force: dict[str, str] | None = None,
-    deepening: int | None = None,
-    **budgets: Any,
+    mode: str | None = None,
+    **settings: Any,
 ) -> HddlRun:
-    """Compile and plan a domain and problem as read (``deepening``: see
-    ``SearchOptions.deepening``; ``budgets``: more ``SearchOptions`` fields, as
-    :func:`knowledge.budget_options` gives them -- memory budget, start, cancel, progress).
-    """
-    from engine.tofs import SearchOptions, plan
-    from engine.tofs.explain import plan_why_not
+    """Compile and plan a domain and problem as read, through
+    :func:`knowledge.pipeline.run_plan` (``settings``: :class:`~knowledge.PlanRequest`
+    fields -- budgets, ``force``, ``deepening``, ``full_tree``, ...)."""
+    from .planning import compile_problem
 
-    from .planning import HddlPlanError, compile_problem
-
-    engine_domain, engine_problem = compile_problem(domain, problem)
-    options = SearchOptions(
-        **{
-            **engine_problem.options,
-            "mode": engine_problem.mode,
-            "deepening": deepening,
-            **budgets,
-            "time_budget": time_budget,
-            "node_budget": node_budget,
-        }
-    )
-    if force:
-        try:
-            result = plan_why_not(engine_domain, engine_problem, options, force)
-        except ValueError as exc:  # no such choice point: it says which there are
-            raise HddlPlanError(f"--why-not: {exc}") from exc
-    else:
-        result = plan(engine_domain, engine_problem, options)
-    return HddlRun(domain, problem, engine_domain, engine_problem, options, result)
-
-
-def plan_files(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
-    """``workbench plan hddl DOMAIN PROBLEM``: the plan as text, JSON or the IPC format."""
-    from engine.tofs.explain import render_text
-
-    from .errors import HddlError
-    from .planning import HddlPlanError
-
-    try:
-        run = run_request(request)
-    except (HddlError, HddlPlanError) as exc:
-        return PlanReport(f"error: {exc}", EXIT_BAD_INPUT)
-    except InputStopped as stopped:
-        return stopped.report(request)
-    result = run.result
-    word = status_word(result)
-    status = exit_status(result)
-    tree = None
-    if result.found:
-        from .decomposition import decomposition_tree
-
-        tree = decomposition_tree(result, run.engine_problem.tasks)
-    if request.ipc:
-        from .decomposition import ipc_text
-
-        if tree is None:
-            return PlanReport(f"; {word}: no plan ({result.outcome_text})", status)
-        return PlanReport(ipc_text(tree), status)
-    explanation = None
-    if request.explain and not request.force:
-        explanation = explain_run(
-            result,
-            run.engine_domain,
-            run.engine_problem,
-            run.options,
-            hddl_phrasing(run.engine_domain),
-        )
-    if request.json:
-        data: dict[str, Any] = {
-            "domain": run.domain.name,
-            "problem": run.problem.name,
-            "solved": result.found,
-            "status": word,
-            "outcome": str(result.outcome),
-            "plan": [
-                {"id": a.id, "action": a.name, "args": list(a.args)}
-                for a in (tree.actions if tree is not None else ())
-            ],
-            **(tree.as_json() if tree is not None else {"root": [], "decomposition": []}),
-            "nodes": result.nodes,
-            "seconds": round(result.seconds, 6),
-            "stats": result.stats,
-            "failure": result.to_dict()["failure"],
-        }
-        if explanation is not None:
-            from engine.tofs.render import explanation_dict
-
-            data["explanation"] = explanation_dict(explanation)
-        return PlanReport(json.dumps(data, indent=2, ensure_ascii=False), status, data)
-    text = render_text(result, explain=request.explain, explanation=explanation, tree=request.tree)
-    loops = result.stats.get("repeats_pruned", 0)
-    if loops:
-        text += (
-            f"\n{loops} step(s) pruned as loops: each reached the same state with the same "
-            "tasks left as a step above it, which can do whatever it could."
-        )
-    return PlanReport(f"{word}: {run.problem.name} ({run.domain.name})\n{text}", status)
-
-
-def hddl_facts(pkg: KnowledgePackage, request: PlanRequest) -> dict[str, Any]:
-    """What a knowledge test on a stored HDDL domain can check: every run's facts (found,
-    status, nodes, ...), ``outcome`` (solved, unsolvable, gave up), the ``plan`` as HDDL
-    calls and its number of ``steps``."""
-    from knowledge import result_facts
-
-    from .decomposition import call_text, decomposition_tree
-
-    run = run_request(request)
-    facts = result_facts(run.result)
-    plan: list[str] = []
-    if run.result.found:
-        tree = decomposition_tree(run.result, run.engine_problem.tasks)
-        plan = [call_text(a.name, a.args) for a in tree.actions]
-    return facts | {"outcome": status_word(run.result), "plan": plan, "steps": len(plan)}
+    engine_domain, engine_problem = compile_problem(domain, problem, unit_costs=mode == "optimise")
+    request = PlanRequest(problem=problem.name, mode=mode, **settings)
+    read = Read(engine_domain, engine_problem, (domain, problem))
+    outcome = run_plan(HddlPackage(), request, read)
+    return HddlRun(domain, problem, engine_domain, engine_problem, outcome.options, outcome.result)

@@ -284,13 +284,33 @@ def _all(parts: list[Condition]) -> Condition | None:
     return parts[0] if len(parts) == 1 else And(cast(tuple[Formula, ...], tuple(parts)))
 
 
-def compile_problem(domain: Domain, problem: Problem) -> tuple[EngineDomain, EngineProblem]:
+class _UnitCost:
+    """An action's cost when optimising: 1, so the best plan is the one with the fewest
+    actions (the IPC optimal track's measure)."""
+
+    def evaluate(self, state: Any, env: Mapping[str, Any]) -> float:
+        return 1.0
+
+
+UNIT_COST = "actions"
+"""The cost component each action adds 1 to (``--mode optimise``)."""
+
+
+def compile_problem(
+    domain: Domain, problem: Problem, *, unit_costs: bool = False
+) -> tuple[EngineDomain, EngineProblem]:
     """``domain`` and ``problem`` ready for :func:`engine.tofs.plan` (first-plan mode, loops
-    pruned)."""
+    pruned).  ``unit_costs``: every action costs 1, for ``--mode optimise`` (in first-plan
+    mode costs play no part, and the plan's value stays 0 as before)."""
     world = make_world(domain, problem)
     spec = hddl_spec(domain)
+    costs: tuple[tuple[str, Any], ...] = ((UNIT_COST, _UnitCost()),) if unit_costs else ()
+    op_specs = [
+        o.model_copy(update={"costs": {UNIT_COST: "1"}}) if unit_costs else o
+        for o in spec.operators
+    ]
     operators: dict[str, Operator] = {}
-    for action, op_spec in zip(domain.actions, spec.operators, strict=True):
+    for action, op_spec in zip(domain.actions, op_specs, strict=True):
         keys = {p.name: _key(p.name) for p in action.params}
         parts: list[Condition] = [
             TypeIs(Var(p.name), p.types) for p in action.params if p.types != (OBJECT,)
@@ -304,7 +324,7 @@ def compile_problem(domain: Domain, problem: Problem) -> tuple[EngineDomain, Eng
             params,
             Test(condition, world, keys, op_spec.precondition) if condition is not None else None,
             _effect_function(action.effect, params, world, keys),
-            (),
+            costs,
             _Label(action.name),
         )
     tasks: dict[str, TaskInfo] = {}
