@@ -425,9 +425,9 @@ def explain_run(
     domain's ``findings`` for its reader's view."""
     from dataclasses import replace
 
-    from engine.tofs.explain import Anchor, replan_at
     from engine.tofs.explanation import explain
     from engine.tofs.magnitude import Thresholds
+    from engine.tofs.why_not import Anchor, replan_at
 
     # Explaining may cost about as much search as the run did, never more: the re-plans
     # share one node budget (a re-plan that runs out gets numbers but no issues).
@@ -462,7 +462,7 @@ def result_facts(result: Any) -> dict[str, Any]:
 
 def generic_facts(pkg: KnowledgePackage, request: PlanRequest) -> dict[str, Any]:
     from engine.tofs import plan
-    from engine.tofs.explain import plan_why_not
+    from engine.tofs.why_not import plan_why_not
 
     domain, problem = pkg.problem(request.problem, request.spec, request.problem_text)
     options = search_options(request, problem)
@@ -478,7 +478,7 @@ def generic_plan(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
     import json
 
     from engine.tofs import DomainError, EvaluationError, SourceError, plan
-    from engine.tofs.explain import render_text
+    from engine.tofs.render import render_text
 
     try:
         domain, problem = pkg.problem(request.problem, request.spec, request.problem_text)
@@ -540,9 +540,9 @@ def why_not(
     and a single forced alternative's re-plan serves both."""
     from engine.tofs import plan
     from engine.tofs.contrast import compare
-    from engine.tofs.explain import Anchor, find_choice, plan_why_not, replan_at
     from engine.tofs.magnitude import Thresholds
     from engine.tofs.render import contrast_text
+    from engine.tofs.why_not import Anchor, find_choice, plan_why_not, replan_at
 
     base = plan(domain, problem, options)
     result = plan_why_not(domain, problem, options, force, base=base)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine.tofs import CancelToken, ChoicePoint, Progress, RunResult
-from engine.tofs.explain import Anchor
+from engine.tofs.why_not import Anchor
 from workbench.planning_process import planning_process
 from workbench.runner import ProblemRef, RunSettings
 

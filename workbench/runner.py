@@ -21,7 +21,7 @@ from engine.tofs import (
     criterion,
     plan,
 )
-from engine.tofs.explain import Anchor, replan_at
+from engine.tofs.why_not import Anchor, replan_at
 from knowledge import PackageError, default_memory_budget, get_package
 from workbench.kb import StoreError
 

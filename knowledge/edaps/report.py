@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.tofs import Domain, Outcome, Problem, RunResult, SearchOptions, plan
-from engine.tofs.explain import explain_level
 from engine.tofs.explanation import Explanation
-from engine.tofs.render import explanation_dict, explanation_text, reader_text
+from engine.tofs.render import explain_level, explanation_dict, explanation_text, reader_text
 from knowledge import (
     EXIT_BAD_INPUT,
     InputStopped,

@@ -236,7 +236,7 @@ def run_models(
     :func:`knowledge.budget_options` gives them -- memory budget, start, cancel, progress).
     """
     from engine.tofs import SearchOptions, plan
-    from engine.tofs.explain import plan_why_not
+    from engine.tofs.why_not import plan_why_not
 
     from .planning import HddlPlanError, compile_problem
 
@@ -263,7 +263,7 @@ def run_models(
 
 def plan_files(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
     """``workbench plan hddl DOMAIN PROBLEM``: the plan as text, JSON or the IPC format."""
-    from engine.tofs.explain import render_text
+    from engine.tofs.render import render_text
 
     from .errors import HddlError
     from .planning import HddlPlanError
