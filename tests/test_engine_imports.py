@@ -36,7 +36,7 @@ ENGINE_MODULES = sorted(module_name(p) for p in ENGINE.rglob("*.py"))
 def imported(path: Path, modules: set[str]) -> set[str]:
     """The modules of ``modules`` that ``path`` imports anywhere in its text: a relative
     import resolved against the module's package, ``from pkg import name`` counted as the
-    submodule when ``name`` is one."""
+    submodule when ``name`` is one and as ``pkg`` otherwise."""
     own = module_name(path)
     package = own if path.name == "__init__.py" else own.rpartition(".")[0]
     found: set[str] = set()
@@ -50,8 +50,11 @@ def imported(path: Path, modules: set[str]) -> set[str]:
             target = node.module or ""
             if node.level:
                 target = f"{base}.{target}" if target else base
-            found.add(target)
-            found.update(f"{target}.{alias.name}" for alias in node.names)
+            for alias in node.names:
+                # ``from package import module`` needs the module (the package's own
+                # __init__ runs first whatever is imported, so it is no edge of its own).
+                sub = f"{target}.{alias.name}"
+                found.add(sub if sub in modules else target)
     return {m for m in found if m in modules and m != own}
 
 
