@@ -52,7 +52,7 @@ def hddl(root: Path, per_domain: int, budget: float, rounds: int) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from hddl_parse import pairs
 
-    from engine.tofs.explain import render_text
+    from engine.tofs.render import render_text
     from knowledge.hddl.package import read_files, run_models
 
     print(f"{'problem':48s} {'plan s':>8s} {'+explain s':>10s} {'ratio':>6s} {'lines':>6s}")

@@ -1,12 +1,14 @@
 """Explanations, in one import: ``engine.explain.contrast(run, choice, alternative, ...)``.
 
-The pieces live in :mod:`engine.tofs` (the explanation object, the relevant issues, the
-magnitude words, why-not re-planning and the renderers); this module only gathers what a
-caller outside the engine needs.
+The pieces live in :mod:`engine.tofs`, one layer each: the explanation object
+(:mod:`~engine.tofs.explanation`, whose :func:`explain` is what "explain" names), the
+reader's view (:mod:`~engine.tofs.reader`), the relevant issues, the magnitude words,
+why-not re-planning (:mod:`~engine.tofs.why_not`), the comparison of two runs
+(:mod:`~engine.tofs.contrast`) and the renderers (:mod:`~engine.tofs.render`); this module
+only gathers what a caller outside the engine needs.
 """
 
 from engine.tofs.contrast import Contrast, compare, contrast
-from engine.tofs.explain import Anchor, plan_why_not, replan_at
 from engine.tofs.explanation import (
     AlternativeExplanation,
     ChoiceExplanation,
@@ -23,7 +25,9 @@ from engine.tofs.render import (
     explanation_text,
     reader_markdown,
     reader_text,
+    render_text,
 )
+from engine.tofs.why_not import Anchor, plan_why_not, replan_at
 
 __all__ = [
     "AlternativeExplanation",
@@ -48,6 +52,7 @@ __all__ = [
     "reader_markdown",
     "reader_text",
     "reader_view",
+    "render_text",
     "replan_at",
     "step_issues",
 ]

@@ -181,7 +181,7 @@ def run_plan(pkg: KnowledgePackage, request: PlanRequest, read: Read | None = No
     setting) with the one line to say, and :class:`~knowledge.request.InputStopped` when a
     budget or ctrl+c stopped the reading."""
     from engine.tofs import plan
-    from engine.tofs.explain import replan_at
+    from engine.tofs.why_not import replan_at
 
     if request.mode is not None and request.mode in pkg.refused_modes:
         raise Refused(f"--mode {request.mode}: {pkg.refused_modes[request.mode]}")
@@ -244,7 +244,7 @@ def plan_report(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
 def generic_text(outcome: PlanOutcome) -> str:
     """The engine's plain text: the plan, with ``--explain`` the explanation (after the
     domain's analysis), with ``--tree`` a game's policy, with ``--why-not`` the contrast."""
-    from engine.tofs.explain import render_text
+    from engine.tofs.render import render_text
 
     request = outcome.request
     text = render_text(
@@ -299,9 +299,9 @@ def explain_run(
     """:func:`engine.tofs.explanation.explain` for a run of ``problem``, with the domain's
     thresholds and a re-planner bound to the run (quietly: no progress, no trace), and the
     domain's ``findings`` for its reader's view."""
-    from engine.tofs.explain import Anchor, replan_at
     from engine.tofs.explanation import explain
     from engine.tofs.magnitude import Thresholds
+    from engine.tofs.why_not import Anchor, replan_at
 
     # Explaining may cost about as much search as the run did, never more: the re-plans
     # share one node budget (a re-plan that runs out gets numbers but no issues).
@@ -331,16 +331,16 @@ def why_not(
     force: dict[str, str],
     phrasing: Phrasing | None = None,
 ) -> tuple[RunResult, list[str]]:
-    """``--why-not``: the forced run (:func:`engine.tofs.explain.plan_why_not`) and, for
+    """``--why-not``: the forced run (:func:`engine.tofs.why_not.plan_why_not`) and, for
     each forced alternative, the chosen plan against the plan through it -- where they
     part and the difference by its relevant issues.  The chosen plan is searched once,
     and a single forced alternative's re-plan serves both.  An alternative no choice point
     offers is bad input, said with the choice points there are."""
     from engine.tofs import plan
     from engine.tofs.contrast import compare
-    from engine.tofs.explain import Anchor, find_choice, plan_why_not, replan_at
     from engine.tofs.magnitude import Thresholds
     from engine.tofs.render import contrast_text
+    from engine.tofs.why_not import Anchor, find_choice, plan_why_not, replan_at
 
     base = plan(domain, problem, options)
     try:

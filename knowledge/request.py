@@ -92,7 +92,7 @@ class PlanRequest:
     """Alternatives fixed for the search itself, with no contrast (the workbench's why-not
     run; ``SearchOptions.force``)."""
     replan_from: tuple[Any, str] | None = None
-    """(``engine.tofs.explain.Anchor``, alternative): re-plan from a choice point of an
+    """(``engine.tofs.why_not.Anchor``, alternative): re-plan from a choice point of an
     earlier run with that alternative taken (the workbench's why-not screen)."""
 
     @property

@@ -17,7 +17,7 @@ from textual.pilot import Pilot
 from textual.widgets.tree import TreeNode
 
 from engine.tofs import Status
-from engine.tofs.explain import describe_alternative
+from engine.tofs.explanation import describe_alternative
 from workbench.app import WorkbenchApp
 from workbench.messages import PlanFailed, PlanFinished, PlanProgress
 from workbench.runner import ProblemRef

@@ -25,7 +25,7 @@ from engine.tofs.contrast import (
     rows,
     trajectory,
 )
-from engine.tofs.explain import Anchor, replan_at
+from engine.tofs.why_not import Anchor, replan_at
 from knowledge import get_package
 from tests.trace_synth import traced_run
 from workbench.replan import run_forced, settings_of

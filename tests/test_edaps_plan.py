@@ -446,7 +446,7 @@ def test_force_by_node_fixes_that_node_only(domain, rm1) -> None:
 
     (It does not make the plan pass through that node: a branch avoiding it may be as good.
     A why-not comparison re-plans *from* the choice point instead:
-    ``engine.tofs.explain.replan_at``.)"""
+    ``engine.tofs.why_not.replan_at``.)"""
     from engine.tofs import SearchOptions, Trace, plan
     from engine.tofs.trace import EventKind
 

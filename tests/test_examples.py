@@ -16,7 +16,7 @@ from engine.tofs import (
     compile_domain,
     plan,
 )
-from engine.tofs.explain import render_text
+from engine.tofs.render import render_text
 from engine.tofs.trace import EventKind
 from knowledge import get_package
 from knowledge.examples import finesse

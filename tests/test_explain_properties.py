@@ -21,10 +21,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from engine.tofs import PolicyEdge, PolicyNode, Reason, SearchOptions, plan
-from engine.tofs.explain import Anchor, replan_at
 from engine.tofs.explanation import explain
 from engine.tofs.issues import policy_issues
 from engine.tofs.magnitude import Thresholds
+from engine.tofs.why_not import Anchor, replan_at
 from tests.random_domains import domains
 
 _CALL = re.compile(r"^(\w+)\((.*)\)$")

@@ -22,7 +22,7 @@ import pytest
 from engine.tofs import Reason
 from engine.tofs.explanation import Explanation, explain
 from engine.tofs.magnitude import Thresholds
-from engine.tofs.reader import NOT_APPLIED
+from engine.tofs.reader import NOT_APPLIED, reader_view
 from engine.tofs.render import explanation_text, reader_text
 from knowledge import get_package
 from knowledge.edaps.report import plan_design, resolve_design
@@ -387,7 +387,7 @@ def test_every_number_in_the_reader_view_is_the_audits(name: str, e: Explanation
     shown = set(_numbers(audit))
     missing = [n for n in _numbers(reader) if n not in shown]
     assert not missing, f"{name}: {missing} are not in the full audit"
-    for c in e.reader.choices:
+    for c in reader_view(e).choices:
         audit_choice = c.choice
         never = [a for a in audit_choice.alternatives if a.reason in NOT_APPLIED]
         assert c.not_applied == len(never)

@@ -25,8 +25,8 @@ from functools import cache
 import pytest
 
 from engine.tofs import Domain, Problem, SearchOptions, plan
-from engine.tofs.explain import Anchor, replan_at
 from engine.tofs.results import AlternativeRecord, ChoicePoint, PolicyNode, Reason, RunResult
+from engine.tofs.why_not import Anchor, replan_at
 from knowledge import get_package
 
 # Reasons that say the alternative was valued (exactly or as a bound): the value must be there.

@@ -10,9 +10,8 @@ import os
 from pathlib import Path
 
 from engine.tofs import RunResult
-from engine.tofs.explain import render_policy
 from engine.tofs.explanation import explain
-from engine.tofs.render import choice_markdown, reader_markdown
+from engine.tofs.render import choice_markdown, reader_markdown, render_policy
 
 __all__ = ["default_export_folder", "export_path", "plan_markdown"]
 

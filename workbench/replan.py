@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine.tofs import CancelToken, ChoicePoint, Progress, RunResult
-from engine.tofs.explain import Anchor
+from engine.tofs.why_not import Anchor
 from workbench.planning_process import planning_process
 from workbench.runner import ProblemRef, RunSettings
 
@@ -46,7 +46,7 @@ def run_forced(
 ) -> RunResult:
     """The plan ``base`` would have been with ``alternative`` taken at ``choice`` (blocking).
 
-    Re-planned from the choice point itself (:func:`engine.tofs.explain.replan_at`), so the
+    Re-planned from the choice point itself (:func:`engine.tofs.why_not.replan_at`), so the
     answer always goes through the alternative.  The same path as every run
     (:func:`workbench.runner.execute`), so it is recorded in the store like any other.
     """

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from engine.tofs import CancelToken, Progress, RunResult
-from engine.tofs.explain import Anchor
+from engine.tofs.why_not import Anchor
 from knowledge import PackageError, PlanRequest, default_memory_budget, get_package
 from workbench.kb import StoreError
 
@@ -119,7 +119,7 @@ def execute(
 
     ``force`` fixes alternatives for the search; ``at`` = (anchor, alternative) re-plans
     from a choice point of an earlier run with that alternative taken there (why not?;
-    :func:`engine.tofs.explain.replan_at`).
+    :func:`engine.tofs.why_not.replan_at`).
     """
     from knowledge.pipeline import run_plan
     from workbench.kb.catalog import open_store

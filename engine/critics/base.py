@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
 __all__ = [
@@ -102,12 +101,3 @@ class CriticRegistry:
 
     def __contains__(self, name: object) -> bool:
         return name in self._critics
-
-
-def critic_function(fn: Callable[[Any, Move, Move], bool], name: str) -> Critic:
-    """Wrap a plain function as a critic."""
-    cls = type(
-        f"Critic_{name}", (Critic,), {"name": name, "accepts": lambda self, s, p, a: fn(s, p, a)}
-    )
-    critic: Critic = cls()  # cls is a subclass of Critic that implements accepts
-    return critic

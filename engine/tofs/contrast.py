@@ -1,6 +1,6 @@
 """Why not X?  Compare the plan the planner chose with the plan forced through X.
 
-* :func:`contrast` re-plans with X forced (:func:`engine.tofs.explain.replan_at`, from the
+* :func:`contrast` re-plans with X forced (:func:`engine.tofs.why_not.replan_at`, from the
   choice point itself, so the answer always goes through X) and compares;
 * :func:`compare` does the comparing when the forced run is already at hand (the workbench
   re-plans in its planning process): values, how much worse (or better) the forced plan is
@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from .domain import Domain, Problem
-from .explain import Anchor, replan_at
 from .explanation import Phrasing
 from .issues import Issues, policy_issues, step_issues, step_key, step_text
 from .magnitude import Thresholds, magnitude_word
 from .results import AlternativeRecord, ChoicePoint, Failure, PlanStep, RunResult, Status
 from .search import SearchOptions
+from .why_not import Anchor, replan_at
 
 __all__ = [
     "Contrast",

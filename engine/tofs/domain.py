@@ -29,6 +29,7 @@ __all__ = [
     "DomainError",
     "KnowledgeProblem",
     "Problem",
+    "TemplateError",
     "compile_domain",
     "constant_problem",
 ]
@@ -83,6 +84,36 @@ class DomainError(ValueError):
         self.problems = problems
         lines = "\n".join(f"  - {p}" for p in problems)
         super().__init__(f"domain '{domain}' has {len(problems)} problem(s):\n{lines}")
+
+
+class TemplateError(ValueError):
+    """A label or description template raised while it was filled in: says which one and
+    where, as :class:`~engine.tofs.search.EvaluationError` does for the other expressions.
+
+    A broken template used to be swallowed (the bare call text shown instead), so a
+    knowledge engineer never learnt that a label never showed; it is a knowledge error
+    like any other now.  (Its own class because the search's ``EvaluationError`` lives
+    above this module; the constructor and message are the same.)
+    """
+
+    def __init__(self, where: str, field: str, source: str, error: BaseException) -> None:
+        self.where, self.field, self.source, self.error = where, field, source, error
+        super().__init__(f"{where} [{field}]: `{source}` raised {type(error).__name__}: {error}")
+
+
+# Values a format spec is tried on when a template is compiled: a spec none of them takes
+# ("{x:q}") can never be filled in, whatever the field's value.
+_SPEC_SAMPLES: tuple[object, ...] = (0, 0.0, "")
+
+
+def _spec_usable(spec: str) -> bool:
+    for sample in _SPEC_SAMPLES:
+        try:
+            format(sample, spec)
+        except (ValueError, TypeError):
+            continue
+        return True
+    return False
 
 
 class Template:
@@ -149,6 +180,14 @@ class Template:
                     column=i + 1 + exc.column,
                     construct=exc.construct,
                 ) from None
+            if spec and not _spec_usable(spec):
+                raise ExpressionError(
+                    f"in template field {{{field_text}}}: '{spec}' is not a format spec "
+                    "(as in {x:.2f} or {name:>8})",
+                    source=text,
+                    column=i + 2 + len(expr_text),
+                    construct="template",
+                )
             parts.append(("".join(literal), expr, spec))
             literal = []
             i = end + 1
@@ -163,6 +202,8 @@ class Template:
         return cls(text, parts, uses_state)
 
     def render(self, state: Any, env: Mapping[str, Any], fmt: Callable[[Any], str]) -> str:
+        """The text with every field filled in; raises what a field's expression or its
+        format raises (the caller knows whose template it is: :class:`TemplateError`)."""
         out = []
         for literal, expr, spec in self.parts:
             out.append(literal)
@@ -248,26 +289,44 @@ class Domain:
         return self.constants.get(name, default)
 
     def task_label(self, task: Task, state: Any = None) -> str:
-        """The task as a user reads it: its label template filled in, or Name(args)."""
+        """The task as a user reads it: its label template filled in, or Name(args).
+
+        Without a state (a task named apart from where it is planned: a choice point's
+        heading) a label that reads the state may fail to fill in, and Name(args) stands
+        for it; any other failure of the template is the knowledge's error, raised as a
+        :class:`TemplateError` naming the task."""
         name, args = task
         info = self.tasks.get(name)
         fmt = self.registry.hooks.get("format_value", _fmt)
         if info is not None and info.label is not None:
+            label = info.label
             try:
-                return info.label.render(state, dict(zip(info.params, args, strict=True)), fmt)
-            except Exception:
-                pass
+                return label.render(state, dict(zip(info.params, args, strict=True)), fmt)
+            except Exception as exc:
+                if state is None and label.uses_state:
+                    return call_text(name, args, fmt)
+                raise TemplateError(
+                    f"task {call_text(name, args, fmt)}", "label", label.text, exc
+                ) from exc
         return call_text(name, args, fmt)
 
     def operator_description(self, name: str, args: tuple[Any, ...], state: Any = None) -> str:
-        """The operator's description template filled in for these arguments and state."""
+        """The operator's description template filled in for these arguments and state
+        (Name(args) when there is no state for a template that reads it, as for task
+        labels; a template that fails otherwise raises a :class:`TemplateError` naming
+        the operator)."""
         op = self.operators[name]
         fmt = self.registry.hooks.get("format_value", _fmt)
         if op.description is not None:
+            template = op.description
             try:
-                return op.description.render(state, dict(zip(op.params, args, strict=True)), fmt)
-            except Exception:
-                pass
+                return template.render(state, dict(zip(op.params, args, strict=True)), fmt)
+            except Exception as exc:
+                if state is None and template.uses_state:
+                    return call_text(name, args, fmt)
+                raise TemplateError(
+                    f"operator {call_text(name, args, fmt)}", "description", template.text, exc
+                ) from exc
         return call_text(name, args, fmt)
 
 

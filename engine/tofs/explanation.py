@@ -8,15 +8,15 @@ steps or the opponents' branches where the two values part.  The overall standin
 first ("this design needs about 10.7 hours"), in the domain's words.
 
 Renderers (:mod:`.render` for text and Markdown, the workbench pane) only lay these records
-out; every judgement is made here, once, so the CLI, the export and the pane agree.
+out; every judgement is made here, once, so the CLI, the export and the pane agree.  The
+reader's view (:func:`.reader.reader_view`) is built from an explanation; this module
+knows nothing of it, so the two import one way only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import TYPE_CHECKING
 
 from .issues import (
     Assumption,
@@ -38,9 +38,6 @@ from .results import (
     Reason,
     RunResult,
 )
-
-if TYPE_CHECKING:
-    from .reader import ReaderView
 
 __all__ = [
     "AlternativeExplanation",
@@ -153,14 +150,6 @@ class Explanation:
     @property
     def mode(self) -> str:
         return self.run.mode
-
-    @cached_property
-    def reader(self) -> ReaderView:
-        """The reader's view of this explanation (:mod:`.reader`): what a domain expert
-        reads first; the records above stay the full audit."""
-        from .reader import reader_view
-
-        return reader_view(self)
 
     def choice(self, task: str) -> ChoiceExplanation:
         """The first choice point on the plan with this task (label or name)."""
@@ -329,7 +318,7 @@ def explain(
 
     In game mode the relevant issues come from the run's own policy (every alternative's
     subtree was searched).  In optimise mode only the chosen plan is kept, so ``replan``
-    (usually :func:`engine.tofs.explain.replan_at` bound to the run's domain and problem)
+    (usually :func:`engine.tofs.why_not.replan_at` bound to the run's domain and problem)
     finds each lower-valued alternative's best plan; without it those alternatives get
     their numbers and words but no issues.  At most ``max_replans`` re-plans are made.
     """

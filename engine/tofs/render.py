@@ -1,23 +1,47 @@
-"""Lay an :class:`~.explanation.Explanation` out as plain text or Markdown.
+"""Lay a run and its explanation out as plain text, Markdown or JSON-ready data.
 
 No judgements here: which words, which issues and which numbers were settled when the
-explanation was built; these functions only arrange them (the workbench pane uses the
-Markdown form).
+explanation was built (:mod:`.explanation`, :mod:`.reader`, :mod:`.contrast`); these
+functions only arrange them.  The command line prints :func:`render_text`, the export and
+the workbench pane use the Markdown forms, ``--json`` the dicts.
+
+Every renderer lives here and this module is the top of the explanation layers: it imports
+the records it lays out and nothing imports it back, so the engine's import graph has no
+circle through it.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import asdict
 from typing import Any
 
-from .explanation import AlternativeExplanation, ChoiceExplanation, Explanation, Phrasing
+from .contrast import Contrast
+from .explanation import (
+    AlternativeExplanation,
+    ChoiceExplanation,
+    Explanation,
+    Phrasing,
+)
+from .explanation import explain as build_explanation
 from .issues import Issue, Issues
-from .reader import ReaderChoice, ReaderOption, ReaderPlan, ReaderView, Risk, plan_words
+from .reader import (
+    ReaderChoice,
+    ReaderOption,
+    ReaderPlan,
+    ReaderView,
+    Risk,
+    plan_words,
+    reader_view,
+)
+from .results import Outcome, PolicyNode, RunResult
 
 __all__ = [
     "code",
     "contrast_lines",
     "contrast_text",
+    "explain_level",
     "explanation_dict",
     "explanation_markdown",
     "explanation_text",
@@ -26,6 +50,8 @@ __all__ = [
     "reader_dict",
     "reader_markdown",
     "reader_text",
+    "render_policy",
+    "render_text",
 ]
 
 AUDIT_HINT = "`--explain=full`"
@@ -122,7 +148,7 @@ _CODE_SPAN = re.compile(r"(`[^`\n]+`)")
 _LINE_START = re.compile(r"^(\s*)(?:([#+\-=>])|(\d+)([.)]))")
 
 
-def md(text: Any) -> str:
+def md(text: object) -> str:
     """Escape text so Markdown shows it literally; `code spans` the engine wrote are kept."""
     pieces = _CODE_SPAN.split(str(text))
     out = "".join(piece if i % 2 else _INLINE.sub(r"\\\1", piece) for i, piece in enumerate(pieces))
@@ -135,7 +161,7 @@ def md(text: Any) -> str:
     return _LINE_START.sub(fix, out)
 
 
-def code(text: Any) -> str:
+def code(text: object) -> str:
     """An inline code span that survives backticks in the text."""
     s = str(text)
     fence = "``" if "`" in s else "`"
@@ -181,7 +207,7 @@ def explanation_markdown(e: Explanation, title: str | None = None) -> str:
 # --------------------------------------------------------------------------- why not X?
 
 
-def contrast_lines(c: Any, phrasing: Phrasing | None = None) -> list[str]:
+def contrast_lines(c: Contrast, phrasing: Phrasing | None = None) -> list[str]:
     """A :class:`~.contrast.Contrast` as sentences: the verdict, where the plans part, and
     the difference by its relevant issues."""
     p = phrasing or Phrasing()
@@ -193,7 +219,7 @@ def contrast_lines(c: Any, phrasing: Phrasing | None = None) -> list[str]:
     return lines
 
 
-def contrast_text(c: Any, phrasing: Phrasing | None = None) -> list[str]:
+def contrast_text(c: Contrast, phrasing: Phrasing | None = None) -> list[str]:
     head = f"Why not {c.alternative} at {c.task}?" if c.task else "Why not?"
     return [head] + [f"  {t}" for t in contrast_lines(c, phrasing)]
 
@@ -204,7 +230,6 @@ def contrast_text(c: Any, phrasing: Phrasing | None = None) -> list[str]:
 def explanation_dict(e: Explanation) -> dict[str, Any]:
     """The explanation as JSON-ready data (``--json --explain``): the same records the
     text and Markdown lay out."""
-    from dataclasses import asdict
 
     def issues(i: Issues | None) -> dict[str, Any] | None:
         return None if i is None else asdict(i) | {"total": i.total}
@@ -386,7 +411,7 @@ def _other_plans(c: ReaderChoice, mode: str, p: Phrasing) -> list[tuple[str, str
 
 def reader_text(e: Explanation | ReaderView, hint: str = AUDIT_HINT) -> list[str]:
     """The reader's view as text: standing and findings, then each decision."""
-    r = e if isinstance(e, ReaderView) else e.reader
+    r = e if isinstance(e, ReaderView) else reader_view(e)
     p = r.phrasing
     lines = [r.standing, *r.findings]
     previous: ReaderChoice | None = None
@@ -430,7 +455,7 @@ def choice_reader_markdown(
 def reader_markdown(
     e: Explanation | ReaderView, title: str | None = None, hint: str = AUDIT_HINT
 ) -> str:
-    r = e if isinstance(e, ReaderView) else e.reader
+    r = e if isinstance(e, ReaderView) else reader_view(e)
     p = r.phrasing
     head = f"# {md(title)}\n\n" if title else ""
     body = [f"{head}{md(r.standing)}"]
@@ -459,7 +484,7 @@ def reader_markdown(
 
 def reader_dict(e: Explanation | ReaderView) -> dict[str, Any]:
     """The reader's view as JSON-ready data: the same numbers as the audit's records."""
-    r = e if isinstance(e, ReaderView) else e.reader
+    r = e if isinstance(e, ReaderView) else reader_view(e)
     p = r.phrasing
 
     def plan(o: ReaderOption, pl: ReaderPlan) -> dict[str, Any]:
@@ -506,3 +531,107 @@ def reader_dict(e: Explanation | ReaderView) -> dict[str, Any]:
         ],
         "off_line": r.off_line,
     }
+
+
+# --------------------------------------------------------------------------- a run as text
+
+
+def render_policy(
+    node: PolicyNode, fmt: Callable[[float], str] = lambda v: f"{v:g}", indent: str = "  "
+) -> list[str]:
+    """The decision tree as indented lines: values, probabilities, planned moves."""
+    lines = [
+        f"{indent}{node.task} [{node.kind}] value {fmt(node.value)}"
+        + (f" ({node.note})" if node.note else "")
+    ]
+    for i, edge in enumerate(node.children):
+        planned = (node.kind == "decision" and i == node.chosen) or (
+            node.kind == "external" and i == node.planned
+        )
+        mark = ("*" if node.kind == "decision" else ">") if planned else " "
+        prob = f" p={edge.probability:.3g}" if edge.probability is not None else ""
+        move = f": {edge.step.description}" if edge.step is not None else ""
+        lines.append(f"{indent}  {mark} {edge.label}{prob}{move}")
+        lines.extend(render_policy(edge.node, fmt, indent + "      "))
+    return lines
+
+
+def explain_level(explain: bool | str | None) -> str:
+    """``--explain`` as a level: "" (none), "reader" (the default: the reader's view) or
+    "full" (the audit: every alternative with its reason)."""
+    if explain is True:
+        return "reader"
+    if not explain:
+        return ""
+    if explain not in ("reader", "full"):
+        raise ValueError(f"unknown explanation level '{explain}'; levels: reader, full")
+    return str(explain)
+
+
+def _wrapped(head: str, items: list[str], width: int = 96) -> list[str]:
+    """``head`` and the items joined by "; ", wrapped at ``width`` (a line of play)."""
+    lines: list[str] = []
+    line = head
+    for i, item in enumerate(items):
+        piece = item + (";" if i < len(items) - 1 else ".")
+        if len(line) + 1 + len(piece) > width and line.strip():
+            lines.append(line)
+            line = "   "
+        line = f"{line} {piece}"
+    lines.append(line)
+    return lines
+
+
+def render_text(
+    result: RunResult,
+    fmt: Callable[[float], str] = lambda v: f"{v:g}",
+    explain: bool | str = True,
+    explanation: Explanation | None = None,
+    tree: bool = False,
+) -> str:
+    """The plan and its explanation: with ``explain`` (True or "reader") the reader's view,
+    with "full" every alternative at every choice point with its reason (from
+    ``explanation`` when the caller built one with its domain's phrasing); ``tree`` adds
+    the decision tree of a game."""
+    level = explain_level(explain)
+    lines: list[str] = []
+    head = f"{result.domain}/{result.problem} ({result.mode}): {result.outcome_text}"
+    lines.append(head)
+    if result.value is not None:
+        size = (
+            f"{len(result.plan)} steps" if result.mode == "first" else f"value {fmt(result.value)}"
+        )
+        lines.append(
+            f"{size}; {result.nodes} nodes "
+            f"({result.tree_nodes} in the tree); {result.seconds:.3f} s"
+        )
+    else:
+        none = "no plan yet" if result.outcome is Outcome.GAVE_UP else "no plan"
+        lines.append(f"{none}; {result.nodes} nodes; {result.seconds:.3f} s")
+        if result.failure is not None:
+            via = result.failure.via
+            if via:
+                lines.append(f"{via[0][0]} could not be done; its deepest failure was reached by:")
+                lines += [f"    {task} -> {alt}" if alt else f"    {task}" for task, alt in via]
+            lines.append(f"deepest failure: {result.failure.message}")
+    if result.plan and level == "reader" and result.mode == "game":
+        # A game's plan is a line of play, said in a sentence: the reader's view follows.
+        lines.append("")
+        lines += _wrapped("Planned line:", [s.description for s in result.plan])
+    elif result.plan:
+        lines.append("")
+        lines.append("Plan:")
+        for i, s in enumerate(result.plan, 1):
+            cost = f"  [{fmt(s.cost)}]" if s.costs else ""
+            lines.append(f"  {i:3d}. {s.description}{cost}")
+    if tree and result.policy is not None and result.policy.children:
+        lines.append("")
+        lines.append("Policy (decision tree; * our planned move, > opponent's planned move):")
+        lines.extend(render_policy(result.policy, fmt))
+    if level and (result.choice_points or level == "reader"):
+        e = explanation or build_explanation(result, phrasing=Phrasing(value=fmt))
+        lines.append("")
+        lines += reader_text(e) if level == "reader" else explanation_text(e)
+    for d in result.diagnostics:
+        lines.append(f"note: {d}")
+    return "\n".join(lines)

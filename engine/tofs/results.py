@@ -219,7 +219,7 @@ class ChoicePoint:
     alternatives: tuple[AlternativeRecord, ...]
     state: Any = field(default=None, compare=False, repr=False)
     """The state at this node, and below the task list still to do: what a why-not
-    re-plans from (:func:`engine.tofs.explain.replan_at`)."""
+    re-plans from (:func:`engine.tofs.why_not.replan_at`)."""
     tasks: tuple[Any, ...] = field(default=(), compare=False, repr=False)
 
     @property

@@ -229,19 +229,6 @@ class Information:
         visible = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
         return union == visible | self.unseen
 
-    def state_for(self, hands: tuple[int, ...]) -> PlayState:
-        """A full :class:`PlayState` at this decision point with the given (sampled) hands."""
-        st = PlayState(
-            hands,
-            self.trump,
-            self.leader,
-            declarer=self.declarer,
-            contract=self.contract,
-            trick=self.trick,
-            won=self.won,
-        )
-        return st
-
 
 # -- building the information sets --------------------------------------------------------------
 

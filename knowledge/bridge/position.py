@@ -153,9 +153,6 @@ class Position:
             return False
         return bool((self.unseen | self.hands[seat]) & SUIT_MASKS[suit])
 
-    def unseen_in(self, suit: int) -> int:
-        return self.unseen & SUIT_MASKS[suit]
-
     def break_assumed(self, suit: int) -> bool:
         """The plan has assumed how ``suit`` breaks: both defenders' lengths are set and
         account for every card of the suit they hold."""

@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from engine.tofs import Domain, Outcome, Problem, RunResult
-from engine.tofs.explain import explain_level
 from engine.tofs.explanation import Explanation, Phrasing
-from engine.tofs.render import explanation_dict, explanation_text, reader_text
+from engine.tofs.render import explain_level, explanation_dict, explanation_text, reader_text
 from knowledge import KnowledgePackage, PackageError, PlanOutcome, PlanRequest, Read, run_plan
 
 from .critique import Diagnostic, critique, error_text

@@ -25,11 +25,6 @@ class Evening:
     dined: bool = False
 
 
-def clock_text(minutes: float) -> str:
-    m = int(minutes) % (24 * 60)
-    return f"{m // 60:02d}:{m % 60:02d}"
-
-
 @registry.primitive
 def now(state: Evening) -> int:
     """The time now, in minutes after midnight (past 24:00 after midnight)."""

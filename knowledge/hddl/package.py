@@ -162,7 +162,7 @@ class HddlPackage(KnowledgePackage):
     # -------------------------------------------------------------- outputs
 
     def text(self, outcome: PlanOutcome) -> str:
-        from engine.tofs.explain import render_text
+        from engine.tofs.render import render_text
 
         request, result = outcome.request, outcome.result
         domain, problem = outcome.read.own

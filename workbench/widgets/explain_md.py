@@ -13,7 +13,7 @@ from __future__ import annotations
 from engine.tofs import AlternativeRecord, ChoicePoint, Failure, PlanStep, PolicyEdge, RunResult
 from engine.tofs.explanation import AlternativeExplanation, ChoiceExplanation, Explanation
 from engine.tofs.explanation import explain as build_explanation
-from engine.tofs.reader import ReaderChoice
+from engine.tofs.reader import ReaderChoice, reader_view
 from engine.tofs.render import (
     choice_markdown,
     choice_reader_markdown,
@@ -105,9 +105,8 @@ def reader_summary(r: RunResult) -> str:
 
 
 def _reader_choice(run: RunResult, node: int) -> ReaderChoice | None:
-    return next(
-        (c for c in explanation_of(run).reader.choices if c.choice.choice.node == node), None
-    )
+    choices = reader_view(explanation_of(run)).choices
+    return next((c for c in choices if c.choice.choice.node == node), None)
 
 
 def reader_choice(cp: ChoicePoint, run: RunResult) -> str:

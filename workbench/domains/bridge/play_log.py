@@ -202,12 +202,6 @@ class PlayLog(DataTable[Text]):
             if self.rows_shown:
                 self.move_cursor(row=len(self.rows_shown) - 1)
 
-    def show_rows(self, rows: Sequence[TrickRow]) -> None:
-        """Show rows made elsewhere (e.g. a stored match result)."""
-        self.rows_shown = list(rows)
-        if self.is_mounted:
-            self._fill()
-
     def action_toggle_order(self) -> None:
         self.seat_order = not self.seat_order
 

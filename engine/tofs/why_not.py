@@ -1,142 +1,24 @@
-"""Why not X? re-planning from a choice point, and a run rendered as plain text.
+"""Why not X? re-planning from a choice point of a finished run with X taken there.
 
-The records (:class:`~engine.tofs.results.ChoicePoint`) carry every number; the judgements
-on them -- words, relevant issues -- are made once in :mod:`.explanation` and laid out by
-:mod:`.render`.
+The question "why not this alternative?" is answered by planning again from the choice
+point with the alternative forced (:func:`replan_at`); :mod:`.contrast` compares the two
+runs and :mod:`.render` lays the answer out.  This module only re-plans: it renders
+nothing and judges nothing, so the renderers can import the comparison without importing
+themselves back (the module was ``explain.py``, which also held the text renderer and sat
+in an import circle with :mod:`.render` and :mod:`.contrast`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import replace as dc_replace
 
 from .domain import Domain, Problem
-from .explanation import Explanation, Phrasing, describe_alternative
-from .explanation import explain as build
-from .render import explanation_text, reader_text
-from .results import ChoicePoint, Failure, Outcome, PlanStep, PolicyNode, RunResult
+from .results import ChoicePoint, PlanStep, RunResult
 from .search import SearchOptions, plan
 
-__all__ = [
-    "Anchor",
-    "describe_alternative",
-    "explain_level",
-    "failure_text",
-    "find_choice",
-    "plan_why_not",
-    "render_policy",
-    "render_text",
-    "replan_at",
-]
-
-
-def render_policy(
-    node: PolicyNode, fmt: Callable[[float], str] = lambda v: f"{v:g}", indent: str = "  "
-) -> list[str]:
-    """The decision tree as indented lines: values, probabilities, planned moves."""
-    lines = [
-        f"{indent}{node.task} [{node.kind}] value {fmt(node.value)}"
-        + (f" ({node.note})" if node.note else "")
-    ]
-    for i, edge in enumerate(node.children):
-        planned = (node.kind == "decision" and i == node.chosen) or (
-            node.kind == "external" and i == node.planned
-        )
-        mark = ("*" if node.kind == "decision" else ">") if planned else " "
-        prob = f" p={edge.probability:.3g}" if edge.probability is not None else ""
-        move = f": {edge.step.description}" if edge.step is not None else ""
-        lines.append(f"{indent}  {mark} {edge.label}{prob}{move}")
-        lines.extend(render_policy(edge.node, fmt, indent + "      "))
-    return lines
-
-
-def failure_text(f: Failure) -> str:
-    return f.message
-
-
-def explain_level(explain: bool | str | None) -> str:
-    """``--explain`` as a level: "" (none), "reader" (the default: the reader's view) or
-    "full" (the audit: every alternative with its reason)."""
-    if explain is True:
-        return "reader"
-    if not explain:
-        return ""
-    if explain not in ("reader", "full"):
-        raise ValueError(f"unknown explanation level '{explain}'; levels: reader, full")
-    return str(explain)
-
-
-def _wrapped(head: str, items: list[str], width: int = 96) -> list[str]:
-    """``head`` and the items joined by "; ", wrapped at ``width`` (a line of play)."""
-    lines: list[str] = []
-    line = head
-    for i, item in enumerate(items):
-        piece = item + (";" if i < len(items) - 1 else ".")
-        if len(line) + 1 + len(piece) > width and line.strip():
-            lines.append(line)
-            line = "   "
-        line = f"{line} {piece}"
-    lines.append(line)
-    return lines
-
-
-def render_text(
-    result: RunResult,
-    fmt: Callable[[float], str] = lambda v: f"{v:g}",
-    explain: bool | str = True,
-    explanation: Explanation | None = None,
-    tree: bool = False,
-) -> str:
-    """The plan and its explanation: with ``explain`` (True or "reader") the reader's view,
-    with "full" every alternative at every choice point with its reason (from
-    ``explanation`` when the caller built one with its domain's phrasing); ``tree`` adds
-    the decision tree of a game."""
-    level = explain_level(explain)
-    lines: list[str] = []
-    head = f"{result.domain}/{result.problem} ({result.mode}): {result.outcome_text}"
-    lines.append(head)
-    if result.value is not None:
-        size = (
-            f"{len(result.plan)} steps" if result.mode == "first" else f"value {fmt(result.value)}"
-        )
-        lines.append(
-            f"{size}; {result.nodes} nodes "
-            f"({result.tree_nodes} in the tree); {result.seconds:.3f} s"
-        )
-    else:
-        none = "no plan yet" if result.outcome is Outcome.GAVE_UP else "no plan"
-        lines.append(f"{none}; {result.nodes} nodes; {result.seconds:.3f} s")
-        if result.failure is not None:
-            via = result.failure.via
-            if via:
-                lines.append(f"{via[0][0]} could not be done; its deepest failure was reached by:")
-                lines += [f"    {task} -> {alt}" if alt else f"    {task}" for task, alt in via]
-            lines.append(f"deepest failure: {failure_text(result.failure)}")
-    if result.plan and level == "reader" and result.mode == "game":
-        # A game's plan is a line of play, said in a sentence: the reader's view follows.
-        lines.append("")
-        lines += _wrapped("Planned line:", [s.description for s in result.plan])
-    elif result.plan:
-        lines.append("")
-        lines.append("Plan:")
-        for i, s in enumerate(result.plan, 1):
-            cost = f"  [{fmt(s.cost)}]" if s.costs else ""
-            lines.append(f"  {i:3d}. {s.description}{cost}")
-    if tree and result.policy is not None and result.policy.children:
-        lines.append("")
-        lines.append("Policy (decision tree; * our planned move, > opponent's planned move):")
-        lines.extend(render_policy(result.policy, fmt))
-    if level and (result.choice_points or level == "reader"):
-        e = explanation or build(result, phrasing=Phrasing(value=fmt))
-        lines.append("")
-        lines += reader_text(e) if level == "reader" else explanation_text(e)
-    for d in result.diagnostics:
-        lines.append(f"note: {d}")
-    return "\n".join(lines)
-
-
-# --------------------------------------------------------------------------- why not X?
+__all__ = ["Anchor", "find_choice", "plan_why_not", "replan_at"]
 
 
 @dataclass(frozen=True)
