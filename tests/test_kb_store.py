@@ -50,19 +50,16 @@ def test_new_file_gets_the_whole_schema(tmp_path) -> None:
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert {
-        "domains",
+    assert {"domains", "primitives", "problems", "revisions", "runs"} <= tables
+    # Schema 4: a domain is its head revision's text; no item table restates the model.
+    assert not tables & {
         "constants",
         "tasks",
         "methods",
         "method_subtasks",
         "operators",
-        "primitives",
-        "problems",
-        "revisions",
         "knowledge_tests",
-        "runs",
-    } <= tables
+    }
     strict = {r[0] for r in conn.execute("SELECT name FROM pragma_table_list WHERE strict")}
     assert tables - {"sqlite_sequence"} <= strict
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

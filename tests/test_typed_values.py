@@ -4,6 +4,7 @@ value saved before types existed is reported by ``kb lint``.  Nothing is half-sa
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -123,15 +124,29 @@ def test_kb_import_refuses_a_file_with_a_wrongly_typed_value(
 def test_a_value_saved_before_types_existed_is_reported_by_lint(tmp_path: Path) -> None:
     """A store from schema 2 (no types) holding 'abc' in a number constant: opening it
     gives the constant the type the shipped file declares, and lint reports the value."""
+    from sqlite_utils import Database
+
     db = tmp_path / "old.db"
-    open_store(db).close()
     conn = sqlite3.connect(db, isolation_level=None)
-    conn.execute("ALTER TABLE constants DROP COLUMN type")
-    conn.execute(
-        "UPDATE constants SET value = ? WHERE domain = 'edaps' AND name = 'spray_minutes'",
-        ['"abc"'],
-    )
+    for migration in MIGRATIONS[:2]:  # a file as schema 2 made it: constants as rows
+        migration(Database(conn))
     conn.execute("PRAGMA user_version = 2")
+    conn.execute(
+        "INSERT INTO domains (name, package, description, header, roots, extra, revision, "
+        "created, updated) VALUES ('edaps', 'edaps', '', '', '[]', '{}', 0, 't', 't')"
+    )
+    for pos, c in enumerate(get_package("edaps").spec("edaps").constants):
+        conn.execute(
+            "INSERT INTO constants (domain, name, pos, value, description, unit) "
+            "VALUES ('edaps', ?, ?, ?, ?, ?)",
+            [
+                c.name,
+                pos,
+                json.dumps("abc" if c.name == "spray_minutes" else c.value),
+                c.description,
+                c.unit,
+            ],
+        )
     conn.close()
     store = open_store(db)
     try:
@@ -146,7 +161,6 @@ def test_a_value_saved_before_types_existed_is_reported_by_lint(tmp_path: Path) 
     finally:
         store.close()
     assert (tmp_path / "old.db.v2.bak").exists()
-    assert len(MIGRATIONS) == 3
 
 
 def test_lint_warns_about_a_constant_without_a_type() -> None:

@@ -10,6 +10,10 @@ component's second pin -- which keep task arguments small and hashable.
 The :class:`Shop` state holds only what changes: whether the vertical machining center is
 set up, and which drill bit and milling tools are installed (convention 10).  That is also
 the whole cost-relevant state, which is what the transposition table keys on.
+
+:data:`registry` holds what the knowledge in ``edaps.toml`` calls: the primitives that
+read a design and the shop, and the effects of its operators, each a module-level function
+registered where it is defined.
 """
 
 from __future__ import annotations
@@ -77,7 +81,7 @@ def _rotate(dx: float, dy: float, degrees: float) -> tuple[float, float]:
     return dx * math.cos(a) - dy * math.sin(a), dx * math.sin(a) + dy * math.cos(a)
 
 
-def on_side(m: MillingFeature, length: float, width: float) -> bool:
+def touches_edge(m: MillingFeature, length: float, width: float) -> bool:
     """Convention 6: the feature's rotated rectangle touches or crosses the board outline."""
     corners = [(0.0, 0.0), (m.length, 0.0), (0.0, m.width), (m.length, m.width)]
     for cx, cy in corners:
@@ -144,7 +148,7 @@ def prepare(design: Design, constants: dict[str, Any]) -> Prepared:
         place_order=tuple(machine),
         adhere_order=tuple(cid for cid, c in comps if c.adhesion),
         hand_order=tuple(cid for cid, c in comps if c.hand_solder),
-        side={i: on_side(items[i], length, width) for i in mill_ids},  # type: ignore[arg-type]
+        side={i: touches_edge(items[i], length, width) for i in mill_ids},  # type: ignore[arg-type]
         printed_xy=printed,
         finish_base=float(constants["finish_drill_base_tol"]),
         finish_knee=float(constants["finish_drill_knee"]),
@@ -170,309 +174,8 @@ class Shop:
         return (self.vmc_setup, self.drill_bit, self.end_tool, self.slot_tool, self.side_tool)
 
 
-def _make_registry() -> Registry:
-    reg = Registry("edaps")
-    prim = reg.primitive
-    for name in ("end_mill_min_tol", "slot_mill_min_tol", "side_mill_min_tol"):
-        reg.constant(name, float, minimum=0)  # the design critique reads them
-
-    def item(s: Shop, x: str) -> Any:
-        return s.prep.items[x]
-
-    # --- work lists (cursors are task arguments) ---
-    @prim
-    def n_pths(s: Shop) -> int:
-        """Number of plated through-holes."""
-        return len(s.prep.pth_order)
-
-    @prim
-    def pth(s: Shop, i: int) -> str:
-        """The i-th plated through-hole in drilling order (largest diameter first)."""
-        return s.prep.pth_order[i]
-
-    @prim
-    def n_features(s: Shop) -> int:
-        """Number of mechanical features (milling features and holes)."""
-        return len(s.prep.feature_order)
-
-    @prim
-    def feature(s: Shop, i: int) -> str:
-        """The i-th feature in making order: milling features first, then holes."""
-        return s.prep.feature_order[i]
-
-    @prim
-    def n_paste(s: Shop) -> int:
-        """Number of solder-paste locations (pins of machine-soldered components)."""
-        return len(s.prep.paste_order)
-
-    @prim
-    def paste(s: Shop, i: int) -> str:
-        """The i-th solder-paste location."""
-        return s.prep.paste_order[i]
-
-    @prim
-    def n_place(s: Shop) -> int:
-        """Number of components to pick and place (those not hand-soldered)."""
-        return len(s.prep.place_order)
-
-    @prim
-    def place(s: Shop, i: int) -> str:
-        """The i-th component to pick and place."""
-        return s.prep.place_order[i]
-
-    @prim
-    def n_adhere(s: Shop) -> int:
-        """Number of components that need adhesive."""
-        return len(s.prep.adhere_order)
-
-    @prim
-    def adhere(s: Shop, i: int) -> str:
-        """The i-th component to adhere."""
-        return s.prep.adhere_order[i]
-
-    @prim
-    def n_hand(s: Shop) -> int:
-        """Number of components to hand-solder."""
-        return len(s.prep.hand_order)
-
-    @prim
-    def hand(s: Shop, i: int) -> str:
-        """The i-th component to hand-solder."""
-        return s.prep.hand_order[i]
-
-    # --- features ---
-    @prim
-    def is_milling(s: Shop, x: str) -> bool:
-        """Whether the feature is a milling feature (slot or pocket)."""
-        return x.startswith("M")
-
-    @prim
-    def is_hole(s: Shop, x: str) -> bool:
-        """Whether the feature is a drilled hole (not a milling feature)."""
-        return x.startswith("H")
-
-    @prim
-    def is_pth(s: Shop, x: str) -> bool:
-        """Whether the hole is a plated through-hole."""
-        return x.startswith("P")
-
-    @prim
-    def is_tapped(s: Shop, x: str) -> bool:
-        """Whether the hole is tapped."""
-        return x.startswith("H") and item(s, x).tapped
-
-    @prim
-    def is_plain(s: Shop, x: str) -> bool:
-        """Whether the hole is an ordinary hole: not plated, not tapped."""
-        return x.startswith("H") and not item(s, x).tapped
-
-    @prim
-    def tol(s: Shop, x: str) -> float:
-        """The feature's dimensional tolerance, in mils."""
-        return item(s, x).tolerance
-
-    @prim
-    def diameter(s: Shop, x: str) -> float:
-        """The hole's diameter, in inches."""
-        return item(s, x).diameter
-
-    @prim
-    def depth(s: Shop, x: str) -> float:
-        """The feature's depth, in inches."""
-        return item(s, x).depth
-
-    @prim
-    def radius(s: Shop, x: str) -> float:
-        """The milling feature's corner radius, in inches (also the tool size)."""
-        return item(s, x).corner_radius
-
-    @prim
-    def length(s: Shop, x: str) -> float:
-        """The milling feature's length, in inches."""
-        return item(s, x).length
-
-    @prim
-    def width(s: Shop, x: str) -> float:
-        """The milling feature's width, in inches."""
-        return item(s, x).width
-
-    @prim
-    def threads(s: Shop, x: str) -> float:
-        """Threads per inch of a tapped hole."""
-        return item(s, x).threads_per_inch
-
-    @prim
-    def on_side(s: Shop, x: str) -> bool:
-        """Whether the milling feature touches or crosses the edge of the board."""
-        return s.prep.side[x]
-
-    @prim
-    def finish_min(s: Shop, x: str) -> float:
-        """Smallest tolerance finish drilling achieves for this hole's diameter (mils)."""
-        return s.prep.finish_min(x)
-
-    @prim
-    def rough_min(s: Shop, x: str) -> float:
-        """Smallest tolerance rough drilling achieves for this hole's diameter (mils)."""
-        return s.prep.rough_min(x)
-
-    @prim
-    def describe(s: Shop, x: str) -> str:
-        """The feature in words, with its absolute location."""
-        return describe_item(s.prep, x)
-
-    # --- components ---
-    @prim
-    def part(s: Shop, c: str) -> str:
-        """The component's part name."""
-        return item(s, c).part
-
-    @prim
-    def leads(s: Shop, c: str) -> int:
-        """Number of leads (pins) of the component."""
-        return len(item(s, c).pins)
-
-    @prim
-    def preformed(s: Shop, c: str) -> bool:
-        """Whether the component's leads are preformed."""
-        return item(s, c).preformed
-
-    @prim
-    def total_leads(s: Shop) -> int:
-        """Leads of every component on the board."""
-        return s.prep.total_leads
-
-    @prim
-    def all_immersible(s: Shop) -> bool:
-        """Whether every component may be immersed; the input cannot say so (convention 7)."""
-        return False
-
-    @prim
-    def any_integrated_circuit(s: Shop) -> bool:
-        """Whether any component is an integrated circuit; none is (convention 7)."""
-        return False
-
-    # --- board ---
-    @prim
-    def board_length(s: Shop) -> float | None:
-        """Board length (along x), inches."""
-        return s.prep.design.length
-
-    @prim
-    def board_width(s: Shop) -> float | None:
-        """Board width (along y), inches."""
-        return s.prep.design.width
-
-    @prim
-    def min_gap(s: Shop) -> float | None:
-        """Smallest coupler gap in the artwork, inches."""
-        return s.prep.design.min_gap
-
-    @prim
-    def plating_width(s: Shop) -> float:
-        """Plating width of the through-holes, inches."""
-        return s.prep.design.plating_width or 0.0
-
-    @prim
-    def trace_thickness(s: Shop) -> float | None:
-        """Thickness of the transmission lines, inches."""
-        return s.prep.design.trace_thickness
-
-    @prim
-    def artwork_file(s: Shop) -> str:
-        """The artwork (IGES) file the phototool is made from."""
-        return s.prep.design.artwork_file or ""
-
-    # --- shop state ---
-    @prim
-    def vmc_setup(s: Shop) -> bool:
-        """Whether the vertical machining center is oriented, clamped and datumed."""
-        return s.vmc_setup
-
-    @prim
-    def drill_bit(s: Shop) -> float | None:
-        """Diameter of the drill bit installed, or None."""
-        return s.drill_bit
-
-    @prim
-    def end_tool(s: Shop) -> float | None:
-        """Size of the end-milling tool installed, or None."""
-        return s.end_tool
-
-    @prim
-    def slot_tool(s: Shop) -> float | None:
-        """Size of the slot-milling tool installed, or None."""
-        return s.slot_tool
-
-    @prim
-    def side_tool(s: Shop) -> float | None:
-        """Size of the side-milling tool installed, or None."""
-        return s.side_tool
-
-    # --- printing ---
-    @prim
-    def xo(s: Shop, x: str) -> float:
-        """x relative to the bullseye, as the shop floor reads it (single precision)."""
-        return s.prep.printed_xy[x][0]
-
-    @prim
-    def yo(s: Shop, x: str) -> float:
-        """y relative to the bullseye, as the shop floor reads it (single precision)."""
-        return s.prep.printed_xy[x][1]
-
-    @prim
-    def bullseye_x(s: Shop) -> float:
-        """The bullseye's x, as printed."""
-        return f32((s.prep.design.bullseye or (0.0, 0.0))[0])
-
-    @prim
-    def bullseye_y(s: Shop) -> float:
-        """The bullseye's y, as printed."""
-        return f32((s.prep.design.bullseye or (0.0, 0.0))[1])
-
-    reg.primitive(f32, name="printed", uses_state=False)
-    reg.primitive(math.sqrt, name="sqrt", uses_state=False)
-
-    # --- effects ---
-    @reg.effect
-    def establish_datum(s: Shop, *_: Any) -> Shop:
-        return Shop(s.prep, True, s.drill_bit, s.end_tool, s.slot_tool, s.side_tool)
-
-    @reg.effect
-    def leave_vmc(s: Shop, *_: Any) -> Shop:
-        """Any operation away from the machining center: it is no longer set up."""
-        if not s.vmc_setup:
-            return s
-        return Shop(s.prep, False, s.drill_bit, s.end_tool, s.slot_tool, s.side_tool)
-
-    @reg.effect
-    def install_drill_bit(s: Shop, h: str) -> Shop:
-        return Shop(s.prep, s.vmc_setup, item(s, h).diameter, s.end_tool, s.slot_tool, s.side_tool)
-
-    @reg.effect
-    def install_end_tool(s: Shop, f: str) -> Shop:
-        return Shop(
-            s.prep, s.vmc_setup, s.drill_bit, item(s, f).corner_radius, s.slot_tool, s.side_tool
-        )
-
-    @reg.effect
-    def install_slot_tool(s: Shop, f: str) -> Shop:
-        return Shop(
-            s.prep, s.vmc_setup, s.drill_bit, s.end_tool, item(s, f).corner_radius, s.side_tool
-        )
-
-    @reg.effect
-    def install_side_tool(s: Shop, f: str) -> Shop:
-        return Shop(
-            s.prep, s.vmc_setup, s.drill_bit, s.end_tool, s.slot_tool, item(s, f).corner_radius
-        )
-
-    reg.hook("state_key")(Shop.key)
-    reg.hook("format_value")(_format_value)
-    return reg
-
-
 def _format_value(v: Any) -> str:
+    """A value in an explanation: floats to four significant figures, as the shop reads them."""
     if isinstance(v, float):
         return f"{v:.4g}"
     return str(v)
@@ -494,7 +197,369 @@ def describe_item(prep: Prepared, x: str) -> str:
     return f"component {it.part} at {at}"
 
 
-registry = _make_registry()
+# ----------------------------------------------------------------- the registry
+# The primitives the knowledge calls and the effects its operators name, each a
+# module-level function registered where it is defined (as bridge's network.py does), so
+# that each can be read, imported and tested on its own.
+
+registry = Registry("edaps")
+# The design critique reads these.
+registry.constant("end_mill_min_tol", float, minimum=0)
+registry.constant("slot_mill_min_tol", float, minimum=0)
+registry.constant("side_mill_min_tol", float, minimum=0)
+
+
+def _item(s: Shop, x: str) -> Any:
+    """The design item ``x`` names (a hole, feature or component)."""
+    return s.prep.items[x]
+
+
+# --- work lists (cursors are task arguments) ---
+@registry.primitive
+def n_pths(s: Shop) -> int:
+    """Number of plated through-holes."""
+    return len(s.prep.pth_order)
+
+
+@registry.primitive
+def pth(s: Shop, i: int) -> str:
+    """The i-th plated through-hole in drilling order (largest diameter first)."""
+    return s.prep.pth_order[i]
+
+
+@registry.primitive
+def n_features(s: Shop) -> int:
+    """Number of mechanical features (milling features and holes)."""
+    return len(s.prep.feature_order)
+
+
+@registry.primitive
+def feature(s: Shop, i: int) -> str:
+    """The i-th feature in making order: milling features first, then holes."""
+    return s.prep.feature_order[i]
+
+
+@registry.primitive
+def n_paste(s: Shop) -> int:
+    """Number of solder-paste locations (pins of machine-soldered components)."""
+    return len(s.prep.paste_order)
+
+
+@registry.primitive
+def paste(s: Shop, i: int) -> str:
+    """The i-th solder-paste location."""
+    return s.prep.paste_order[i]
+
+
+@registry.primitive
+def n_place(s: Shop) -> int:
+    """Number of components to pick and place (those not hand-soldered)."""
+    return len(s.prep.place_order)
+
+
+@registry.primitive
+def place(s: Shop, i: int) -> str:
+    """The i-th component to pick and place."""
+    return s.prep.place_order[i]
+
+
+@registry.primitive
+def n_adhere(s: Shop) -> int:
+    """Number of components that need adhesive."""
+    return len(s.prep.adhere_order)
+
+
+@registry.primitive
+def adhere(s: Shop, i: int) -> str:
+    """The i-th component to adhere."""
+    return s.prep.adhere_order[i]
+
+
+@registry.primitive
+def n_hand(s: Shop) -> int:
+    """Number of components to hand-solder."""
+    return len(s.prep.hand_order)
+
+
+@registry.primitive
+def hand(s: Shop, i: int) -> str:
+    """The i-th component to hand-solder."""
+    return s.prep.hand_order[i]
+
+
+# --- features ---
+@registry.primitive
+def is_milling(s: Shop, x: str) -> bool:
+    """Whether the feature is a milling feature (slot or pocket)."""
+    return x.startswith("M")
+
+
+@registry.primitive
+def is_hole(s: Shop, x: str) -> bool:
+    """Whether the feature is a drilled hole (not a milling feature)."""
+    return x.startswith("H")
+
+
+@registry.primitive
+def is_pth(s: Shop, x: str) -> bool:
+    """Whether the hole is a plated through-hole."""
+    return x.startswith("P")
+
+
+@registry.primitive
+def is_tapped(s: Shop, x: str) -> bool:
+    """Whether the hole is tapped."""
+    return x.startswith("H") and _item(s, x).tapped
+
+
+@registry.primitive
+def is_plain(s: Shop, x: str) -> bool:
+    """Whether the hole is an ordinary hole: not plated, not tapped."""
+    return x.startswith("H") and not _item(s, x).tapped
+
+
+@registry.primitive
+def tol(s: Shop, x: str) -> float:
+    """The feature's dimensional tolerance, in mils."""
+    return _item(s, x).tolerance
+
+
+@registry.primitive
+def diameter(s: Shop, x: str) -> float:
+    """The hole's diameter, in inches."""
+    return _item(s, x).diameter
+
+
+@registry.primitive
+def depth(s: Shop, x: str) -> float:
+    """The feature's depth, in inches."""
+    return _item(s, x).depth
+
+
+@registry.primitive
+def radius(s: Shop, x: str) -> float:
+    """The milling feature's corner radius, in inches (also the tool size)."""
+    return _item(s, x).corner_radius
+
+
+@registry.primitive
+def length(s: Shop, x: str) -> float:
+    """The milling feature's length, in inches."""
+    return _item(s, x).length
+
+
+@registry.primitive
+def width(s: Shop, x: str) -> float:
+    """The milling feature's width, in inches."""
+    return _item(s, x).width
+
+
+@registry.primitive
+def threads(s: Shop, x: str) -> float:
+    """Threads per inch of a tapped hole."""
+    return _item(s, x).threads_per_inch
+
+
+@registry.primitive
+def on_side(s: Shop, x: str) -> bool:
+    """Whether the milling feature touches or crosses the edge of the board."""
+    return s.prep.side[x]
+
+
+@registry.primitive
+def finish_min(s: Shop, x: str) -> float:
+    """Smallest tolerance finish drilling achieves for this hole's diameter (mils)."""
+    return s.prep.finish_min(x)
+
+
+@registry.primitive
+def rough_min(s: Shop, x: str) -> float:
+    """Smallest tolerance rough drilling achieves for this hole's diameter (mils)."""
+    return s.prep.rough_min(x)
+
+
+@registry.primitive
+def describe(s: Shop, x: str) -> str:
+    """The feature in words, with its absolute location."""
+    return describe_item(s.prep, x)
+
+
+# --- components ---
+@registry.primitive
+def part(s: Shop, c: str) -> str:
+    """The component's part name."""
+    return _item(s, c).part
+
+
+@registry.primitive
+def leads(s: Shop, c: str) -> int:
+    """Number of leads (pins) of the component."""
+    return len(_item(s, c).pins)
+
+
+@registry.primitive
+def preformed(s: Shop, c: str) -> bool:
+    """Whether the component's leads are preformed."""
+    return _item(s, c).preformed
+
+
+@registry.primitive
+def total_leads(s: Shop) -> int:
+    """Leads of every component on the board."""
+    return s.prep.total_leads
+
+
+@registry.primitive
+def all_immersible(s: Shop) -> bool:
+    """Whether every component may be immersed; the input cannot say so (convention 7)."""
+    return False
+
+
+@registry.primitive
+def any_integrated_circuit(s: Shop) -> bool:
+    """Whether any component is an integrated circuit; none is (convention 7)."""
+    return False
+
+
+# --- board ---
+@registry.primitive
+def board_length(s: Shop) -> float | None:
+    """Board length (along x), inches."""
+    return s.prep.design.length
+
+
+@registry.primitive
+def board_width(s: Shop) -> float | None:
+    """Board width (along y), inches."""
+    return s.prep.design.width
+
+
+@registry.primitive
+def min_gap(s: Shop) -> float | None:
+    """Smallest coupler gap in the artwork, inches."""
+    return s.prep.design.min_gap
+
+
+@registry.primitive
+def plating_width(s: Shop) -> float:
+    """Plating width of the through-holes, inches."""
+    return s.prep.design.plating_width or 0.0
+
+
+@registry.primitive
+def trace_thickness(s: Shop) -> float | None:
+    """Thickness of the transmission lines, inches."""
+    return s.prep.design.trace_thickness
+
+
+@registry.primitive
+def artwork_file(s: Shop) -> str:
+    """The artwork (IGES) file the phototool is made from."""
+    return s.prep.design.artwork_file or ""
+
+
+# --- shop state ---
+@registry.primitive
+def vmc_setup(s: Shop) -> bool:
+    """Whether the vertical machining center is oriented, clamped and datumed."""
+    return s.vmc_setup
+
+
+@registry.primitive
+def drill_bit(s: Shop) -> float | None:
+    """Diameter of the drill bit installed, or None."""
+    return s.drill_bit
+
+
+@registry.primitive
+def end_tool(s: Shop) -> float | None:
+    """Size of the end-milling tool installed, or None."""
+    return s.end_tool
+
+
+@registry.primitive
+def slot_tool(s: Shop) -> float | None:
+    """Size of the slot-milling tool installed, or None."""
+    return s.slot_tool
+
+
+@registry.primitive
+def side_tool(s: Shop) -> float | None:
+    """Size of the side-milling tool installed, or None."""
+    return s.side_tool
+
+
+# --- printing ---
+@registry.primitive
+def xo(s: Shop, x: str) -> float:
+    """x relative to the bullseye, as the shop floor reads it (single precision)."""
+    return s.prep.printed_xy[x][0]
+
+
+@registry.primitive
+def yo(s: Shop, x: str) -> float:
+    """y relative to the bullseye, as the shop floor reads it (single precision)."""
+    return s.prep.printed_xy[x][1]
+
+
+@registry.primitive
+def bullseye_x(s: Shop) -> float:
+    """The bullseye's x, as printed."""
+    return f32((s.prep.design.bullseye or (0.0, 0.0))[0])
+
+
+@registry.primitive
+def bullseye_y(s: Shop) -> float:
+    """The bullseye's y, as printed."""
+    return f32((s.prep.design.bullseye or (0.0, 0.0))[1])
+
+
+registry.primitive(f32, name="printed", uses_state=False)
+registry.primitive(math.sqrt, name="sqrt", uses_state=False)
+
+
+# --- effects ---
+@registry.effect
+def establish_datum(s: Shop, *_: Any) -> Shop:
+    return Shop(s.prep, True, s.drill_bit, s.end_tool, s.slot_tool, s.side_tool)
+
+
+@registry.effect
+def leave_vmc(s: Shop, *_: Any) -> Shop:
+    """Any operation away from the machining center: it is no longer set up."""
+    if not s.vmc_setup:
+        return s
+    return Shop(s.prep, False, s.drill_bit, s.end_tool, s.slot_tool, s.side_tool)
+
+
+@registry.effect
+def install_drill_bit(s: Shop, h: str) -> Shop:
+    return Shop(s.prep, s.vmc_setup, _item(s, h).diameter, s.end_tool, s.slot_tool, s.side_tool)
+
+
+@registry.effect
+def install_end_tool(s: Shop, f: str) -> Shop:
+    return Shop(
+        s.prep, s.vmc_setup, s.drill_bit, _item(s, f).corner_radius, s.slot_tool, s.side_tool
+    )
+
+
+@registry.effect
+def install_slot_tool(s: Shop, f: str) -> Shop:
+    return Shop(
+        s.prep, s.vmc_setup, s.drill_bit, s.end_tool, _item(s, f).corner_radius, s.side_tool
+    )
+
+
+@registry.effect
+def install_side_tool(s: Shop, f: str) -> Shop:
+    return Shop(
+        s.prep, s.vmc_setup, s.drill_bit, s.end_tool, s.slot_tool, _item(s, f).corner_radius
+    )
+
+
+registry.hook("state_key")(Shop.key)
+registry.hook("format_value")(_format_value)
 
 
 def edaps_problem(domain: Domain, design: Design) -> Problem:

@@ -5,6 +5,10 @@ Design choices, and why:
 * **Every change is a revision** holding who, when, what (the item before and after) and a
   snapshot of the whole domain's canonical text.  Snapshots make undo, redo and the diff
   between *any* two revisions exact and simple, at a few tens of kilobytes per edit.
+* **A domain is kept once**: as the snapshot of its head revision.  Loading reads that
+  text; lists and counts are read from it (:func:`summarize`); nothing restates the model
+  in tables of its own, so a field added to the model needs no change here (schema 4
+  dropped the item tables schemas 1-3 kept beside the snapshots).
 * **No lost update.**  Every write reads the domain, makes its change and writes it inside
   one ``IMMEDIATE`` transaction (SQLite's write lock is taken before the read), so a second
   writer waits for the first and applies its change to what the first wrote.  An edit that
@@ -35,6 +39,7 @@ import json
 import os
 import sqlite3
 import threading
+import tomllib
 import urllib.parse
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -47,7 +52,13 @@ from pydantic import BaseModel, ValidationError
 
 from engine.tofs import DomainSpec
 from engine.tofs.model import ConstantDef, KnowledgeTest, MethodDef, OperatorDef, TaskDef
-from engine.tofs.source import SourceError, dump_domain_source, parse_domain_file_text
+from engine.tofs.source import (
+    SourceError,
+    dump_domain_source,
+    parse_domain_file_text,
+    parse_domain_source,
+    split_header,
+)
 
 from .schema import MIGRATIONS, SCHEMA_VERSION
 
@@ -239,6 +250,30 @@ def apply_change(
             items[index] = item
     new = DomainSpec.model_validate(spec.model_dump() | {_FIELDS[kind]: items})
     return new, before, after
+
+
+_COUNTED = ("constants", "tasks", "methods", "operators", "tests")
+"""The item lists ``kb list`` counts (the DomainSpec fields, as the text names them)."""
+
+
+def summarize(text: str) -> tuple[str, dict[str, int]]:
+    """A domain's description and how many items of each kind it holds, read from its
+    canonical text (:func:`~engine.tofs.source.dump_domain_source`) without building the
+    model: what ``kb list`` shows for every domain, at a fraction of a full read.
+
+    The canonical text is TOML with one-line strings, its top-level keys first: a line
+    ``[[tasks]]`` opens a task and nothing else, and the first line opening a table ends
+    the keys.  Text not in that form is read in full."""
+    keys_end = text.find("\n[")
+    try:
+        top = tomllib.loads(text if keys_end < 0 else text[:keys_end])
+        description = top.get("description", "")
+        if not isinstance(description, str):
+            raise ValueError("description is not text")
+    except ValueError:
+        spec = parse_domain_source(text)
+        return spec.description, {kind: len(getattr(spec, kind)) for kind in _COUNTED}
+    return description, {kind: text.count(f"\n[[{kind}]]\n") for kind in _COUNTED}
 
 
 class ProblemRow(NamedTuple):
@@ -504,6 +539,13 @@ class KnowledgeStore:
                     if conn.execute("PRAGMA user_version").fetchone()[0] < number:
                         MIGRATIONS[number - 1](db)
                         conn.execute(f"PRAGMA user_version = {number}")
+                except ValueError as exc:  # what a migration cannot carry over
+                    conn.execute("ROLLBACK")
+                    raise NotAStore(
+                        f"{self.path} cannot be brought to schema {number}: {exc}; it was "
+                        f"left at schema {number - 1} (a copy of the file as it was is "
+                        f"{self.path.name}.v{version}.bak)"
+                    ) from None
                 except BaseException:
                     conn.execute("ROLLBACK")
                     raise
@@ -513,24 +555,19 @@ class KnowledgeStore:
 
     # .................................................................. reading
     def domains(self) -> list[DomainInfo]:
+        """Every domain with its description and item counts, read from the head text
+        without building the model (:func:`summarize`): ``kb list`` reads every domain."""
+        problems = dict(
+            self._conn().execute("SELECT domain, count(*) FROM problems GROUP BY domain")
+        )
         out = []
-        for row in self._conn().execute(
-            "SELECT name, package, description, revision FROM domains ORDER BY name"
+        for name, package, revision, text in self._conn().execute(
+            "SELECT d.name, d.package, d.revision, r.snapshot FROM domains d "
+            "JOIN revisions r ON r.id = d.revision ORDER BY d.name"
         ):
-            counts = {
-                kind: self._conn()
-                .execute(f"SELECT count(*) FROM {table} WHERE domain = ?", [row[0]])
-                .fetchone()[0]
-                for kind, table in (
-                    ("constants", "constants"),
-                    ("tasks", "tasks"),
-                    ("methods", "methods"),
-                    ("operators", "operators"),
-                    ("tests", "knowledge_tests"),
-                    ("problems", "problems"),
-                )
-            }
-            out.append(DomainInfo(row[0], row[1], row[2] or "", row[3], counts))
+            description, counts = summarize(text)
+            counts["problems"] = problems.get(name, 0)
+            out.append(DomainInfo(name, package, description, revision, counts))
         return out
 
     def packages(self) -> set[str]:
@@ -556,101 +593,47 @@ class KnowledgeStore:
     def package_of(self, domain: str) -> str:
         return str(self._domain_row(domain)["package"])
 
-    def load(self, domain: str) -> DomainSpec:
-        """The domain as it is now, built from its item rows."""
-        row = self._domain_row(domain)
-        q = self._query
-        constants = [
-            ConstantDef(
-                name=r["name"],
-                value=json.loads(r["value"]),
-                type=r["type"],
-                description=r["description"],
-                unit=r["unit"],
+    def head_text(self, domain: str) -> str:
+        """The domain's canonical KB source text at its head revision: the one record of
+        the domain the store keeps (everything else about it is read from this)."""
+        row = (
+            self._conn()
+            .execute(
+                "SELECT r.snapshot FROM domains d JOIN revisions r ON r.id = d.revision "
+                "WHERE d.name = ?",
+                [domain],
             )
-            for r in q("SELECT * FROM constants WHERE domain = ? ORDER BY pos", [domain])
-        ]
-        tasks = [
-            TaskDef(
-                name=r["name"],
-                params=json.loads(r["params"]),
-                agent=r["agent"],
-                label=r["label"],
-                description=r["description"],
-                partial_plan_prune=bool(r["partial_plan_prune"]),
-            )
-            for r in q("SELECT * FROM tasks WHERE domain = ? ORDER BY pos", [domain])
-        ]
-        subtasks: dict[tuple[str, str], list[str]] = {}
-        for r in q(
-            "SELECT * FROM method_subtasks WHERE domain = ? ORDER BY task, method, pos", [domain]
-        ):
-            subtasks.setdefault((r["task"], r["method"]), []).append(r["call"])
-        methods = []
-        for r in q("SELECT * FROM methods WHERE domain = ? ORDER BY pos", [domain]):
-            body = {
-                k: r[k]
-                for k in (
-                    "label",
-                    "description",
-                    "precondition",
-                    "weight",
-                    "assumption",
-                    "critic",
-                    "belief_view",
-                )
-                if r[k] is not None
-            }
-            if r["decomposes"]:
-                body["subtasks"] = subtasks.get((r["task"], r["name"]), [])
-            else:
-                body["operator"] = r["operator"]
-            methods.append(
-                MethodDef(
-                    name=r["name"], task=r["task"], bindings=json.loads(r["bindings"]), **body
-                )
-            )
-        operators = [
-            OperatorDef(
-                name=r["name"],
-                params=json.loads(r["params"]),
-                precondition=r["precondition"],
-                effect=r["effect"],
-                costs=json.loads(r["costs"]),
-                group=r["grp"],
-                description=r["description"],
-            )
-            for r in q("SELECT * FROM operators WHERE domain = ? ORDER BY pos", [domain])
-        ]
-        tests = [
-            KnowledgeTest(
-                name=r["name"],
-                problem=r["problem"],
-                description=r["description"],
-                options=json.loads(r["options"]),
-                expect=json.loads(r["expect"]),
-                tolerance=r["tolerance"],
-            )
-            for r in q("SELECT * FROM knowledge_tests WHERE domain = ? ORDER BY pos", [domain])
-        ]
-        return DomainSpec(
-            name=domain,
-            description=row["description"],
-            roots=json.loads(row["roots"]),
-            constants=constants,
-            tasks=tasks,
-            methods=methods,
-            operators=operators,
-            tests=tests,
-            extra=json.loads(row["extra"]),
+            .fetchone()
         )
+        if row is None:
+            self._domain_row(domain)  # says there is no such domain
+            raise StoreError(f"domain '{domain}' in {self.path} has no revision to read")
+        return str(row[0])
+
+    def load(self, domain: str) -> DomainSpec:
+        """The domain as it is now: its head revision's text, read."""
+        return self._read(domain, self.head_text(domain))
+
+    def _read(self, domain: str, text: str) -> DomainSpec:
+        """A stored text as a domain.  The text was written from a validated domain, so it
+        is read straight (TOML, then the model) without the nesting scan a file from
+        outside gets; should that fail after all, the full reader says where."""
+        try:
+            return DomainSpec.model_validate(tomllib.loads(text))
+        except (ValueError, RecursionError):
+            try:
+                return parse_domain_source(text, f"{domain}@r{self.revision(domain)}")
+            except SourceError as exc:
+                raise StoreError(f"{self.path}: {exc}") from None
 
     def header(self, domain: str) -> str:
-        return str(self._domain_row(domain)["header"] or "")
+        """The comment block the domain's text begins with (kept verbatim)."""
+        return split_header(self.head_text(domain))[0]
 
     def export(self, domain: str) -> str:
         """The domain's KB source file, canonical and byte-stable."""
-        return dump_domain_source(self.load(domain), self.header(domain))
+        text = self.head_text(domain)
+        return dump_domain_source(self._read(domain, text), split_header(text)[0])
 
     # .................................................................. writing
     def _validate(self, domain: str, spec: DomainSpec, what: str) -> None:
@@ -658,98 +641,6 @@ class KnowledgeStore:
             problems = self.validator(domain, spec)
             if problems:
                 raise EditRejected(domain, what, problems)
-
-    def _write_rows(self, db: Database, spec: DomainSpec) -> None:
-        d = spec.name
-        for table in (
-            "method_subtasks",
-            "methods",
-            "constants",
-            "tasks",
-            "operators",
-            "knowledge_tests",
-        ):
-            db.execute(f"DELETE FROM {table} WHERE domain = ?", [d])
-        db.table("constants").insert_all(
-            {
-                "domain": d,
-                "name": c.name,
-                "pos": i,
-                "value": _j(c.value),
-                "type": c.type,
-                "description": c.description,
-                "unit": c.unit,
-            }
-            for i, c in enumerate(spec.constants)
-        )
-        db.table("tasks").insert_all(
-            {
-                "domain": d,
-                "name": t.name,
-                "pos": i,
-                "params": _j(t.params),
-                "agent": t.agent,
-                "label": t.label,
-                "description": t.description,
-                "partial_plan_prune": int(t.partial_plan_prune),
-            }
-            for i, t in enumerate(spec.tasks)
-        )
-        db.table("methods").insert_all(
-            {
-                "domain": d,
-                "task": m.task,
-                "name": m.name,
-                "pos": i,
-                "label": m.label,
-                "description": m.description,
-                "bindings": _j(m.bindings),
-                "precondition": m.precondition,
-                "operator": m.operator,
-                "weight": m.weight,
-                "assumption": m.assumption,
-                "critic": m.critic,
-                "belief_view": m.belief_view,
-                "decomposes": int(m.subtasks is not None),
-            }
-            for i, m in enumerate(spec.methods)
-        )
-        db.table("method_subtasks").insert_all(
-            {"domain": d, "task": m.task, "method": m.name, "pos": k, "call": call}
-            for m in spec.methods
-            for k, call in enumerate(m.subtasks or [])
-        )
-        db.table("operators").insert_all(
-            {
-                "domain": d,
-                "name": o.name,
-                "pos": i,
-                "params": _j(o.params),
-                "precondition": o.precondition,
-                "effect": o.effect,
-                "costs": _j(o.costs),
-                "grp": o.group,
-                "description": o.description,
-            }
-            for i, o in enumerate(spec.operators)
-        )
-        db.table("knowledge_tests").insert_all(
-            {
-                "domain": d,
-                "name": t.name,
-                "pos": i,
-                "problem": t.problem,
-                "description": t.description,
-                "options": _j(t.options),
-                "expect": _j(t.expect),
-                "tolerance": t.tolerance,
-            }
-            for i, t in enumerate(spec.tests)
-        )
-        db.execute(
-            "UPDATE domains SET description = ?, roots = ?, extra = ?, updated = ? WHERE name = ?",
-            [spec.description, _j(spec.roots), _j(spec.extra), _now(), d],
-        )
 
     def _commit_revision(
         self,
@@ -785,7 +676,9 @@ class KnowledgeStore:
             "message": message,
         }
         rid = db.table("revisions").insert(row).last_pk
-        db.execute("UPDATE domains SET revision = ? WHERE name = ?", [rid, spec.name])
+        db.execute(
+            "UPDATE domains SET revision = ?, updated = ? WHERE name = ?", [rid, created, spec.name]
+        )
         assert rid is not None  # an insert sets the new row's id
         return Revision(
             int(rid),
@@ -830,13 +723,10 @@ class KnowledgeStore:
         change to what this one wrote, so neither is lost; anything raised rolls back."""
         with self._write() as db:
             parent = self._check_base(db, domain, base)
-            change = make(self.load(domain))
+            text = self.head_text(domain)
+            change = make(self._read(domain, text))
             self._validate(domain, change.spec, change.what)
-            header = self.header(domain)
-            if change.header is not None and change.header != header:
-                header = change.header
-                db.execute("UPDATE domains SET header = ? WHERE name = ?", [header, domain])
-            self._write_rows(db, change.spec)
+            header = split_header(text)[0] if change.header is None else change.header
             return self._commit_revision(
                 db,
                 change.spec,
@@ -965,26 +855,18 @@ class KnowledgeStore:
                             db, spec.name, p.name, p.kind, p.content, p.description
                         )
                     return dataclasses.replace(self.get_revision(parent), unchanged=True)
-                db.execute(
-                    "UPDATE domains SET package = ?, header = ? WHERE name = ?",
-                    [package, header, spec.name],
-                )
+                db.execute("UPDATE domains SET package = ? WHERE name = ?", [package, spec.name])
             else:
                 self._validate(spec.name, spec, what)
                 db.table("domains").insert(
                     {
                         "name": spec.name,
                         "package": package,
-                        "description": spec.description,
-                        "header": header,
-                        "roots": "[]",
-                        "extra": "{}",
                         "revision": 0,
                         "created": _now(),
                         "updated": _now(),
                     }
                 )
-            self._write_rows(db, spec)
             for p in rows:
                 self._upsert_problem(db, spec.name, p.name, p.kind, p.content, p.description)
             return self._commit_revision(
