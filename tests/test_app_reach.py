@@ -227,7 +227,7 @@ async def test_maximize_the_focused_pane_and_restore_it(tmp_path: Path) -> None:
         assert "ctrl+o" in {k.key for k in screen.query(FooterKey) if k.display}
         await pilot.press("f1")
         await pilot.pause()
-        assert "**^o**  Maximize" in app.screen.markdown()  # type: ignore[attr-defined]
+        assert "**^o**  Maximize" in app.screen.markdown()
 
 
 # --------------------------------------------------------------------------- tab order

@@ -231,7 +231,7 @@ def test_pbn_that_is_not_utf8_is_read_as_windows_1252() -> None:
     assert boards[0].tags["Event"] == "Tign\u00fcm"
 
 
-def read_pbn_bytes(data: bytes) -> list:  # type: ignore[type-arg]
+def read_pbn_bytes(data: bytes) -> list:
     import tempfile
 
     with tempfile.TemporaryDirectory() as folder:

@@ -333,7 +333,7 @@ def test_353021_trick5_from_the_deal() -> None:
 IDENTIFIER = re.compile(r"\w+\(\w+=|[a-z]+_[a-z]+|\b[A-Z][a-z]+[A-Z]\w*\(")
 
 
-def test_plan_bridge_explain_opens_with_a_short_analysis(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_plan_bridge_explain_opens_with_a_short_analysis(capsys) -> None:
     assert main(["plan", "bridge", "353021-trick5", "--explain"]) == 0
     out = capsys.readouterr().out
     section = out.split("\n\n", 1)[0].splitlines()
@@ -345,7 +345,7 @@ def test_plan_bridge_explain_opens_with_a_short_analysis(capsys) -> None:  # typ
     assert "The planner plays ♦A (expected score +394.75)" in section[-1]
 
 
-def test_plan_bridge_json_has_the_analysis(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_plan_bridge_json_has_the_analysis(capsys) -> None:
     assert main(["plan", "bridge", "353021-trick5", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     analysis = data["analysis"]
@@ -357,7 +357,7 @@ def test_plan_bridge_json_has_the_analysis(capsys) -> None:  # type: ignore[no-u
     assert analysis["text"][0].startswith("Declarer's analysis")
 
 
-def test_play_bridge_explain_shows_the_analysis_at_each_decision(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_play_bridge_explain_shows_the_analysis_at_each_decision(capsys) -> None:
     assert main(["play", "bridge", str(DEALS / "fig5-1.pbn"), "--json", "--explain"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["decisions"] and all("analysis" in d for d in data["decisions"])

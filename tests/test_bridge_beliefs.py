@@ -273,7 +273,7 @@ def test_bad_updates_raise():
     with pytest.raises(ValueError):
         k.play("W", D)
     with pytest.raises(ValueError):
-        k.play("N", D)  # type: ignore[arg-type]
+        k.play("N", D)
     with pytest.raises(ValueError):
         Knowledge.start((13, 13, 0, 1))
     with pytest.raises(ValueError):

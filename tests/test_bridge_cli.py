@@ -13,7 +13,7 @@ from workbench.cli import main
 DEALS = Path(__file__).resolve().parents[1] / "knowledge/bridge/deals"
 
 
-def test_play_prints_the_play_with_scheme_notes_and_explains(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_play_prints_the_play_with_scheme_notes_and_explains(capsys) -> None:
     status = main(
         ["play", "bridge", str(DEALS / "353021.pbn"), "--defense", "scripted", "--explain"]
     )
@@ -24,7 +24,7 @@ def test_play_prints_the_play_with_scheme_notes_and_explains(capsys) -> None:  #
     assert "Trick 1, N to play" in out and "chosen" in out
 
 
-def test_play_json_keeps_its_keys(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_play_json_keeps_its_keys(capsys) -> None:
     assert main(["play", "bridge", str(DEALS / "fig5-1.pbn"), "--json", "--explain"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert {
@@ -52,13 +52,13 @@ def test_play_json_keeps_its_keys(capsys) -> None:  # type: ignore[no-untyped-de
         (["match", "bridge", str(DEALS / "353306.pbn"), "--jobs", "0"], "--jobs"),
     ],
 )
-def test_bad_input_is_one_line_and_status_1(argv, says, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_bad_input_is_one_line_and_status_1(argv, says, capsys) -> None:
     assert main(argv) == 1
     err = capsys.readouterr().err
     assert says in err and "Traceback" not in err
 
 
-def test_match_json_contract(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_match_json_contract(capsys) -> None:
     status = main(
         [
             "match",

@@ -41,12 +41,12 @@ def start_353021() -> PlayState:
     return PlayState.start(r.deal, r.contract, r.declarer)
 
 
-def ep_card_number(card) -> int:  # type: ignore[no-untyped-def]
+def ep_card_number(card) -> int:
     """An endplay Card as our card number, through its text ('♦6'), not our converters."""
     return parse_card(str(card))
 
 
-def ep_scores(deal) -> dict[int, int]:  # type: ignore[no-untyped-def]
+def ep_scores(deal) -> dict[int, int]:
     """endplay's solve_board, called directly: tricks for the side to move, every card."""
     from endplay.dds import solve_board
 
@@ -125,7 +125,7 @@ def str_card(c: int) -> str:
         ("N:QJ65..3.9 T974...Q7 K8.J863.. A2...KT63", "W", ["CK"], (5, 2), "N"),
     ],
 )
-def test_mid_play_positions_built_independently(pbn, leader, trick, won, seat) -> None:  # type: ignore[no-untyped-def]
+def test_mid_play_positions_built_independently(pbn, leader, trick, won, seat) -> None:
     """A hand-typed ending, built once as an endplay Deal (cards played with endplay) and
     once as our position: the same tricks for every card, totals and scores on top."""
     from endplay.types import Deal as EpDeal
@@ -227,7 +227,7 @@ def test_checks_for_maps_bad_positions_to_errors() -> None:
 # -- the CLI ------------------------------------------------------------------------------------
 
 
-def test_explain_text_shows_the_labelled_check(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_explain_text_shows_the_labelled_check(capsys) -> None:
     assert main(["play", "bridge", str(DEALS / "353021.pbn"), "--explain"]) == 0
     out = capsys.readouterr().out
     blocks = out.split("\nTrick ")[1:]
@@ -238,7 +238,7 @@ def test_explain_text_shows_the_labelled_check(capsys) -> None:  # type: ignore[
     assert "10 tricks   +620  ♦A ♦K* ♦5 ♦3 ♦2  <- best" in first
 
 
-def test_explain_json_carries_the_check(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_explain_json_carries_the_check(capsys) -> None:
     assert main(["play", "bridge", str(DEALS / "353021.pbn"), "--explain", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     decisions = data["decisions"]
@@ -264,7 +264,7 @@ def test_explain_json_carries_the_check(capsys) -> None:  # type: ignore[no-unty
     assert first["double_dummy_check"]["cards"] == check.to_dict(play[n])["cards"]
 
 
-def test_declarer_without_decisions_and_other_boards_do_not_traceback(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_declarer_without_decisions_and_other_boards_do_not_traceback(capsys) -> None:
     assert (
         main(["play", "bridge", str(DEALS / "353021.pbn"), "--explain", "--declarer", "heuristic"])
         == 0

@@ -210,7 +210,7 @@ def test_a_board_that_raises_is_reported_not_folded_into_the_figures(jobs: int) 
     assert f"  board 2 ({BROKEN}): RuntimeError: deliberate fault for the test" in lines
 
 
-def test_match_command_names_the_failed_board_and_exits_non_zero(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_match_command_names_the_failed_board_and_exits_non_zero(capsys) -> None:
     from knowledge import EXIT_JOBS_FAILED
     from workbench.cli import main
 

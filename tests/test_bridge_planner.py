@@ -46,7 +46,7 @@ PLAY_353306 = [
 ]
 
 
-def position_before(deal: Deal, contract: str, declarer: Seat, cards: list[int], k: int):  # type: ignore[no-untyped-def]
+def position_before(deal: Deal, contract: str, declarer: Seat, cards: list[int], k: int):
     state = PlayState.start(deal, Contract.parse(contract), declarer)
     for c in cards[:k]:
         state.play(c)
@@ -143,7 +143,7 @@ def test_trick_5_of_353021_weighs_tignums_four_plans() -> None:
     chosen = node.children[node.chosen].step
     assert chosen is not None and chosen.args[1] == parse_card("DA")
 
-    def branches(n):  # type: ignore[no-untyped-def]
+    def branches(n):
         out = {}
         for e in n.walk():
             for edge in e.children:
@@ -348,7 +348,7 @@ def test_the_default_declarer_plans_afresh_at_every_trick(replan: str) -> None:
         ({"model": "optimistic"}, "no belief model 'optimistic'"),
     ],
 )
-def test_a_declarer_with_an_unknown_setting_is_refused_when_made(options, message) -> None:  # type: ignore[no-untyped-def]
+def test_a_declarer_with_an_unknown_setting_is_refused_when_made(options, message) -> None:
     with pytest.raises(ValueError, match=message):
         TofsDeclarer(**options)
 

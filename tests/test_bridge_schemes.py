@@ -77,7 +77,7 @@ CASES: list[Case] = [
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
-def test_scheme_is_chosen_where_it_is_the_right_play(case: tuple) -> None:  # type: ignore[type-arg]
+def test_scheme_is_chosen_where_it_is_the_right_play(case: tuple) -> None:
     scheme, *ending = case
     method, card, best = choose(*ending)
     assert card in best, f"{method} {card}: double dummy prefers {sorted(best)}"

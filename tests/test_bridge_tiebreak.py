@@ -91,7 +91,7 @@ def test_close_plans_within_a_trick_are_planned_afresh() -> None:
     assert sum(d.tiebreak is not None for d in later) > len(within(kept, rec_kept))
 
 
-def test_sampled_averages_agree_with_a_solve_of_each_layout(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_sampled_averages_agree_with_a_solve_of_each_layout(monkeypatch) -> None:
     """The averages are checked against DDS's single-deal solver on the same layouts
     (the declarer uses the threaded batch call)."""
     from knowledge.bridge import information, players
@@ -99,7 +99,7 @@ def test_sampled_averages_agree_with_a_solve_of_each_layout(monkeypatch) -> None
     seen: list[list[tuple[int, int, int, int]]] = []
     original = information.Information.consistent_layouts
 
-    def record(self, rng, n):  # type: ignore[no-untyped-def]
+    def record(self, rng, n):
         layouts = original(self, rng, n)
         seen.append(layouts)
         return layouts
@@ -134,10 +134,10 @@ def test_without_samples_the_first_plan_considered_wins_as_in_tignum_2() -> None
 def test_settling_ties_is_deterministic() -> None:
     a = _play(3)[1]
     b = _play(3)[1]
-    assert a.cards == b.cards  # type: ignore[attr-defined]
+    assert a.cards == b.cards
 
 
-def test_play_explain_says_how_a_tie_was_settled(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_play_explain_says_how_a_tie_was_settled(capsys) -> None:
     from workbench.cli import main
 
     assert main(["play", "bridge", str(DEV), "--board", "1", "--explain", "--json"]) == 0

@@ -86,7 +86,7 @@ def test_list_shows_packages_and_problems(capsys) -> None:
 @pytest.mark.parametrize("extra", [[], ["--explain"], ["--json"], ["--json", "--explain"]])
 def test_a_budget_that_stops_the_search_is_said_and_never_called_unmanufacturable(
     capsys, extra: list[str]
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     """RM1 is manufacturable: ten nodes are simply not enough to find out.  Every form of
     the output says the budget stopped the search, and the status is 3, not 2."""
     assert main(["plan", "edaps", "RM1", "--node-budget", "10", *extra]) == 3
@@ -99,7 +99,7 @@ def test_a_budget_that_stops_the_search_is_said_and_never_called_unmanufacturabl
         assert data["diagnostics"] == []
 
 
-def test_a_budget_after_a_plan_gives_the_best_found_and_says_it_is_not_proven(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_a_budget_after_a_plan_gives_the_best_found_and_says_it_is_not_proven(capsys) -> None:
     status = main(["plan", "edaps", "RM1", "--full-tree", "--node-budget", "3000", "--explain"])
     out = capsys.readouterr().out
     assert status == 0
@@ -107,7 +107,7 @@ def test_a_budget_after_a_plan_gives_the_best_found_and_says_it_is_not_proven(ca
     assert "(not proven best)" in out
 
 
-def test_exit_statuses_no_plan_and_usage_are_told_apart(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_exit_statuses_no_plan_and_usage_are_told_apart(capsys) -> None:
     assert main(["plan", "edaps", "RUM1"]) == 2  # the whole tree searched: cannot be made
     assert "Total nodes: 148." in capsys.readouterr().out  # the dissertation's whole tree
     with pytest.raises(SystemExit) as usage:

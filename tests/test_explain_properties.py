@@ -35,7 +35,7 @@ class TooBig(Exception):
     pass
 
 
-def brute_force(spec: Any):  # type: ignore[no-untyped-def]
+def brute_force(spec: Any):
     """best(state, tasks) and forced(state, tasks, method, bindings): the cheapest
     completion by exhaustive decomposition (None when there is none)."""
     methods: dict[str, list[Any]] = {}
@@ -113,7 +113,7 @@ def brute_force(spec: Any):  # type: ignore[no-untyped-def]
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 @given(domains())
-def test_optimise_explanations_agree_with_brute_force(gen) -> None:  # type: ignore[no-untyped-def]
+def test_optimise_explanations_agree_with_brute_force(gen) -> None:
     domain, problem = gen.compile()
     best, forced = brute_force(gen.spec)
     try:

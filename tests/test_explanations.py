@@ -165,7 +165,7 @@ def test_dinner_backtracks_and_says_why() -> None:
 # --------------------------------------------------------------------------- bridge
 
 
-def _trick5(model):  # type: ignore[no-untyped-def]
+def _trick5(model):
     from knowledge.bridge.tofs_player import plan_position
 
     pkg = get_package("bridge")
@@ -179,10 +179,10 @@ def _trick5(model):  # type: ignore[no-untyped-def]
     )
 
 
-def _answers_under(policy, label: str) -> list[tuple[str, float]]:  # type: ignore[no-untyped-def]
+def _answers_under(policy, label: str) -> list[tuple[str, float]]:
     """The defenders' first answers (outcome, probability) below the alternative ``label``."""
 
-    def find(node):  # type: ignore[no-untyped-def]
+    def find(node):
         for e in node.children:
             if e.label == label:
                 return e.node
@@ -191,7 +191,7 @@ def _answers_under(policy, label: str) -> list[tuple[str, float]]:  # type: igno
                 return hit
         return None
 
-    def answers(node):  # type: ignore[no-untyped-def]
+    def answers(node):
         out = [
             (e.label.split("O=")[1].split(", C=")[0], e.probability)
             for e in node.children

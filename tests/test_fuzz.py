@@ -39,7 +39,7 @@ def _check(outcomes: list[Outcome]) -> None:
         assert outcome.kind != "traceback", outcome.text
 
 
-def _fuzz(name: str):  # type: ignore[no-untyped-def]
+def _fuzz(name: str):
     @settings(
         max_examples=EXAMPLES[name],
         derandomize=True,

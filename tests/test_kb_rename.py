@@ -39,7 +39,7 @@ def test_renaming_there_and_back_is_the_identity(parts: list[str]) -> None:
     assert "zz_fresh" not in text and rewrite_names(there, "zz_fresh", "a") == text
 
 
-def _lead_time(store) -> float:  # type: ignore[no-untyped-def]
+def _lead_time(store) -> float:
     domain, problem = get_package("edaps").problem("RM1", store.load("edaps"))
     result = plan(domain, problem, SearchOptions(**{**problem.options, "mode": problem.mode}))
     assert result.value is not None

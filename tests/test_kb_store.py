@@ -562,7 +562,7 @@ def test_kb_test_reports_a_test_that_raises_and_runs_the_rest(
 
     real = KnowledgePackage.run_facts
 
-    def flaky(self, request):  # type: ignore[no-untyped-def]
+    def flaky(self, request):
         if request.problem == "RUM1":
             raise KeyError("deliberate fault for the test")
         return real(self, request)

@@ -23,11 +23,11 @@ def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
-def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:  # type: ignore[type-arg]
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
     status = main(list(argv))
     out = capsys.readouterr().out
     assert status == 0, out
-    data: dict = json.loads(out)  # type: ignore[type-arg]
+    data: dict = json.loads(out)
     return data
 
 
@@ -94,7 +94,7 @@ def test_list_shows_problems_saved_in_the_store(
     assert "  MYBOARD      mine" in capsys.readouterr().out.splitlines()
 
 
-def run_json_list(capsys: pytest.CaptureFixture[str]) -> list:  # type: ignore[type-arg]
+def run_json_list(capsys: pytest.CaptureFixture[str]) -> list:
     assert main(["list", "--json"]) == 0
-    data: list = json.loads(capsys.readouterr().out)  # type: ignore[type-arg]
+    data: list = json.loads(capsys.readouterr().out)
     return data

@@ -87,11 +87,11 @@ SEATS = tuple(SeatArg(s) for s in range(4))
 SUITS = tuple(SuitArg(s) for s in range(4))
 
 
-def _as_cards(fn):  # type: ignore[no-untyped-def]
+def _as_cards(fn):
     """Generators return :class:`CardArg` values (so labels read "C=♦A", not "C=38")."""
 
     @wraps(fn)
-    def wrapper(*args):  # type: ignore[no-untyped-def]
+    def wrapper(*args):
         return [CARDS[c] for c in fn(*args)]
 
     return wrapper
@@ -1165,7 +1165,7 @@ def controlled(pos: Position, agent: int) -> bool:
 
 
 @registry.hook("stop_planning")
-def stop_planning(pos: Position, tasks: tuple, depth: int) -> bool:  # type: ignore[type-arg]
+def stop_planning(pos: Position, tasks: tuple, depth: int) -> bool:
     """Plan whole tricks, never more than the table's horizon: past the first trick only
     while we keep the lead, and past the second only while a scheme goes on (its tricks
     are one plan, as in Tignum 2's trees)."""
@@ -1188,5 +1188,5 @@ def evaluate(pos: Position) -> float:
 
 
 @registry.hook("state_key")
-def state_key(pos: Position) -> tuple:  # type: ignore[type-arg]
+def state_key(pos: Position) -> tuple:
     return pos.key()
