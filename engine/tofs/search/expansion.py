@@ -15,7 +15,7 @@ from ..results import Reason, Status
 from ..trace import EventKind
 from .budgets import SearchStopped
 from .core import POLL_EVERY, SearchBase
-from .records import Alternative, Entry, LoopCheck, OpenTask, PendingFailure, RawStep, Subtree
+from .records import Alternative, Entry, LoopCheck, OpenTask, PendingFailure, Subtree
 
 __all__ = ["EvaluationError", "Expander"]
 
@@ -144,7 +144,10 @@ class Expander(SearchBase):
             )
         alt.state = new_state
         alt.tasks = rest
-        alt.step = RawStep(op.name, args, costs, state)
+        alt.operator = op.name
+        alt.args = args
+        alt.costs = costs
+        alt.applied_in = state
         alt.cost = cost
         return alt
 
@@ -317,7 +320,7 @@ class Expander(SearchBase):
         (see ``SearchOptions.prune_recursion``)."""
         size = len(alt.tasks)
         still = [open_task for open_task in self.decomposing if open_task.rest < size]
-        if alt.step is None:  # a method: its task is open until the list is back to the rest
+        if alt.operator is None:  # a method: its task is open until the list is back to the rest
             still.append(OpenTask(tasks[0], len(tasks) - 1, self.state_key(state)))
         if alt.tasks:
             first = alt.tasks[0]

@@ -108,7 +108,7 @@ class GameSearch(Reporter):
                 incomplete = True
                 continue
             child = self.new_node(depth + 1)
-            ent.node = child
+            alt.node = child
             if trace is not None:
                 trace.emit(
                     EventKind.NODE_CREATED,
@@ -128,8 +128,8 @@ class GameSearch(Reporter):
             visited.append(i)
             profiles.append(out.profile)
             step = None
-            if alt.step is not None:
-                step = self.make_step(alt.step, child)
+            if alt.operator is not None:
+                step = self.make_step(alt)
             m = alt.method
             children.append(
                 PolicyEdge(

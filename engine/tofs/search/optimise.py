@@ -24,7 +24,6 @@ from .records import (
     Alternative,
     Cons,
     Entry,
-    NodeStep,
     PathStep,
     PendingChoice,
     PendingFailure,
@@ -82,7 +81,10 @@ class CostSearch(Reporter):
             alts, entries, forced = [], [], None
         else:
             alts = source = self.expand(state, tasks, depth, node, assumptions)
-            if not any(a.ok for a in alts):
+            for a in alts:  # any(a.ok ...), without a generator per node
+                if a.ok:
+                    break
+            else:
                 if self.stop is not None:  # stopped while making them: nothing is proved
                     return Subtree(incomplete=True)
                 return self.dead_end(state, tasks, depth, node, alts)
@@ -95,7 +97,8 @@ class CostSearch(Reporter):
         best_out = Subtree()
         deepest: PendingFailure | None = None
         deepest_via: Alternative | None = None  # the alternative the deepest failure lies under
-        bounded = incomplete = any_ok = False
+        bounded = incomplete = False
+        applied = 0  # alternatives that apply (counted here: a generator per node costs)
         for i, alt in enumerate(source):
             if lazy:
                 if self.stop is not None and best_i < 0:
@@ -106,7 +109,6 @@ class CostSearch(Reporter):
                 ent = Entry(alt)
                 alts.append(alt)
                 entries.append(ent)
-                any_ok = any_ok or alt.ok
             else:
                 ent = entries[i]
             if not alt.ok:
@@ -114,6 +116,7 @@ class CostSearch(Reporter):
                 if deeper(alt.failure, deepest):
                     deepest, deepest_via = alt.failure, None
                 continue
+            applied += 1
             if forced is not None and i != forced:
                 ent.reason, ent.detail = Reason.NOT_EXPANDED, "another alternative was forced"
                 continue
@@ -135,7 +138,11 @@ class CostSearch(Reporter):
                 if pruned:
                     continue
             entry_bound = self.incumbent
-            child = ent.node = self.open_child(node, depth, alt)
+            child = alt.node = self.new_node(depth + 1)  # open_child, inlined: once per node
+            if trace is not None:
+                trace.emit(
+                    EventKind.NODE_CREATED, child, parent=node, alternative=alt.label, cost=alt.cost
+                )
             below = self.assume(assumptions, alt)
             if self.loops:
                 outer = self.decomposing
@@ -148,8 +155,8 @@ class CostSearch(Reporter):
                     del self.on_path[path_key]
             else:
                 out = self.visit(alt.state, alt.tasks, child_g, depth + 1, child, below)
-            if alt.step is not None:
-                out.steps = (NodeStep(alt.step, child), out.steps)
+            if alt.operator is not None:
+                out.steps = (alt, out.steps)
             ent.failure = out.failure
             incomplete = incomplete or out.incomplete
             bounded = bounded or out.bounded
@@ -166,7 +173,7 @@ class CostSearch(Reporter):
         if best_i < 0:
             if lazy and self.stop is not None:
                 incomplete = True  # the alternatives may have been cut short
-            elif lazy and not any_ok:
+            elif lazy and not applied:
                 return self.dead_end(state, tasks, depth, node, alts)
             if deepest is not None and deepest_via is not None:  # found below an alternative
                 label = deepest_via.label if deepest_via.method is not None else ""
@@ -186,7 +193,7 @@ class CostSearch(Reporter):
             trace.emit(
                 EventKind.CHOICE_MADE, node, alternative=alts[best_i].label, value=best_total
             )
-        if sum(a.ok for a in alts) > 1 or (  # a real choice: two or more alternatives applied
+        if applied > 1 or (  # a real choice: two or more alternatives applied
             self.options.record_failed_alternatives and len(alts) > 1
         ):
             choice = PendingChoice(node, depth, state, tasks, "decision", None, best_total, entries)
@@ -254,7 +261,7 @@ class CostSearch(Reporter):
 
     def open_child(self, node: int, depth: int, alt: Alternative) -> int:
         """Make the node ``alt`` leads to from ``node``; its id."""
-        child = self.new_node(depth + 1)
+        child = alt.node = self.new_node(depth + 1)
         if self.trace is not None:
             self.trace.emit(
                 EventKind.NODE_CREATED, child, parent=node, alternative=alt.label, cost=alt.cost
@@ -325,8 +332,8 @@ class CostSearch(Reporter):
                 self.mark_stopped(ent)
                 continue
             before = self.nodes
-            child = ent.node = self.open_child(node, depth, alt)
-            first: Cons = (NodeStep(alt.step, child), None) if alt.step is not None else None
+            child = self.open_child(node, depth, alt)
+            first: Cons = (alt, None) if alt.operator is not None else None
             end = self.segment(
                 alt.state, alt.tasks, len(rest), alt.cost, first, depth + 1, child, g
             )
@@ -370,7 +377,7 @@ class CostSearch(Reporter):
                     cost=s.cost,
                     kept=keep.cost,
                 )
-        last_node = keep.steps[0].node if keep.steps is not None else (kept.node or node)
+        last_node = keep.steps[0].node if keep.steps is not None else (kept.alt.node or node)
         if self.branch_and_bound and self.over_bound(g + keep.cost):
             kept.reason, kept.value, kept.bound = Reason.BOUND_PRUNED, g + keep.cost, True
             self.stats["bound_pruned"] += 1
@@ -444,7 +451,7 @@ class CostSearch(Reporter):
             if not alt.ok or self.stop is not None:
                 continue
             child = self.open_child(node, depth, alt)
-            s = (NodeStep(alt.step, child), steps) if alt.step is not None else steps
+            s = (alt, steps) if alt.operator is not None else steps
             end = self.segment(
                 alt.state, alt.tasks, rest_len, cost + alt.cost, s, depth + 1, child, g
             )

@@ -51,7 +51,7 @@ class Search(CostSearch, GameSearch):
             sys.setrecursionlimit(old_limit)
         if self.aborted is not None:
             return self.result(Status.NO_PLAN, None, [], [], None, self.failure(self.aborted))
-        steps = [self.make_step(*item) for item in flatten(out.steps)]
+        steps = [self.make_step(alt) for alt in flatten(out.steps)]
         choices = [self.choice_point(pc) for pc in flatten(out.choices)]
         if self.stop is not None:
             status = self.stop

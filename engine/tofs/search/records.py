@@ -22,12 +22,10 @@ __all__ = [
     "Cons",
     "Entry",
     "LoopCheck",
-    "NodeStep",
     "OpenTask",
     "PathStep",
     "PendingChoice",
     "PendingFailure",
-    "RawStep",
     "Segment",
     "SegmentEnd",
     "Subtree",
@@ -63,23 +61,6 @@ def close(a: float, b: float) -> bool:
 
 
 # ---------------------------------------------------------------------- named tuples
-class RawStep(NamedTuple):
-    """An operator applied, before it becomes a :class:`~engine.tofs.results.PlanStep`
-    (whose description is written only for the steps of the plan)."""
-
-    operator: str
-    args: tuple[Any, ...]
-    costs: dict[str, float]
-    state: Any  # the state it was applied in
-
-
-class NodeStep(NamedTuple):
-    """A step of a plan and the node it leads to."""
-
-    step: RawStep
-    node: int
-
-
 class PathStep(NamedTuple):
     """A task expanded on the way to the plan, and the alternative taken for it."""
 
@@ -163,7 +144,12 @@ def through(failure: PendingFailure, task: Task, alternative: str) -> PendingFai
 
 @dataclass(slots=True, eq=False)
 class Alternative:
-    """One method instance (or the one operator) of a node, applicable or not."""
+    """One method instance (or the one operator) of a node, applicable or not.
+
+    One that applies an operator carries the step (``operator``, ``args``, ``costs``, and
+    the state it was applied in), and once searched the node it led to: a plan's steps are
+    the alternatives it took, with no record made per step in the hot loop.
+    """
 
     name: str  # the method's or operator's; the label adds the bindings
     method: Method | None
@@ -173,11 +159,15 @@ class Alternative:
     failure: PendingFailure | None = None
     state: Any = None
     tasks: tuple[Task, ...] = ()
-    step: RawStep | None = None
-    cost: float = 0.0
+    cost: float = 0.0  # the step's costs summed (0 for a method that decomposes)
     weight: float | None = None
     fmt: Callable[[Any], str] | None = None  # formats binding values, for the label
     _label: str | None = None
+    operator: str | None = None  # the operator applied, if it applies one
+    args: tuple[Any, ...] = ()
+    costs: dict[str, float] | None = None
+    applied_in: Any = None  # the state the operator was applied in
+    node: int | None = None  # the node it led to, once searched
 
     @property
     def label(self) -> str:
@@ -200,7 +190,6 @@ class Entry:
     reason: Reason | None = None
     value: float | None = None
     bound: bool = False
-    node: int | None = None
     detail: str = ""
     compared: float | None = None
     failure: PendingFailure | None = None
@@ -225,7 +214,7 @@ class Subtree:
     """What visiting a node found below it, backed up to its parent."""
 
     value: float | None = None  # optimise/first: cost-to-go; game: utility
-    steps: Cons = None  # NodeStep, first first
+    steps: Cons = None  # the Alternatives that applied an operator, first first
     path: Cons = None  # PathStep, first first
     choices: Cons = None  # PendingChoice
     failure: PendingFailure | None = None

@@ -24,7 +24,7 @@ from ..results import (
     Status,
 )
 from .expansion import EvaluationError, Expander
-from .records import Alternative, PendingChoice, PendingFailure, RawStep, flatten
+from .records import Alternative, PendingChoice, PendingFailure, flatten
 
 __all__ = ["Reporter"]
 
@@ -33,17 +33,18 @@ class Reporter(Expander):
     """Turns what the search kept into the records a run reports."""
 
     # ------------------------------------------------------------------ results
-    def make_step(self, raw: RawStep, node: int) -> PlanStep:
-        """The plan step for ``raw``; a description that reads no state is written once
+    def make_step(self, alt: Alternative) -> PlanStep:
+        """The plan step ``alt`` took; a description that reads no state is written once
         per operator and arguments, since a plan repeats its steps."""
-        name, args, costs, state = raw
+        name, args, costs, state = alt.operator, alt.args, alt.costs, alt.applied_in
+        assert name is not None and costs is not None and alt.node is not None
         desc = self.descriptions.get((name, args))
         if desc is None:
             desc = self.domain.operator_description(name, args, state)
             template = self.domain.operators[name].description
             if template is None or not template.uses_state:  # same text every time
                 self.descriptions[(name, args)] = desc
-        return PlanStep(name, args, costs, desc, self.domain.operators[name].spec.group, node)
+        return PlanStep(name, args, costs, desc, self.domain.operators[name].spec.group, alt.node)
 
     def failure(self, p: PendingFailure | None) -> Failure | None:
         """The failure's record, with the way down to it (``via``) if it lies below an
@@ -122,10 +123,9 @@ class Reporter(Expander):
 
     def move(self, a: Alternative) -> str:
         """What ``a``'s operator step does, in the domain's words (game moves)."""
-        if a.step is None:
+        if a.operator is None:
             return ""
-        name, args, _, state = a.step
-        return self.domain.operator_description(name, args, state)
+        return self.domain.operator_description(a.operator, a.args, a.applied_in)
 
     def choice_point(self, pc: PendingChoice, chosen: int | None = None) -> ChoicePoint:
         """The choice point's record: every alternative with its fate and why."""
@@ -150,7 +150,7 @@ class Reporter(Expander):
                     failure=self.failure(e.failure),
                     compared_with=e.compared,
                     detail=e.detail,
-                    node=e.node,
+                    node=a.node,
                     title=self.title(a, task, pc.state),
                     move=self.move(a),
                 )
@@ -173,10 +173,8 @@ class Reporter(Expander):
         """How the plan's path expanded ``task`` at ``node`` (the stepper's record)."""
         if alt.method is None or alt.method.subtasks is None:  # an operator, or a method
             name = alt.method.name if alt.method is not None else None  # doing one operator
-            step = alt.step
-            subtasks: tuple[Task, ...] = (
-                ((step.operator, step.args),) if alt.method is not None and step else ()
-            )
+            op = alt.operator
+            subtasks: tuple[Task, ...] = ((op, alt.args),) if alt.method and op else ()
             return Expansion(node, task, name, alt.bindings, subtasks)
         subtasks = alt.tasks[: len(alt.method.subtasks)]  # alt.tasks is subtasks + the rest
         return Expansion(node, task, alt.method.name, alt.bindings, subtasks)
