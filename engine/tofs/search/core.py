@@ -20,7 +20,7 @@ from ..domain import Domain, Problem, Task, call_text
 from ..results import Reason, Status
 from .budgets import Watch
 from .options import Progress, SearchOptions
-from .records import Alternative, Entry, OpenTask, PendingFailure
+from .records import Alternative, Entry, OpenTask, PendingFailure, slack
 
 __all__ = ["INF", "SearchBase"]
 
@@ -58,6 +58,9 @@ class SearchBase:
         self.cutoff = cutoff
         self.force: dict[str | int, str] = dict(options.force or {})
         self.incumbent = INF  # the cheapest complete plan's cost so far
+        # A partial plan that costs this much cannot beat the incumbent (branch and bound);
+        # kept with it, so that no node computes it (NaN while there is none: no bound).
+        self.bound_limit = self.incumbent - slack(self.incumbent)
         self.nodes = 0
         self.discarded = 0  # nodes of partial plans the pruner threw away
         self.stop: Status | None = None

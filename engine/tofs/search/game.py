@@ -8,15 +8,24 @@ the policy: our chosen move at decision nodes, every planned-for move at the oth
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..domain import Task
 from ..results import ChoicePoint, PlanStep, PolicyEdge, PolicyNode, Reason, RunResult, Status
 from ..trace import EventKind
-from .records import Entry, PendingChoice, Subtree, close
+from .records import Alternative, Entry, PendingChoice, Subtree, close
 from .reporting import Reporter
 
 __all__ = ["GameSearch"]
+
+
+class Backup(NamedTuple):
+    """A node's value backed up from its moves: the value, the entry chosen (or planned
+    for), and the profile a parent's criterion may compare."""
+
+    value: float
+    chosen: int
+    profile: dict[str, float]
 
 
 class GameSearch(Reporter):
@@ -148,38 +157,13 @@ class GameSearch(Reporter):
             return out
         pnode = PolicyNode(node, kind, label, agent, 0.0, children)
         if external:
-            value = self.options.criterion.value(values, weights)
-            planned = max(range(len(visited)), key=lambda j: (weights[j], -j))
-            pnode.planned = planned
-            m = alts[visited[planned]].method
-            pnode.critic = m.spec.critic if m is not None else None
-            for i in visited:
-                entries[i].reason = Reason.WEIGHTED
-                entries[i].compared = value
-            profile = {alts[i].label: values[j] for j, i in enumerate(visited)}
-            chosen_entry = visited[planned]
-        else:
-            j = self.options.criterion.choose(values, profiles)
-            value = values[j]
-            pnode.chosen = j
-            profile = profiles[j]
-            chosen_entry = visited[j]
-            for jj, i in enumerate(visited):
-                ent = entries[i]
-                if jj == j:
-                    ent.reason = Reason.CHOSEN
-                elif close(values[jj], value):
-                    ent.reason = Reason.TIE
-                else:
-                    ent.reason = Reason.LOWER_VALUE
-                ent.compared = value
-        for i, j in same_as.items():
-            ent, twin = entries[i], entries[j]
-            ent.reason = (
-                Reason.TIE if twin.reason is Reason.CHOSEN else twin.reason or Reason.NOT_EXPANDED
+            value, chosen_entry, profile = self.weigh(
+                pnode, alts, entries, visited, values, weights
             )
-            ent.value, ent.compared = twin.value, twin.compared
-            ent.detail = f"the same move as {alts[j].label}, so it was not searched again"
+        else:
+            value, chosen_entry, profile = self.choose(pnode, entries, visited, values, profiles)
+        if same_as:
+            self.twins(alts, entries, same_as)
         pnode.value = value
         if trace is not None:
             trace.emit(EventKind.VALUE_BACKED_UP, node, value=value, node_kind=kind)
@@ -191,6 +175,63 @@ class GameSearch(Reporter):
             pending[node] = PendingChoice(node, depth, state, tasks, kind, agent, value, entries)
             self.chosen_index[node] = chosen_entry
         return Subtree(value=value, policy=pnode, incomplete=incomplete, profile=profile)
+
+    def weigh(
+        self,
+        pnode: PolicyNode,
+        alts: list[Alternative],
+        entries: list[Entry],
+        visited: list[int],
+        values: list[float],
+        weights: list[float],
+    ) -> Backup:
+        """An external agent's node: its moves' values combined by the external-agent
+        criterion over their probabilities; the most likely move is the one planned for."""
+        value = self.options.criterion.value(values, weights)
+        planned = max(range(len(visited)), key=lambda j: (weights[j], -j))
+        pnode.planned = planned
+        m = alts[visited[planned]].method
+        pnode.critic = m.spec.critic if m is not None else None
+        for i in visited:
+            entries[i].reason = Reason.WEIGHTED
+            entries[i].compared = value
+        profile = {alts[i].label: values[j] for j, i in enumerate(visited)}
+        return Backup(value, visited[planned], profile)
+
+    def choose(
+        self,
+        pnode: PolicyNode,
+        entries: list[Entry],
+        visited: list[int],
+        values: list[float],
+        profiles: list[dict[str, float]],
+    ) -> Backup:
+        """A decision node: the move the criterion chooses; the others tie or are worse."""
+        j = self.options.criterion.choose(values, profiles)
+        value = values[j]
+        pnode.chosen = j
+        for jj, i in enumerate(visited):
+            ent = entries[i]
+            if jj == j:
+                ent.reason = Reason.CHOSEN
+            elif close(values[jj], value):
+                ent.reason = Reason.TIE
+            else:
+                ent.reason = Reason.LOWER_VALUE
+            ent.compared = value
+        return Backup(value, visited[j], profiles[j])
+
+    @staticmethod
+    def twins(alts: list[Alternative], entries: list[Entry], same_as: dict[int, int]) -> None:
+        """Moves not searched because another method proposed the same one: they share its
+        fate (a tie where it was chosen)."""
+        for i, j in same_as.items():
+            ent, twin = entries[i], entries[j]
+            ent.reason = (
+                Reason.TIE if twin.reason is Reason.CHOSEN else twin.reason or Reason.NOT_EXPANDED
+            )
+            ent.value, ent.compared = twin.value, twin.compared
+            ent.detail = f"the same move as {alts[j].label}, so it was not searched again"
 
     def leaf(self, state: Any, node: int, label: str, note: str, horizon: bool = False) -> Subtree:
         """A node valued by the domain's evaluation, not searched below."""

@@ -130,9 +130,22 @@ class CostSearch(Reporter):
                 ent.reason, ent.detail = Reason.NOT_EXPANDED, "a plan was already found"
                 continue
             child_g = g + alt.cost
-            if self.branch_and_bound and self.bound_prunes(alt, ent, child_g, node):
-                bounded = True
-                continue
+            if self.branch_and_bound:  # inline: once per alternative
+                lb = child_g
+                if self.lower_bound is not None and alt.tasks:
+                    lb += self.lower_bound(alt.state, alt.tasks)
+                if lb >= self.bound_limit:
+                    self.prune_by_bound(alt, ent, lb, node)
+                    bounded = True
+                    continue
+                if self.use_transpositions:
+                    key = (alt.tasks, self.state_key(alt.state))
+                    seen = self.transpositions.get(key)
+                    if seen is not None and seen <= child_g + slack(child_g):
+                        self.prune_as_transposed(alt, ent, child_g, seen, node)
+                        bounded = True
+                        continue
+                    self.transpositions[key] = child_g
             if self.loops:
                 pruned, path_key, inner = self.loop_check(tasks, state, alt, ent, node)
                 if pruned:
@@ -209,55 +222,43 @@ class CostSearch(Reporter):
             return Subtree(failure=goal)
         if g < self.incumbent:
             self.incumbent = g
+            self.bound_limit = g - slack(g)
         if self.trace is not None:
             self.trace.emit(EventKind.LEAF_VALUED, node, value=g, complete=True)
         return Subtree(value=0.0)
 
-    def over_bound(self, cost: float) -> bool:
-        """Whether a partial plan that costs ``cost`` (at least) cannot beat the best plan
-        so far: branch and bound need not search it."""
-        return cost >= self.incumbent - slack(self.incumbent)
+    def prune_by_bound(self, alt: Alternative, ent: Entry, lb: float, node: int) -> None:
+        """Branch and bound: ``alt`` costs at least ``lb``, which cannot beat the best plan."""
+        ent.reason, ent.value, ent.bound = Reason.BOUND_PRUNED, lb, True
+        ent.compared = self.incumbent
+        self.stats["bound_pruned"] += 1
+        if self.trace is not None:
+            self.trace.emit(
+                EventKind.NODE_PRUNED,
+                node,
+                alternative=alt.label,
+                reason=str(Reason.BOUND_PRUNED),
+                bound=lb,
+                best=self.incumbent,
+            )
 
-    def bound_prunes(self, alt: Alternative, ent: Entry, child_g: float, node: int) -> bool:
-        """Branch and bound and the transposition table: whether ``alt`` need not be
-        searched (its entry then says why), having cost ``child_g`` so far."""
-        trace = self.trace
-        lb = child_g
-        if self.lower_bound is not None and alt.tasks:
-            lb += self.lower_bound(alt.state, alt.tasks)
-        if self.over_bound(lb):
-            ent.reason, ent.value, ent.bound = Reason.BOUND_PRUNED, lb, True
-            ent.compared = self.incumbent
-            self.stats["bound_pruned"] += 1
-            if trace is not None:
-                trace.emit(
-                    EventKind.NODE_PRUNED,
-                    node,
-                    alternative=alt.label,
-                    reason=str(Reason.BOUND_PRUNED),
-                    bound=lb,
-                    best=self.incumbent,
-                )
-            return True
-        if self.use_transpositions:
-            key = (alt.tasks, self.state_key(alt.state))
-            seen = self.transpositions.get(key)
-            if seen is not None and seen <= child_g + slack(child_g):
-                ent.reason, ent.value, ent.bound = Reason.TRANSPOSED, child_g, True
-                ent.compared = seen
-                self.stats["transposed"] += 1
-                if trace is not None:
-                    trace.emit(
-                        EventKind.NODE_PRUNED,
-                        node,
-                        alternative=alt.label,
-                        reason=str(Reason.TRANSPOSED),
-                        g=child_g,
-                        seen=seen,
-                    )
-                return True
-            self.transpositions[key] = child_g
-        return False
+    def prune_as_transposed(
+        self, alt: Alternative, ent: Entry, g: float, seen: float, node: int
+    ) -> None:
+        """The transposition table: ``alt`` reaches tasks and state already reached for
+        ``seen``, no more than its own cost so far ``g``."""
+        ent.reason, ent.value, ent.bound = Reason.TRANSPOSED, g, True
+        ent.compared = seen
+        self.stats["transposed"] += 1
+        if self.trace is not None:
+            self.trace.emit(
+                EventKind.NODE_PRUNED,
+                node,
+                alternative=alt.label,
+                reason=str(Reason.TRANSPOSED),
+                g=g,
+                seen=seen,
+            )
 
     def open_child(self, node: int, depth: int, alt: Alternative) -> int:
         """Make the node ``alt`` leads to from ``node``; its id."""
@@ -378,7 +379,7 @@ class CostSearch(Reporter):
                     kept=keep.cost,
                 )
         last_node = keep.steps[0].node if keep.steps is not None else (kept.alt.node or node)
-        if self.branch_and_bound and self.over_bound(g + keep.cost):
+        if self.branch_and_bound and g + keep.cost >= self.bound_limit:
             kept.reason, kept.value, kept.bound = Reason.BOUND_PRUNED, g + keep.cost, True
             self.stats["bound_pruned"] += 1
             return Subtree(failure=deepest, bounded=True)
