@@ -156,7 +156,8 @@ class CostSearch(Reporter):
                 trace.emit(
                     EventKind.NODE_CREATED, child, parent=node, alternative=alt.label, cost=alt.cost
                 )
-            below = self.assume(assumptions, alt)
+            assumed = alt.method.spec.assumption if alt.method is not None else None
+            below = (*assumptions, assumed) if assumed else assumptions  # assume(), inline
             if self.loops:
                 outer = self.decomposing
                 if path_key is not None:
