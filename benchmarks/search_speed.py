@@ -20,6 +20,7 @@ domain alternates three-way decision nodes with three-way weighted opponent node
 from __future__ import annotations
 
 import argparse
+import atexit
 import gc
 import importlib
 import shutil
@@ -153,6 +154,7 @@ def other_engine(checkout: Path) -> ModuleType:
     if not (source / "tofs" / "__init__.py").is_file():
         raise SystemExit(f"search_speed: error: {checkout} has no engine/tofs package")
     home = Path(tempfile.mkdtemp(prefix="search-speed-"))
+    atexit.register(shutil.rmtree, home, True)
     shutil.copytree(source, home / "engine_against")
     sys.path.insert(0, str(home))
     return importlib.import_module("engine_against.tofs")
