@@ -101,7 +101,7 @@ class SearchOptions:
     # root (README, "Completeness").
     depth_limit: int | None = None
     deepening: int | None = None
-    # Re-planning from inside an earlier run (``engine.tofs.explain.replan_at``): the root
+    # Re-planning from inside an earlier run (``replan_at``, a why-not's re-plan): the root
     # takes this node id and starts with this cost already spent, so the new run's node
     # ids, values and choice-point totals read like the earlier run's.
     start_node: int = 0
