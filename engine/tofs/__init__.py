@@ -21,7 +21,19 @@ from .results import (
     RunResult,
     Status,
 )
-from .search import CancelToken, EvaluationError, Mode, Progress, SearchOptions, plan
+from .search import (
+    CancelToken,
+    EvaluationError,
+    Mode,
+    Progress,
+    SearchOptions,
+    SearchStopped,
+    Watch,
+    checkpoint,
+    plan,
+    resident_mb,
+    watching,
+)
 from .source import SourceError, load_domain_file, parse_domain_source
 from .trace import EventKind, Trace, TraceEvent
 
@@ -60,12 +72,15 @@ __all__ = [
     "RegistryError",
     "RunResult",
     "SearchOptions",
+    "SearchStopped",
     "SourceError",
     "Status",
     "TaskDef",
     "Trace",
     "TraceEvent",
+    "Watch",
     "WeightedAverage",
+    "checkpoint",
     "compile_domain",
     "compile_expression",
     "criterion",
@@ -73,4 +88,6 @@ __all__ = [
     "make_task",
     "parse_domain_source",
     "plan",
+    "resident_mb",
+    "watching",
 ]

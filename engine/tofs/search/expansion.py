@@ -1,0 +1,330 @@
+"""A node's alternatives: every method instance of its first task, applicable or not, or
+the one operator -- with its bindings, precondition, subtasks or step and cost.
+
+Also the loop checks that decide whether an alternative leads back where the search has
+been (``prune_repeats``, ``prune_recursion``), and the dead end where none applies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..domain import Method, Operator, Task, call_text
+from ..results import Reason, Status
+from ..trace import EventKind
+from .budgets import SearchStopped
+from .core import POLL_EVERY, SearchBase
+from .records import Alternative, Entry, LoopCheck, OpenTask, PendingFailure, Subtree
+
+__all__ = ["EvaluationError", "Expander"]
+
+
+class EvaluationError(ValueError):
+    """An expression raised while the planner evaluated it: says which one and where."""
+
+    def __init__(self, where: str, field: str, source: str, error: BaseException) -> None:
+        self.where, self.field, self.source, self.error = where, field, source, error
+        super().__init__(f"{where} [{field}]: `{source}` raised {type(error).__name__}: {error}")
+
+
+class Expander(SearchBase):
+    """Makes a node's alternatives and checks them for loops."""
+
+    def bindings(
+        self, m: Method, state: Any, env: dict[str, Any]
+    ) -> Iterator[tuple[dict[str, Any], tuple[tuple[str, Any], ...]]]:
+        """Each binding of ``m``'s variables: the environment, and the (variable, value)
+        pairs it added, in the order the method binds them."""
+        if not m.bindings:
+            yield env, ()
+            return
+        yield from self.bind_from(m, 0, state, env, ())
+
+    def bind_from(
+        self,
+        m: Method,
+        i: int,
+        state: Any,
+        env: dict[str, Any],
+        bound: tuple[tuple[str, Any], ...],
+    ) -> Iterator[tuple[dict[str, Any], tuple[tuple[str, Any], ...]]]:
+        var, gen = m.bindings[i]
+        try:
+            values = gen.evaluate(state, env)
+            if isinstance(values, (set, frozenset)):
+                values = sorted(values)  # determinism: never iterate a set in hash order
+            # Anything else is taken as it comes: a generator (HDDL's match) makes its
+            # bindings one at a time, so memory stays bounded however many there are.
+            it = iter(values)
+        except SearchStopped:
+            return
+        except Exception as exc:
+            raise EvaluationError(
+                f"method {m.spec.task}.{m.name}", f"bindings[{i}]", gen.source, exc
+            ) from exc
+        last = i + 1 == len(m.bindings)
+        names = var if isinstance(var, tuple) else None
+        while True:
+            try:
+                v = next(it)
+            except StopIteration:
+                return
+            except SearchStopped:
+                return
+            except Exception as exc:
+                raise EvaluationError(
+                    f"method {m.spec.task}.{m.name}", f"bindings[{i}]", gen.source, exc
+                ) from exc
+            e = dict(env)
+            pairs: tuple[tuple[str, Any], ...]
+            if names is not None:
+                pairs = tuple(zip(names, v, strict=True))
+                e.update(pairs)
+            else:
+                assert isinstance(var, str)
+                pairs = ((var, v),)
+                e[var] = v
+            if last:
+                yield e, bound + pairs
+            else:
+                yield from self.bind_from(m, i + 1, state, e, bound + pairs)
+            if self.stop is not None:
+                return
+
+    def apply(
+        self,
+        op: Operator,
+        args: tuple[Any, ...],
+        state: Any,
+        rest: tuple[Task, ...],
+        alt: Alternative,
+        depth: int,
+        node: int,
+    ) -> Alternative:
+        env = dict(zip(op.params, args, strict=True))
+        fld = "precondition"
+        try:
+            if op.precondition is not None and not op.precondition.evaluate(state, env):
+                alt.ok = False
+                alt.reason = Reason.PRECONDITION_FAILED
+                alt.failure = PendingFailure(
+                    (op.name, args),
+                    alt.method.name if alt.method else None,
+                    "operator precondition",
+                    op.precondition,
+                    state,
+                    env,
+                    depth,
+                    node,
+                )
+                return alt
+            costs = {}
+            for comp, ce in op.costs:
+                fld = f"costs.{comp}"
+                costs[comp] = float(ce.evaluate(state, env))
+            fld = "effect"
+            new_state = op.effect(state, *args) if op.effect is not None else state
+        except EvaluationError:
+            raise
+        except Exception as exc:
+            src = (
+                op.spec.effect or ""
+                if fld == "effect"
+                else (op.spec.precondition if fld == "precondition" else op.spec.costs[fld[6:]])
+            )
+            raise EvaluationError(f"operator {call_text(op.name, args)}", fld, src, exc) from exc
+        cost = sum(costs.values())
+        if cost < 0 and self.mode == "optimise":
+            raise EvaluationError(
+                f"operator {call_text(op.name, args)}",
+                "costs",
+                repr(costs),
+                ValueError("costs must not be negative in optimise mode"),
+            )
+        alt.state = new_state
+        alt.tasks = rest
+        alt.operator = op.name
+        alt.args = args
+        alt.costs = costs
+        alt.applied_in = state
+        alt.cost = cost
+        return alt
+
+    def expand(
+        self,
+        state: Any,
+        tasks: tuple[Task, ...],
+        depth: int,
+        node: int,
+        assumptions: tuple[str, ...],
+    ) -> list[Alternative]:
+        return list(self.alternatives(state, tasks, depth, node, assumptions))
+
+    def alternatives(
+        self,
+        state: Any,
+        tasks: tuple[Task, ...],
+        depth: int,
+        node: int,
+        assumptions: tuple[str, ...],
+    ) -> Iterator[Alternative]:
+        """The node's alternatives in order: every method instance, applicable or not, or
+        the one operator.  A generator, so that ``first`` mode makes the later ones only
+        when the earlier ones led nowhere (the state never changes under it)."""
+        task = tasks[0]
+        name, args = task
+        rest = tasks[1:]
+        trace = self.trace
+        op = self.domain.operators.get(name)
+        if op is not None:
+            yield self.apply(op, args, state, rest, Alternative(name, None, (), True), depth, node)
+            return
+        info = self.domain.tasks[name]
+        base = dict(zip(info.params, args, strict=True))
+        base["assumptions"] = assumptions
+        fmt = self.format_value
+        for m in info.methods:
+            if trace is not None:
+                trace.emit(EventKind.METHOD_TRIED, node, task=task, method=m.name)
+            base["view"] = m.spec.belief_view
+            produced = False
+            for env, bnd in self.bindings(m, state, base):
+                produced = True
+                self.next_poll += 1
+                if self.next_poll >= POLL_EVERY:  # a node's alternatives can run into the millions
+                    self.next_poll = 0
+                    if self.poll():
+                        return
+                if trace is not None and bnd:
+                    trace.emit(EventKind.BINDING, node, method=m.name, bindings=bnd)
+                alt = Alternative(m.name, m, bnd, True, fmt=fmt)
+                fld, src = "precondition", m.spec.precondition
+                try:
+                    ok = m.precondition is None or bool(m.precondition.evaluate(state, env))
+                    if trace is not None:
+                        trace.emit(EventKind.PRECONDITION, node, method=alt.label, result=ok)
+                    if not ok:
+                        alt.ok = False
+                        alt.reason = Reason.PRECONDITION_FAILED
+                        alt.failure = PendingFailure(
+                            task, alt, "precondition", m.precondition, state, env, depth, node
+                        )
+                        yield alt
+                        continue
+                    if m.weight is not None:
+                        fld, src = "weight", m.spec.weight or ""
+                        alt.weight = float(m.weight.evaluate(state, env))
+                    if m.subtasks is not None:
+                        fld = "subtasks"
+                        sub = tuple(
+                            (c.name, tuple(a.evaluate(state, env) for a in c.args))
+                            for c in m.subtasks
+                        )
+                        alt.state, alt.tasks = state, sub + rest
+                    else:
+                        c = m.operator
+                        assert c is not None
+                        fld, src = "operator", c.source
+                        opargs = tuple(a.evaluate(state, env) for a in c.args)
+                        self.apply(
+                            self.domain.operators[c.name], opargs, state, rest, alt, depth, node
+                        )
+                except EvaluationError:
+                    raise
+                except Exception as exc:
+                    raise EvaluationError(
+                        f"method {m.spec.task}.{alt.label}", fld, src, exc
+                    ) from exc
+                yield alt
+            if self.stop is not None:
+                return  # the bindings may have been cut short: claim nothing about them
+            if not produced:
+                yield (
+                    Alternative(
+                        m.name,
+                        m,
+                        (),
+                        False,
+                        Reason.NO_BINDING,
+                        PendingFailure(
+                            task,
+                            m.name,
+                            "bindings",
+                            m.bindings[0][1],
+                            state,
+                            base | {},
+                            depth,
+                            node,
+                        ),
+                    )
+                )
+
+    def dead_end(
+        self, state: Any, tasks: tuple[Task, ...], depth: int, node: int, alts: list[Alternative]
+    ) -> Subtree:
+        """No alternative applies: the node fails, with every alternative's failure."""
+        self.stats["dead_ends"] += 1
+        if len(alts) == 1 and alts[0].method is None:  # an operator that cannot apply
+            failure = alts[0].failure
+        else:
+            causes = tuple(a.failure for a in alts if a.failure is not None)
+            failure = PendingFailure(
+                tasks[0], None, "no method", None, state, {}, depth, node, causes
+            )
+        if self.options.abort_on_dead_end:
+            self.aborted = failure
+            self.stop = Status.NO_PLAN
+        return Subtree(failure=failure)
+
+    def loop_check(
+        self, tasks: tuple[Task, ...], state: Any, alt: Alternative, ent: Entry, node: int
+    ) -> LoopCheck:
+        """Whether ``alt`` is pruned as a loop (``prune_repeats``, ``prune_recursion``; its
+        entry then says why), and else its key on the path and the tasks being decomposed
+        at its child."""
+        path_key = None
+        if self.repeats:
+            path_key = (alt.tasks, self.state_key(alt.state))
+            ancestor = self.on_path.get(path_key)
+            if ancestor is not None:
+                ent.reason, ent.compared = Reason.REPEATED, float(ancestor)
+                self.stats["repeats_pruned"] += 1
+                if self.trace is not None:
+                    self.trace.emit(
+                        EventKind.NODE_PRUNED,
+                        node,
+                        alternative=alt.label,
+                        reason=str(Reason.REPEATED),
+                        ancestor=ancestor,
+                    )
+                return LoopCheck(True, None, self.decomposing)
+        inner = self.decomposing
+        if self.recursion:
+            found = self.still_decomposing(tasks, state, alt)
+            if found is None:
+                ent.reason, ent.detail = (
+                    Reason.RECURSION,
+                    "its first task is still being decomposed above it, in the same state",
+                )
+                self.stats["recursion_pruned"] += 1
+                return LoopCheck(True, None, inner)
+            inner = found
+        return LoopCheck(False, path_key, inner)
+
+    def still_decomposing(
+        self, tasks: tuple[Task, ...], state: Any, alt: Alternative
+    ) -> list[OpenTask] | None:
+        """The tasks still being decomposed at ``alt``'s child, each with the state it was
+        taken up in, or None if the child's first task is one of them in that same state
+        (see ``SearchOptions.prune_recursion``)."""
+        size = len(alt.tasks)
+        still = [open_task for open_task in self.decomposing if open_task.rest < size]
+        if alt.operator is None:  # a method: its task is open until the list is back to the rest
+            still.append(OpenTask(tasks[0], len(tasks) - 1, self.state_key(state)))
+        if alt.tasks:
+            first = alt.tasks[0]
+            open_in = [open_task.state_key for open_task in still if open_task.task == first]
+            if open_in and self.state_key(alt.state) in open_in:
+                return None
+        return still
