@@ -5,7 +5,7 @@ method does not have, or a primitive that raised, silently became ``Name(args)``
 the bridge play log's note), and a knowledge engineer never learnt the label never showed.
 Now a template that cannot work is refused when the domain is compiled (a
 :class:`DomainError` naming the method and its ``label``), and one that fails while filled
-in raises a :class:`TemplateError` naming its owner.  Only the one case that is no error
+in raises a :class:`EvaluationError` naming its owner.  Only the one case that is no error
 keeps its fallback: a template that reads the state, asked for without one.
 """
 
@@ -27,7 +27,7 @@ from engine.tofs import (
     load_domain_file,
     plan,
 )
-from engine.tofs.domain import TemplateError, make_task
+from engine.tofs.domain import EvaluationError, make_task
 
 
 def _registry() -> Registry:
@@ -85,7 +85,7 @@ def test_a_format_spec_no_value_takes_is_refused_when_compiled() -> None:
 def test_a_task_label_that_raises_in_a_run_names_the_task() -> None:
     domain = compile_domain(_spec(task_label="Root {lookup(k)}"), _registry())
     problem = Problem("p", (("a", "alpha"),), (make_task(domain, "Root", "b"),))
-    with pytest.raises(TemplateError) as info:
+    with pytest.raises(EvaluationError) as info:
         plan(domain, problem)
     assert str(info.value) == ("task Root(b) [label]: `Root {lookup(k)}` raised KeyError: 'b'")
     assert isinstance(info.value, ValueError)  # reported as bad input, exit 1
@@ -95,7 +95,7 @@ def test_a_task_label_that_raises_in_a_run_names_the_task() -> None:
 
 def test_a_description_whose_format_does_not_fit_its_value_names_the_operator() -> None:
     domain = compile_domain(_spec(description="Do {k:.2f}"), _registry())
-    with pytest.raises(TemplateError) as info:
+    with pytest.raises(EvaluationError) as info:
         domain.operator_description("Do", ("b",), (("b", "x"),))
     assert str(info.value).startswith("operator Do(b) [description]: `Do {k:.2f}` raised")
     assert domain.operator_description("Do", (2,), ()) == "Do 2.00"
@@ -131,7 +131,7 @@ def test_a_bridge_scheme_label_that_raises_at_the_play_names_its_method() -> Non
     pos = position_of(declarer_info(state), Table(Contract.parse("4S"), int(Seat.S), True))
     player: Any = TofsDeclarer(domain=domain)
     card = next(iter(state.legal_plays()))
-    with pytest.raises(TemplateError) as info:
+    with pytest.raises(EvaluationError) as info:
         player._method_label("SetUpRuff", int(state.turn), (("C", card),), pos)
     assert str(info.value).startswith(
         "method Play.SetUpRuff [label]: `Set up a {suit_word(9)} ruff` raised IndexError"

@@ -27,9 +27,9 @@ from .value_types import BUILTIN_TYPES, type_problem
 __all__ = [
     "Domain",
     "DomainError",
+    "EvaluationError",
     "KnowledgeProblem",
     "Problem",
-    "TemplateError",
     "compile_domain",
     "constant_problem",
 ]
@@ -86,15 +86,11 @@ class DomainError(ValueError):
         super().__init__(f"domain '{domain}' has {len(problems)} problem(s):\n{lines}")
 
 
-class TemplateError(ValueError):
-    """A label or description template raised while it was filled in: says which one and
-    where, as :class:`~engine.tofs.search.EvaluationError` does for the other expressions.
-
-    A broken template used to be swallowed (the bare call text shown instead), so a
-    knowledge engineer never learnt that a label never showed; it is a knowledge error
-    like any other now.  (Its own class because the search's ``EvaluationError`` lives
-    above this module; the constructor and message are the same.)
-    """
+class EvaluationError(ValueError):
+    """An expression or template of the knowledge raised while it was evaluated or filled
+    in (a precondition, a cost, a method's label): says which one and where.  A broken
+    label used to be swallowed (the bare call text shown instead), so a knowledge engineer
+    never learnt that it never showed; it is a knowledge error like any other."""
 
     def __init__(self, where: str, field: str, source: str, error: BaseException) -> None:
         self.where, self.field, self.source, self.error = where, field, source, error
@@ -203,7 +199,7 @@ class Template:
 
     def render(self, state: Any, env: Mapping[str, Any], fmt: Callable[[Any], str]) -> str:
         """The text with every field filled in; raises what a field's expression or its
-        format raises (the caller knows whose template it is: :class:`TemplateError`)."""
+        format raises (the caller knows whose template it is: :class:`EvaluationError`)."""
         out = []
         for literal, expr, spec in self.parts:
             out.append(literal)
@@ -294,7 +290,7 @@ class Domain:
         Without a state (a task named apart from where it is planned: a choice point's
         heading) a label that reads the state may fail to fill in, and Name(args) stands
         for it; any other failure of the template is the knowledge's error, raised as a
-        :class:`TemplateError` naming the task."""
+        :class:`EvaluationError` naming the task."""
         name, args = task
         info = self.tasks.get(name)
         fmt = self.registry.hooks.get("format_value", _fmt)
@@ -305,7 +301,7 @@ class Domain:
             except Exception as exc:
                 if state is None and label.uses_state:
                     return call_text(name, args, fmt)
-                raise TemplateError(
+                raise EvaluationError(
                     f"task {call_text(name, args, fmt)}", "label", label.text, exc
                 ) from exc
         return call_text(name, args, fmt)
@@ -313,7 +309,7 @@ class Domain:
     def operator_description(self, name: str, args: tuple[Any, ...], state: Any = None) -> str:
         """The operator's description template filled in for these arguments and state
         (Name(args) when there is no state for a template that reads it, as for task
-        labels; a template that fails otherwise raises a :class:`TemplateError` naming
+        labels; a template that fails otherwise raises a :class:`EvaluationError` naming
         the operator)."""
         op = self.operators[name]
         fmt = self.registry.hooks.get("format_value", _fmt)
@@ -324,7 +320,7 @@ class Domain:
             except Exception as exc:
                 if state is None and template.uses_state:
                     return call_text(name, args, fmt)
-                raise TemplateError(
+                raise EvaluationError(
                     f"operator {call_text(name, args, fmt)}", "description", template.text, exc
                 ) from exc
         return call_text(name, args, fmt)

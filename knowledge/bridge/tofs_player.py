@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.tofs import Domain, PolicyNode, Problem, RunResult, SearchOptions, compile_domain, plan
-from engine.tofs.domain import TemplateError
+from engine.tofs.domain import EvaluationError
 from engine.tofs.model import DomainSpec, MethodDef
 from engine.tofs.source import load_domain_file
 from knowledge.bridge.beliefs import get_model
@@ -391,7 +391,7 @@ class TofsDeclarer:
         """The method's label template filled in for this play ("Set up a club ruff");
         its text when there is no play to fill it in for (or it has no fields), else its
         name.  A label that fails at the play is the knowledge's error, raised as a
-        :class:`~engine.tofs.domain.TemplateError` naming the method: swallowed, the play
+        :class:`~engine.tofs.domain.EvaluationError` naming the method: swallowed, the play
         log would lose its note without a word."""
         domain = self.domain or bridge_domain()
         for task in domain.tasks.values():
@@ -406,7 +406,7 @@ class TofsDeclarer:
                     return m.label.render(pos, env, fmt)
                 except Exception as exc:
                     where = f"method {task.name}.{m.name}"
-                    raise TemplateError(where, "label", m.label.text, exc) from exc
+                    raise EvaluationError(where, "label", m.label.text, exc) from exc
             label = m.spec.label
             return label if label and "{" not in label else m.name
         return method

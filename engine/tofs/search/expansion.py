@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..domain import Method, Operator, Task, call_text
+from ..domain import EvaluationError, Method, Operator, Task, call_text
 from ..results import Reason, Status
 from ..trace import EventKind
 from .budgets import SearchStopped
@@ -18,14 +18,6 @@ from .core import POLL_EVERY, SearchBase
 from .records import Alternative, Entry, LoopCheck, OpenTask, PendingFailure, Subtree
 
 __all__ = ["EvaluationError", "Expander"]
-
-
-class EvaluationError(ValueError):
-    """An expression raised while the planner evaluated it: says which one and where."""
-
-    def __init__(self, where: str, field: str, source: str, error: BaseException) -> None:
-        self.where, self.field, self.source, self.error = where, field, source, error
-        super().__init__(f"{where} [{field}]: `{source}` raised {type(error).__name__}: {error}")
 
 
 class Expander(SearchBase):
