@@ -80,21 +80,25 @@ DOMAIN = """\
 BROKEN = DOMAIN.replace("(not (at ?p ?l))\n      (in ?p ?v)))", "(not (at ?p ?l))\n      ))")
 
 
-def problem(init: str, htn: str = "(deliver box b)") -> str:
-    return f"""\
-(define (problem p1) (:domain mini)
-  (:objects t1 - vehicle box - package a b c - location)
-  (:htn :ordered-subtasks (and {htn}))
-  (:init {init}))
-"""
+def problem(init: str, htn: str = "(deliver box b)", goal: str = "") -> str:
+    """A problem on one truck, one box and three places; ``goal`` goes on line 5."""
+    return (
+        "(define (problem p1) (:domain mini)\n"
+        "  (:objects t1 - vehicle box - package a b c - location)\n"
+        f"  (:htn :ordered-subtasks (and {htn}))\n"
+        f"  (:init {init})\n"
+        f"  {goal})\n"
+    )
 
 
 SOLVABLE = "(at t1 a) (at box a) (road a b)"
 
 
-def files(tmp_path: Path, domain: str, init: str, htn: str = "(deliver box b)") -> list[str]:
+def files(
+    tmp_path: Path, domain: str, init: str, htn: str = "(deliver box b)", goal: str = ""
+) -> list[str]:
     (tmp_path / "domain.hddl").write_text(domain, encoding="utf-8")
-    (tmp_path / "p1.hddl").write_text(problem(init, htn), encoding="utf-8")
+    (tmp_path / "p1.hddl").write_text(problem(init, htn, goal), encoding="utf-8")
     return [str(tmp_path / "domain.hddl"), str(tmp_path / "p1.hddl")]
 
 
@@ -168,7 +172,16 @@ def test_an_actions_own_literal_is_blamed_on_the_action(tmp_path: Path) -> None:
     failure = run.result.failure
     assert failure is not None and failure.blame is not None
     assert failure.blame.text == "drop (domain.hddl:45) needs `(in box t1)`"
-    assert failure.message == "(drop t1 a box) drop (domain.hddl:45) needs `(in box t1)`"
+    assert failure.message == "(drop t1 a box): drop (domain.hddl:45) needs `(in box t1)`"
+
+
+def test_a_goal_literal_is_blamed_on_the_problems_goal(tmp_path: Path) -> None:
+    """The box is delivered to b, but the goal (line 5 of the problem) wants it at c."""
+    run = run_files(*files(tmp_path, DOMAIN, SOLVABLE, goal="(:goal (at box c))"))
+    failure = run.result.failure
+    assert not run.result.found and failure is not None and failure.blame is not None
+    assert failure.message == "the goal: :goal (p1.hddl:5) needs `(at box c)`"
+    assert Path(failure.blame.file).name == "p1.hddl"
 
 
 def test_explain_and_json_carry_the_blame(

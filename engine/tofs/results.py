@@ -143,7 +143,9 @@ class Failure:
                 return f"{self.task}: the task has no methods"
             why = "; ".join(c.reason for c in self.causes)
             return f"{self.task}: no method applies ({why})"
-        return f"{self.task}: {self.reason}" if self.method else f"{self.task} {self.reason}"
+        if self.blame is not None or self.method:  # the reason names its own place
+            return f"{self.task}: {self.reason}"
+        return f"{self.task} {self.reason}"
 
     @property
     def reason(self) -> str:

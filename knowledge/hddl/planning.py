@@ -400,7 +400,11 @@ def compile_problem(
         if sub.name not in tasks and sub.name not in operators:
             raise HddlPlanError(f"{_at(problem.path, sub)}: no task or action '{sub.name}'")
         ground.append((sub.name, tuple(_object(world, a) for a in sub.args)))
-    goal = Test(problem.goal, world, {}) if problem.goal is not None else None
+    goal = None
+    if problem.goal is not None:
+        written = Origin(":goal", problem.path)
+        goal_origins = [_at_item(written, c) for c in conjuncts(problem.goal)]
+        goal = Test(problem.goal, world, {}, "", goal_origins)
     return engine_domain, EngineProblem(
         name=problem.name,
         state=initial_state(world, problem),
