@@ -139,9 +139,9 @@ class Origin:
     """Where a conjunct of a compiled condition was written, and how it got there.
 
     ``owner`` is the action or method whose text holds it, ``line`` its line in ``file``.
-    A literal a method checks for one of its actions (:func:`~knowledge.hddl.planning.
-    pulled_up`) was written in that action: ``step`` is the action's 1-based position among
-    the subtasks of ``method``, the method it was pulled up into.
+    A literal a method checks for one of its actions (``planning.pulled_up``) was written
+    in that action: ``step`` is the action's 1-based position among the subtasks of
+    ``method``, the method it was pulled up into.
     """
 
     owner: str
