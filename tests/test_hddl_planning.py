@@ -101,16 +101,17 @@ def test_explanation_golden(problem: str, status: int, capsys: pytest.CaptureFix
 
 
 def test_unsolvable_names_the_failing_literals(capsys: pytest.CaptureFixture[str]) -> None:
-    """No road reaches the island, so deliver-by-vehicle fails on its `exists`, and the
-    parcel is not there already, so deliver-here fails on `(at ?p ?to)`."""
+    """No road reaches the island, so deliver-by-vehicle fails on its `exists` (line 40 of
+    the domain), and the parcel is not there already, so deliver-here fails on `(at ?p
+    ?to)` (line 28): each blamed where it is written, with the values filled in."""
     code = main(["plan", "hddl", str(DELIVERY), str(EXAMPLES / "delivery-unsolvable.hddl")])
     out = capsys.readouterr().out
     assert code == 2
     assert out.startswith("unsolvable: delivery-unsolvable")
     assert (
-        "deepest failure: (deliver parcel island): no method applies (deliver-here needs "
-        "`(at ?p ?to)` (?p = parcel, ?to = island); deliver-by-vehicle needs "
-        "`(exists (?l - location) (road ?l ?to))` (?to = island))"
+        "deepest failure: (deliver parcel island): no method applies (deliver-here "
+        "(delivery-domain.hddl:28) needs `(at parcel island)`; deliver-by-vehicle "
+        "(delivery-domain.hddl:40) needs `(exists (?l - location) (road ?l island))`)"
     ) in out
 
 

@@ -180,6 +180,12 @@ class Condition(Protocol):
     members, so the search and its explanations treat both alike.  A binding generator may
     also offer ``explain_empty(state, env)``, answering like ``explain_false`` why it
     produced no value at all.
+
+    A condition whose parts were written elsewhere than where they are checked (HDDL pulls
+    an action's precondition up into its method) may also offer ``explain_blame(state,
+    env)``: like ``explain_false`` (``explain_empty`` for a binding generator), with a third
+    item, the :class:`~engine.tofs.results.Blame` saying where the failing part was written
+    (or None), which the failure keeps and every renderer shows in place of its own words.
     """
 
     @property

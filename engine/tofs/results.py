@@ -15,6 +15,7 @@ from .expressions import SubexpressionValue
 
 __all__ = [
     "AlternativeRecord",
+    "Blame",
     "ChoicePoint",
     "Expansion",
     "Failure",
@@ -93,6 +94,23 @@ _STOPPED_BY = {
 
 
 @dataclass(frozen=True)
+class Blame:
+    """Where the failing part of a condition was written, and how it got where it failed,
+    in the knowledge's own words: the engine only keeps and shows it.
+
+    A condition the knowledge moved (an HDDL method checks its first action's precondition
+    before it is applied) failed in a place its author never wrote it; ``text`` says where
+    it was written and with what values, e.g. "step 1 of m_unload, drop (domain.hddl:40),
+    needs `(in package_0 truck_0)`", so that the author opens the right place.  ``file`` and
+    ``line`` point at it for an editor ("" and None when the knowledge does not say).
+    """
+
+    text: str
+    file: str = ""
+    line: int | None = None
+
+
+@dataclass(frozen=True)
 class Failure:
     """Why something could not be done, with the failing part and the values it saw.
 
@@ -114,6 +132,9 @@ class Failure:
     # failure lies below alternatives that applied (so "the task that could not be done"
     # is the first task here, and the failure the deepest one under it).
     via: tuple[tuple[str, str], ...] = ()
+    # Where the failing part was written, when the condition says
+    # (``explain_blame``, :class:`~engine.tofs.expressions.Condition`).
+    blame: Blame | None = None
 
     @property
     def message(self) -> str:
@@ -122,11 +143,15 @@ class Failure:
                 return f"{self.task}: the task has no methods"
             why = "; ".join(c.reason for c in self.causes)
             return f"{self.task}: no method applies ({why})"
-        return f"{self.task}: {self.reason}" if self.method else f"{self.task} {self.reason}"
+        if self.blame is not None or self.method:  # the reason names its own place
+            return f"{self.task}: {self.reason}"
+        return f"{self.task} {self.reason}"
 
     @property
     def reason(self) -> str:
         """The failing condition and its values, without the task."""
+        if self.blame is not None:
+            return self.blame.text
         who = f"{self.method} " if self.method else ""
         if self.field == "binding":
             return f"{who}needs a value from `{self.expression}`, which gave none"

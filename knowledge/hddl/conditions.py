@@ -15,16 +15,21 @@ Two kinds of condition come out of here, both speaking the engine's
   every binding of them, in a fixed order, for which the precondition holds.
 
 Both say which literal failed and the values of its variables: what a knowledge engineer
-needs to see in "``(at ?t ?l)`` is false for ?t = truck-0, ?l = city-loc-3".
+needs to see in "``(at ?t ?l)`` is false for ?t = truck-0, ?l = city-loc-3"; and, given the
+:class:`Origin` of each conjunct, where it was written ("step 1 of m-unload, drop
+(domain.hddl:40), needs `(in package-0 truck-0)`"): a method checks its actions'
+preconditions before it is applied, and an author who opens the method would not find them.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.tofs.expressions import SubexpressionValue
+from engine.tofs.results import Blame
 
 from .model import (
     OBJECT,
@@ -44,7 +49,18 @@ from .model import (
 )
 from .writer import formula_text
 
-__all__ = ["Match", "Obj", "Test", "TypeIs", "World", "compile_test", "conjuncts", "text"]
+__all__ = [
+    "Match",
+    "Obj",
+    "Origin",
+    "Test",
+    "TypeIs",
+    "World",
+    "compile_test",
+    "conjuncts",
+    "ground_text",
+    "text",
+]
 
 
 class Obj(str):
@@ -116,6 +132,33 @@ def text(f: Condition) -> str:
             else (f"{f.var} - (either {' '.join(f.types)})")
         )
     return formula_text(f)
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a conjunct of a compiled condition was written, and how it got there.
+
+    ``owner`` is the action or method whose text holds it, ``line`` its line in ``file``.
+    A literal a method checks for one of its actions (``planning.pulled_up``) was written
+    in that action: ``step`` is the action's 1-based position among the subtasks of
+    ``method``, the method it was pulled up into.
+    """
+
+    owner: str
+    file: str = ""
+    line: int | None = None
+    step: int | None = None
+    method: str = ""
+
+    def blame(self, literal: str) -> Blame:
+        """The failure's account of ``literal`` (its values filled in): where it was written,
+        in the words an author searches the file with."""
+        at = f" ({os.path.basename(self.file) or 'domain'}:{self.line})" if self.line else ""
+        if self.step is not None:
+            text = f"step {self.step} of {self.method}, {self.owner}{at}, needs `{literal}`"
+        else:
+            text = f"{self.owner}{at} needs `{literal}`"
+        return Blame(text, self.file, self.line)
 
 
 def conjuncts(formula: Condition | None) -> list[Condition]:
@@ -220,6 +263,47 @@ def _free(f: Condition | Term, bound: frozenset[str] = frozenset()) -> set[str]:
 # -- explaining a false literal ------------------------------------------------------------
 
 
+def _grounded(f: Formula, values: Mapping[str, Any]) -> Formula:
+    """``f`` with each free variable that has a value replaced by it (as a constant)."""
+    if isinstance(f, Atom):
+        return replace(f, args=tuple(_grounded_term(a, values) for a in f.args))
+    if isinstance(f, Equals):
+        return replace(
+            f, left=_grounded_term(f.left, values), right=_grounded_term(f.right, values)
+        )
+    if isinstance(f, Not):
+        return replace(f, body=_grounded(f.body, values))
+    if isinstance(f, And | Or):
+        return replace(f, parts=tuple(_grounded(p, values) for p in f.parts))
+    if isinstance(f, Imply):
+        return replace(
+            f,
+            condition=_grounded(f.condition, values),
+            consequence=_grounded(f.consequence, values),
+        )
+    assert isinstance(f, Exists | Forall)
+    inner = {k: v for k, v in values.items() if k not in {p.name for p in f.params}}
+    return replace(f, body=_grounded(f.body, inner))
+
+
+def _grounded_term(t: Term, values: Mapping[str, Any]) -> Term:
+    return Const(str(values[t.name])) if isinstance(t, Var) and t.name in values else t
+
+
+def ground_text(f: Condition, keys: Mapping[str, str], env: Mapping[str, Any]) -> str:
+    """``f`` as HDDL text with the values its variables have in ``env`` written in place
+    of them (``(in package-0 truck-0)``): what the author looks for in the state.  A
+    variable with no value yet stays as written."""
+    values = {n: env[k] for n, k in keys.items() if k in env}
+    if isinstance(f, TypeIs):
+        return (
+            text(f)
+            if f.var.name not in values
+            else text(f).replace(f.var.name, str(values[f.var.name]), 1)
+        )
+    return text(_grounded(f, values))
+
+
 @dataclass
 class _Part:
     """One conjunct of a condition, compiled on its own to say which one failed."""
@@ -228,6 +312,7 @@ class _Part:
     text: str
     variables: tuple[str, ...]  # its free variables, in order of appearance
     fn: Callable[[Any, Mapping[str, Any]], bool]
+    origin: Origin | None = None
 
 
 def _variables(formula: Condition) -> tuple[str, ...]:
@@ -245,24 +330,46 @@ def _values(
     return [SubexpressionValue(n, env[keys[n]]) for n in names if keys.get(n, "") in env]
 
 
+def _origins(
+    formula: Condition | None, origins: Sequence[Origin | None]
+) -> list[tuple[Condition, Origin | None]]:
+    """Each conjunct of ``formula`` with its origin (``origins`` in the same order; none
+    when it is empty)."""
+    parts = conjuncts(formula)
+    if not origins:
+        return [(c, None) for c in parts]
+    assert len(origins) == len(parts), (len(origins), len(parts))
+    return list(zip(parts, origins, strict=True))
+
+
 class Test:
-    """A condition whose variables are all bound when it is asked."""
+    """A condition whose variables are all bound when it is asked.
+
+    ``origins``: where each conjunct (:func:`conjuncts`, in order) was written, for the
+    failure's blame; empty when the condition has no other place to point at.
+    """
 
     def __init__(
-        self, formula: Condition, world: World, keys: Mapping[str, str], source: str = ""
+        self,
+        formula: Condition,
+        world: World,
+        keys: Mapping[str, str],
+        source: str = "",
+        origins: Sequence[Origin | None] = (),
     ) -> None:
         self.formula = formula
         self.source = source or text(formula)
         self.keys = dict(keys)
         self.world = world
+        self.origins = tuple(origins)
         self.evaluate = compile_test(formula, world, self.keys)
         self._parts: list[_Part] | None = None
 
     def parts(self) -> list[_Part]:
         if self._parts is None:
             self._parts = [
-                _Part(c, text(c), _variables(c), compile_test(c, self.world, self.keys))
-                for c in conjuncts(self.formula)
+                _Part(c, text(c), _variables(c), compile_test(c, self.world, self.keys), o)
+                for c, o in _origins(self.formula, self.origins)
             ]
         return self._parts
 
@@ -270,13 +377,29 @@ class Test:
         self, state: Any, env: Mapping[str, Any]
     ) -> tuple[str, list[SubexpressionValue]]:
         """The first conjunct that is false, and the values of its variables."""
+        failing, values, _ = self.explain_blame(state, env)
+        return failing, values
+
+    def explain_blame(
+        self, state: Any, env: Mapping[str, Any]
+    ) -> tuple[str, list[SubexpressionValue], Blame | None]:
+        """As :meth:`explain_false`, with where the false conjunct was written."""
         for part in self.parts():
             if not part.fn(state, env):
-                return part.text, _values(part.variables, self.keys, env)
-        return self.source, []
+                blame = None
+                if part.origin is not None:
+                    blame = part.origin.blame(ground_text(part.formula, self.keys, env))
+                return part.text, _values(part.variables, self.keys, env), blame
+        return self.source, [], None
 
 
 # -- matching ------------------------------------------------------------------------------
+
+
+def _line(p: Typed, owner: Origin) -> int | None:
+    """The line where parameter ``p`` is declared, else its owner's."""
+    return p.pos.line if p.pos is not None else owner.line
+
 
 # Steps an explanation of a failed match may take: enough for any match a person reads, and
 # a bound on the time it takes when the bindings run into the millions (the furthest
@@ -304,6 +427,8 @@ class _Step:
     types: tuple[frozenset[Obj] | None, ...] = ()  # literal: type check per new variable
     domain: tuple[Obj, ...] = ()  # type: the objects to try
     test: Callable[[Any, Mapping[str, Any]], bool] | None = None
+    formula: Condition | None = None  # the conjunct it stems from (None: a type step)
+    origin: Origin | None = None  # where that was written, for the failure's blame
     # A literal's matches are remembered per set of facts of its predicate (the search
     # asks an unchanged set again at every sibling and every later state that kept it):
     # id of the set -> [the set, sorted matches by bound values, the whole set grouped
@@ -386,32 +511,36 @@ class Match:
         world: World,
         keys: Mapping[str, str],
         source: str = "",
+        origins: Sequence[Origin | None] = (),
+        owner: Origin | None = None,
     ) -> None:
+        """``origins``: where each conjunct (:func:`conjuncts`, in order) was written;
+        ``owner``: the method, for a variable no literal binds (its type is matched)."""
         self.source = source or (text(formula) if formula is not None else "()")
         self.keys = dict(keys)
         self.names = tuple(self.keys[p.name] for p in free)
         types = {p.name: p.types for p in free}
         bound = {v for v in self.keys if v not in types}
         steps: list[_Step] = []
-        waiting: list[Condition] = []
+        waiting: list[tuple[Condition, Origin | None]] = []
 
         def release() -> None:
             for w in list(waiting):
-                if _free(w) <= bound:
+                if _free(w[0]) <= bound:
                     waiting.remove(w)
-                    steps.append(self._test(w, world))
+                    steps.append(self._test(w[0], world, w[1]))
 
-        for part in conjuncts(formula):
+        for part, origin in _origins(formula, origins):
             unbound = _free(part) - bound
             if isinstance(part, Atom) and unbound:
-                steps.append(self._literal(part, unbound, types, world))
+                steps.append(self._literal(part, unbound, types, world, origin))
                 bound |= unbound
                 release()
             elif unbound:
-                waiting.append(part)
+                waiting.append((part, origin))
                 continue
             else:
-                steps.append(self._test(part, world))
+                steps.append(self._test(part, world, origin))
         for p in free:
             if p.name not in bound:
                 steps.append(
@@ -421,6 +550,8 @@ class Match:
                         (p.name,),
                         new=(p.name,),
                         domain=world.objects_of(p.types),
+                        formula=TypeIs(Var(p.name), p.types),
+                        origin=None if owner is None else replace(owner, line=_line(p, owner)),
                     )
                 )
                 bound.add(p.name)
@@ -428,16 +559,23 @@ class Match:
         assert not waiting, waiting
         self.steps = steps
 
-    def _test(self, part: Condition, world: World) -> _Step:
+    def _test(self, part: Condition, world: World, origin: Origin | None) -> _Step:
         return _Step(
             "test",
             text(part),
             _variables(part),
             test=compile_test(part, world, self.keys),
+            formula=part,
+            origin=origin,
         )
 
     def _literal(
-        self, atom: Atom, unbound: set[str], types: Mapping[str, tuple[str, ...]], world: World
+        self,
+        atom: Atom,
+        unbound: set[str],
+        types: Mapping[str, tuple[str, ...]],
+        world: World,
+        origin: Origin | None,
     ) -> _Step:
         new: list[str] = []
         slots: dict[str, list[int]] = {}
@@ -462,6 +600,8 @@ class Match:
             constants=tuple(constants),
             slots=tuple(tuple(slots[n]) for n in new),
             types=tuple(None if types[n] == (OBJECT,) else world.type_set(types[n]) for n in new),
+            formula=atom,
+            origin=origin,
         )
 
     # The engine binds a tuple of names from each value this yields.
@@ -530,6 +670,14 @@ class Match:
     ) -> tuple[str, list[SubexpressionValue]]:
         """The conjunct where the match that got furthest failed, with the values its
         variables had there ("for ?t = truck-0 and any ?l" when it was binding ?l)."""
+        failing, values, _ = self.explain_blame(state, env)
+        return failing, values
+
+    def explain_blame(
+        self, state: Any, env: Mapping[str, Any]
+    ) -> tuple[str, list[SubexpressionValue], Blame | None]:
+        """As :meth:`explain_empty`, with where the conjunct that failed was written, its
+        values filled in as far as the match had bound them."""
         best: list[Any] = [-1, None]
         budget = [EXPLAIN_BUDGET]  # a match can be huge; its explanation must not be
 
@@ -558,6 +706,9 @@ class Match:
             return ok
 
         if walk(0, dict(env)) or best[1] is None:
-            return self.source, []
+            return self.source, [], None
         step = self.steps[best[0]]
-        return step.text, _values(step.variables, self.keys, best[1])
+        blame = None
+        if step.origin is not None and step.formula is not None:
+            blame = step.origin.blame(ground_text(step.formula, self.keys, best[1]))
+        return step.text, _values(step.variables, self.keys, best[1]), blame

@@ -12,6 +12,7 @@ problem's.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any, cast
 
 from engine.tofs import Domain as EngineDomain
@@ -19,7 +20,17 @@ from engine.tofs import DomainSpec, MethodDef, OperatorDef, Registry, TaskDef
 from engine.tofs import Problem as EngineProblem
 from engine.tofs.domain import Call, Method, Operator, TaskInfo, Template
 
-from .conditions import Condition, Match, Obj, Test, TypeIs, World, compile_test, conjuncts
+from .conditions import (
+    Condition,
+    Match,
+    Obj,
+    Origin,
+    Test,
+    TypeIs,
+    World,
+    compile_test,
+    conjuncts,
+)
 from .decomposition import call_text
 from .model import (
     OBJECT,
@@ -312,17 +323,21 @@ def compile_problem(
     operators: dict[str, Operator] = {}
     for action, op_spec in zip(domain.actions, op_specs, strict=True):
         keys = {p.name: _key(p.name) for p in action.params}
-        parts: list[Condition] = [
-            TypeIs(Var(p.name), p.types) for p in action.params if p.types != (OBJECT,)
-        ]
+        written = _origin(action.name, domain.path, action)
+        typed = [p for p in action.params if p.types != (OBJECT,)]
+        parts: list[Condition] = [TypeIs(Var(p.name), p.types) for p in typed]
+        origins = [_at_item(written, p) for p in typed]
         parts += conjuncts(action.precondition)
+        origins += [_at_item(written, c) for c in conjuncts(action.precondition)]
         condition = _all(parts)
         params = tuple(keys[p.name] for p in action.params)
         operators[action.name] = Operator(
             op_spec,
             action.name,
             params,
-            Test(condition, world, keys, op_spec.precondition) if condition is not None else None,
+            Test(condition, world, keys, op_spec.precondition, origins)
+            if condition is not None
+            else None,
             _effect_function(action.effect, params, world, keys),
             costs,
             _Label(action.name),
@@ -347,7 +362,8 @@ def compile_problem(
                 task_types[method.task.name],
                 world,
                 actions,
-                pulled_up(method, by_name, changes),
+                pulled_up(method, by_name, changes, domain.path),
+                domain.path,
             )
         )
     engine_domain = _HddlDomain(spec, REGISTRY, {}, tasks, operators)
@@ -374,7 +390,7 @@ def compile_problem(
             TaskDef.model_construct(name=TOP, params=[]), TOP, (), None, label=_Label(TOP)
         )
         info.methods.append(
-            _method(top, top_spec, len(domain.methods), info, (), world, actions, [])
+            _method(top, top_spec, len(domain.methods), info, (), world, actions, [], problem.path)
         )
         ground: list[tuple[str, tuple[Obj, ...]]] = [(TOP, ())]
     else:
@@ -384,7 +400,11 @@ def compile_problem(
         if sub.name not in tasks and sub.name not in operators:
             raise HddlPlanError(f"{_at(problem.path, sub)}: no task or action '{sub.name}'")
         ground.append((sub.name, tuple(_object(world, a) for a in sub.args)))
-    goal = Test(problem.goal, world, {}) if problem.goal is not None else None
+    goal = None
+    if problem.goal is not None:
+        written = Origin(":goal", problem.path)
+        goal_origins = [_at_item(written, c) for c in conjuncts(problem.goal)]
+        goal = Test(problem.goal, world, {}, "", goal_origins)
     return engine_domain, EngineProblem(
         name=problem.name,
         state=initial_state(world, problem),
@@ -407,7 +427,8 @@ def _method(
     task_params: tuple[Typed, ...],
     world: World,
     actions: frozenset[str],
-    pulled: list[Condition],
+    pulled: list[tuple[Condition, Origin]],
+    path: str = "",
 ) -> Method:
     """One HDDL method as an engine method.
 
@@ -416,10 +437,13 @@ def _method(
     in the method's ``:task`` becomes an equality).  A method variable the task does not
     give is bound by matching the precondition (:class:`Match`), and shows in the
     alternative's label.  ``pulled`` are conditions of its actions known to be needed
-    already (:func:`pulled_up`), checked with the method's own.
+    already (:func:`pulled_up`), checked with the method's own; each conjunct keeps where
+    it was written (in ``path``), so that a failure blames the action, not the method.
     """
+    written = _origin(method.name, path, method)
     keys: dict[str, str] = {}
     checks: list[Condition] = []
+    origins: list[Origin] = []
     from_task: dict[str, tuple[str, ...]] = {}
     for position, arg in enumerate(method.task.args):
         param_key = info.params[position]
@@ -430,22 +454,28 @@ def _method(
         alias = f"?task-arg-{position}"  # the task's argument, compared below
         keys[alias] = param_key
         checks.append(Equals(Var(alias), arg))
+        origins.append(_at_item(written, method.task))
     for p in method.params:
         if p.name in from_task and p.types != (OBJECT,) and p.types != from_task[p.name]:
             checks.append(TypeIs(Var(p.name), p.types))
+            origins.append(_at_item(written, p))
     free = [p for p in method.params if p.name not in keys]
     for p in free:
         keys[p.name] = p.name
-    own = checks + conjuncts(method.precondition) + conjuncts(method.constraints)
-    condition = _all(own + [c for c in pulled if c not in own])
+    written_own = conjuncts(method.precondition) + conjuncts(method.constraints)
+    own = checks + written_own
+    origins += [_at_item(written, c) for c in written_own]
+    moved = [(c, o) for c, o in pulled if c not in own]
+    condition = _all(own + [c for c, _ in moved])
+    origins += [o for _, o in moved]
     source = method_spec.precondition
     bindings: tuple[tuple[str | tuple[str, ...], Any], ...] = ()
     precondition = None
     if free:
-        match = Match(condition, free, world, keys, source)
+        match = Match(condition, free, world, keys, source, origins, written)
         bindings = ((match.names, match),)
     elif condition is not None:
-        precondition = Test(condition, world, keys, source)
+        precondition = Test(condition, world, keys, source, origins)
     subtasks = tuple(
         Call(
             sub.name,
@@ -500,9 +530,25 @@ def changed_predicates(domain: Domain) -> dict[str, frozenset[str]]:
     return {name: frozenset(found) for name, found in changes.items()}
 
 
+def _origin(owner: str, path: str, item: Any) -> Origin:
+    """``owner`` (an action or method) as the origin of what it writes, at its own line."""
+    pos = getattr(item, "pos", None)
+    return Origin(owner, path, pos.line if pos is not None else None)
+
+
+def _at_item(origin: Origin, item: Any) -> Origin:
+    """``origin`` at the line where ``item`` (a literal, a parameter) was written, when
+    the reader kept it; else at its owner's line."""
+    pos = getattr(item, "pos", None)
+    return origin if pos is None else replace(origin, line=pos.line)
+
+
 def pulled_up(
-    method: HddlMethod, actions: Mapping[str, Action], changes: Mapping[str, frozenset[str]]
-) -> list[Condition]:
+    method: HddlMethod,
+    actions: Mapping[str, Action],
+    changes: Mapping[str, frozenset[str]],
+    path: str = "",
+) -> list[tuple[Condition, Origin]]:
     """Conditions of the method's actions that must hold when the method is applied, so
     that a binding doomed to fail at one of its actions is never tried (HyperTensioN calls
     this "pullup").
@@ -511,24 +557,28 @@ def pulled_up(
     subtasks, the literals of its precondition whose predicate no earlier subtask can
     change (``changes``: an action's effects, a task's through all its methods), its
     equalities and its parameter types -- for the first subtask, its whole precondition.
-    Only quantifier-free literals move, renamed into the method's variables.
+    Only quantifier-free literals move, renamed into the method's variables, each with
+    where it was written: step ``position + 1`` of the method, in the action.
     """
-    out: list[Condition] = []
+    out: list[tuple[Condition, Origin]] = []
     before: set[str] = set()  # predicates the subtasks so far can change
     for position, sub in enumerate(method.subtasks):
         action = actions.get(sub.name)
         if action is not None:
             rename = {p.name: arg for p, arg in zip(action.params, sub.args, strict=True)}
+            step = replace(
+                _origin(action.name, path, action), step=position + 1, method=method.name
+            )
             for p in action.params:
                 arg = rename[p.name]
                 if p.types != (OBJECT,) and isinstance(arg, Var):
-                    out.append(TypeIs(arg, p.types))
+                    out.append((TypeIs(arg, p.types), _at_item(step, p)))
             for c in conjuncts(action.precondition):
                 literal = c.body if isinstance(c, Not) else c
                 if not isinstance(literal, Atom | Equals):
                     continue
                 if position == 0 or isinstance(literal, Equals) or literal.predicate not in before:
-                    out.append(_renamed(c, rename))
+                    out.append((_renamed(c, rename), _at_item(step, c)))
         before |= changes.get(sub.name, frozenset())
     return out
 
@@ -539,11 +589,11 @@ def _renamed(formula: Condition, rename: Mapping[str, Term]) -> Condition:
 
     if isinstance(formula, Not):
         inner = _renamed(formula.body, rename)
-        return Not(cast(Formula, inner))
+        return Not(cast(Formula, inner), pos=formula.pos)
     if isinstance(formula, Atom):
-        return Atom(formula.predicate, tuple(term(a) for a in formula.args))
+        return Atom(formula.predicate, tuple(term(a) for a in formula.args), pos=formula.pos)
     assert isinstance(formula, Equals)
-    return Equals(term(formula.left), term(formula.right))
+    return Equals(term(formula.left), term(formula.right), pos=formula.pos)
 
 
 def _ref(term: Term, world: World, keys: Mapping[str, str]) -> _Ref:

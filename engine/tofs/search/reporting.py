@@ -69,6 +69,23 @@ class Reporter(Expander):
             return Failure(
                 label, method, p.field, p.expr.source, p.expr.source, (), p.depth, p.node
             )
+        explain_blame = getattr(p.expr, "explain_blame", None)
+        if explain_blame is not None:
+            # The condition says where its failing part was written (HDDL's pulled-up
+            # literals): the same answer as below, with the blame kept.
+            failing, values, blame = self._explain(explain_blame, p, label, method)
+            field = "precondition" if p.field == "bindings" else p.field
+            return Failure(
+                label,
+                method,
+                field,
+                p.expr.source,
+                failing,
+                tuple(values),
+                p.depth,
+                p.node,
+                blame=blame,
+            )
         if p.field == "bindings":
             explain_empty = getattr(p.expr, "explain_empty", None)
             if explain_empty is not None:
@@ -86,17 +103,23 @@ class Reporter(Expander):
             return Failure(
                 label, method, "binding", p.expr.source, p.expr.source, (), p.depth, p.node
             )
+        failing, values = self._explain(p.expr.explain_false, p, label, method)
+        return Failure(
+            label, method, p.field, p.expr.source, failing, tuple(values), p.depth, p.node
+        )
+
+    @staticmethod
+    def _explain(explain: Any, p: PendingFailure, label: str, method: str | None) -> Any:
+        """``explain(p.state, p.env)``, a condition's own account of why it failed."""
+        assert p.expr is not None
         try:
-            failing, values = p.expr.explain_false(p.state, p.env)
+            return explain(p.state, p.env)
         except Exception as exc:
             # The condition evaluated to false without raising, so an explanation that
             # raises is a broken condition class: an error naming where, never a guess.
             raise EvaluationError(
                 f"{label} / {method}" if method else label, p.field, p.expr.source, exc
             ) from exc
-        return Failure(
-            label, method, p.field, p.expr.source, failing, tuple(values), p.depth, p.node
-        )
 
     def title(self, a: Alternative, task: Task, state: Any) -> str:
         """The method's label filled in with this alternative's bindings: empty when it has
