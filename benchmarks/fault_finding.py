@@ -16,7 +16,7 @@ another variable of a fitting type), written with ``write_domain``, and planned 
 leaves the problem with no plan: "no plan exists" (exit 2), "gave up" (exit 3) or killed at
 the budget (all three count only because the unbroken problem solved fast; which one is
 recorded).  Breaks that still plan, or that the planner refuses (exit 1), are dropped and
-counted.  At most ``--tries`` breaks (default 4 x ``--per-domain``) are tried per domain.
+counted.  At most ``--tries`` breaks (default 10 x ``--per-domain``) are tried per domain.
 
 Each kept break is scored on its explanation (stdout and stderr of the ``--explain`` run):
 
@@ -61,7 +61,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from hddl_parse import pairs
 
 from knowledge.hddl import HddlError, parse_domain, read_domain, write_domain
-from knowledge.hddl.faults import Fault, seeded_faults
+from knowledge.hddl.faults import KINDS, Fault, seeded_faults
 
 SEED_SETS = {1: "tune", 2: "report"}
 GRACE = 5.0  # seconds past the budget before a child is killed
@@ -97,6 +97,7 @@ class DomainRun:
     domain: str
     problems: list[str] = field(default_factory=list)
     tried: int = 0
+    tried_by_kind: dict[str, int] = field(default_factory=dict)
     still_solved: int = 0
     refused: int = 0
     kept: list[Record] = field(default_factory=list)
@@ -218,7 +219,7 @@ def run_domain(folder: Path, options: argparse.Namespace, repair: bool) -> Domai
     if not problems:
         run.note = f"no problem of the first {options.scan} solved within {options.solve_budget} s"
         return run
-    tries = options.tries or 4 * options.per_domain
+    tries = options.tries or 10 * options.per_domain
     with tempfile.TemporaryDirectory(prefix="faults-") as tmp:
         for number, (domain_path, problem_path) in enumerate(problems):
             domain = read_domain(domain_path)
@@ -227,6 +228,7 @@ def run_domain(folder: Path, options: argparse.Namespace, repair: bool) -> Domai
                 if len(run.kept) >= options.per_domain:
                     return run
                 run.tried += 1
+                run.tried_by_kind[fault.kind] = run.tried_by_kind.get(fault.kind, 0) + 1
                 text = write_domain(fault.domain)
                 try:
                     parse_domain(text)
@@ -288,6 +290,9 @@ def table(runs: list[DomainRun]) -> str:
         everything += run.kept
         rows.append(_row(run.domain, run.tried, run.kept, run.note))
     rows.append(_row("total", sum(r.tried for r in runs), everything, ""))
+    for kind in KINDS:  # which kinds of fault the explanation handles, across domains
+        tried = sum(r.tried_by_kind.get(kind, 0) for r in runs)
+        rows.append(_row(f"  {kind}", tried, [e for e in everything if e.kind == kind], ""))
     return "\n".join(rows)
 
 
@@ -311,7 +316,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("folder", type=Path, help="the IPC total-order folder")
     parser.add_argument("--seed", type=int, default=2, help="1 = tune set, 2 = report set")
     parser.add_argument("--per-domain", type=int, default=3, help="breaks kept per domain")
-    parser.add_argument("--tries", type=int, default=0, help="breaks tried (4 x per-domain)")
+    parser.add_argument("--tries", type=int, default=0, help="breaks tried (10 x per-domain)")
     parser.add_argument("--problems", type=int, default=1, help="solvable problems per domain")
     parser.add_argument("--scan", type=int, default=4, help="problems looked at per domain")
     parser.add_argument("--solve-budget", type=float, default=5.0)
