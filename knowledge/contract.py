@@ -273,6 +273,14 @@ class KnowledgePackage:
         explanation and under ``analysis`` in ``--json``."""
         return None
 
+    def settle(self, read: Read, result: RunResult) -> RunResult:
+        """The package's last word on a search's result, before it is explained: a package
+        that can prove no plan exists where the search could not (it gave up) returns the
+        result with status ``NO_PLAN`` and ``proof`` saying why (HDDL: relaxed
+        reachability).  It must never turn a result into one that claims more than it
+        proves.  Default: the result as it is."""
+        return result
+
     def facts(self, outcome: PlanOutcome) -> dict[str, Any]:
         """Facts a knowledge test can check beyond every run's (found, value, status,
         nodes, chosen; :func:`knowledge.pipeline.result_facts`), which these override."""
