@@ -116,6 +116,11 @@ class DomainFormat:
     when it is no call; for ``kb lint``."""
     lint_skips: frozenset[str] = frozenset()
     """``kb lint`` rules that do not apply to domains in this format (by rule name)."""
+    lint: Callable[[DomainSpec, Sequence[str]], list[tuple[str, str, str, str]]] | None = None
+    """The format's own static findings for ``kb lint`` (HDDL: what relaxed reachability
+    says can never hold or never apply), given the texts of the domain's stored problems:
+    (kind -- ``domain`` for a predicate, ``task``, ``method`` --, name, field -- the file
+    line --, message).  None: it has none."""
     rename: (
         Callable[[DomainSpec, list[ImportedProblem], str], tuple[DomainSpec, list[ImportedProblem]]]
         | None

@@ -177,3 +177,32 @@ def test_solvable_problem_plans_as_before(
     actions = [line.split(" ", 1)[1] for line in out.splitlines() if line[:1].isdigit()]
     # truck at a with the package: pick it up, drive to b, drop it
     assert actions[:3] == ["pick_up truck a pkg", "drive truck a b", "drop truck b pkg"]
+
+
+def test_kb_lint_reports_what_can_never_hold_with_stored_problems(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "kb.db")
+    files = _files(tmp_path, BROKEN)
+    assert main(["--db", db, "kb", "import", *files]) == 0
+    capsys.readouterr()
+    status = main(["--db", db, "kb", "lint", "mini"])
+    out = capsys.readouterr().out
+    assert status == 2  # an error: `in` can never hold
+    lines = out.splitlines()
+    (pred,) = [line for line in lines if "[never-holds]" in line]
+    assert pred.startswith("error [never-holds] domain in (line ")
+    assert "needed by drop but added by no action" in pred
+    (method,) = [line for line in lines if "[method-never-applies]" in line]
+    assert "deliver.m_deliver" in method and "step 4, (drop ?v ?l2 ?p)" in method
+
+
+def test_kb_lint_is_quiet_on_a_domain_that_plans(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "kb.db")
+    assert main(["--db", db, "kb", "import", *_files(tmp_path, GOOD)]) == 0
+    capsys.readouterr()
+    assert main(["--db", db, "kb", "lint", "mini"]) == 0
+    out = capsys.readouterr().out
+    assert "never-holds" not in out and "method-never-applies" not in out
