@@ -384,14 +384,25 @@ class _Db:
         return True
 
     def candidates(self, name: str, args: Sequence[Term], env: dict[str, str]) -> set[Ground]:
-        best: set[Ground] | None = None
+        """The facts of ``name`` agreeing with ``env`` on every bound position (the
+        index sets intersected, smallest first: matching them is then only binding)."""
+        sets: list[set[Ground]] = []
         for i, t in enumerate(args):
             v = t.name if isinstance(t, Const) else env.get(t.name)
             if v is not None:
-                found = self.index.get((name, i, v), set())
-                if best is None or len(found) < len(best):
-                    best = found
-        return best if best is not None else self.rel.get(name, set())
+                found = self.index.get((name, i, v))
+                if not found:
+                    return set()
+                sets.append(found)
+        if not sets:
+            return self.rel.get(name, set())
+        sets.sort(key=len)
+        out = sets[0]
+        for other in sets[1:]:
+            out = out & other
+            if not out:
+                break
+        return out
 
 
 def _match(args: Sequence[Term], fact: Ground, env: dict[str, str]) -> dict[str, str] | None:
