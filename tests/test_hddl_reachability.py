@@ -7,6 +7,7 @@ The domains are small and written here; the expected answers are read off them b
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -206,3 +207,24 @@ def test_kb_lint_is_quiet_on_a_domain_that_plans(
     assert main(["--db", db, "kb", "lint", "mini"]) == 0
     out = capsys.readouterr().out
     assert "never-holds" not in out and "method-never-applies" not in out
+
+
+def test_what_the_relaxation_cannot_prove_still_gives_up(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # drop needs (not (in ?p ?v)) and pick_up adds (in ?p ?v): the delete relaxation drops
+    # negative literals, so it proves nothing; the search, cut by recursion, gives up
+    broken = GOOD.replace("(and (at ?v ?l) (in ?p ?v))", "(and (at ?v ?l) (not (in ?p ?v)))")
+    problem = PROBLEM.replace("(deliver pkg b)", "(get_to truck b) (deliver pkg a)")
+    status = main(["plan", "hddl", *_files(tmp_path, broken, problem), "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == "gave up" and "proof" not in data
+    assert status != 0
+
+
+def test_json_carries_the_proof(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    problem = PROBLEM.replace("(deliver pkg b)", "(get_to truck b) (deliver pkg a)")
+    assert main(["plan", "hddl", *_files(tmp_path, BROKEN, problem), "--json"]) == 2
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == "unsolvable" and data["outcome"] == "no plan exists"
+    assert data["proof"].startswith("proven by relaxed reachability: task 2 of the initial")

@@ -230,6 +230,8 @@ class HddlPackage(KnowledgePackage):
             "failure": result.to_dict()["failure"],
             "options": outcome.settings(),
         }
+        if result.proof is not None:  # no plan, proven by the domain's analysis (settle)
+            data["proof"] = result.proof
         if outcome.options.mode == "optimise":
             data["actions"] = len(data["plan"]) if result.found else None
             data["proven_shortest"] = proven_shortest(result)
