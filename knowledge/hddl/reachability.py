@@ -28,7 +28,7 @@ level, over the domain and any stored initial states) that ``kb lint`` reports.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .model import (
@@ -430,19 +430,37 @@ def _solve(
     objects: dict[str, set[str]],
     pivot: int | None,
     delta: dict[str, set[Ground]],
+    fired: set[str],
+    known: Callable[[str, Ground], bool],
 ) -> Iterator[dict[str, str]]:
     """Every binding of ``rule``'s variables satisfying its body (the ``pivot`` literal
     matched against ``delta`` only: semi-naive), with types checked."""
     body = rule.body
 
-    def typed(env: dict[str, str]) -> bool:
-        for var, value in env.items():
-            types = rule.types.get(var)
-            if types and not any(value in objects.get(t, ()) for t in types):
-                return False
+    def typed(env: dict[str, str], args: Sequence[Term]) -> bool:
+        """The variables ``args`` bound are of their types (the rest were checked)."""
+        for t in args:
+            if isinstance(t, Var):
+                types = rule.types.get(t.name)
+                value = env[t.name]
+                if types and not any(value in objects.get(ty, ()) for ty in types):
+                    return False
         return True
 
+    # A method's head is its task: once its variables are bound and that task is known to
+    # be accomplished (and the method known to apply), the rest of the join adds nothing.
+    head_name, head_args = rule.heads[0]
+    head_vars = {t.name for t in head_args if isinstance(t, Var)}
+    projects = len(rule.heads) == 1
+
+    def useless(env: dict[str, str]) -> bool:
+        if not projects or rule.owner not in fired or not head_vars <= env.keys():
+            return False
+        return known(head_name, tuple(env.get(t.name, t.name) for t in head_args))
+
     def rest(env: dict[str, str], left: list[int]) -> Iterator[dict[str, str]]:
+        if useless(env):
+            return
         if not left:
             yield from free(env)
             return
@@ -457,7 +475,7 @@ def _solve(
         remaining = [i for i in left if i != best_i]
         for fact in list(best_c or ()):
             env2 = _match(body[best_i][1], fact, env)
-            if env2 is not None and (env2 is env or typed(env2)):
+            if env2 is not None and (env2 is env or typed(env2, body[best_i][1])):
                 yield from rest(env2, remaining)
 
     def free(env: dict[str, str]) -> Iterator[dict[str, str]]:
@@ -481,7 +499,7 @@ def _solve(
     others = [i for i in range(len(body)) if i != pivot]
     for fact in delta.get(name, ()):
         env = _match(args, fact, {})
-        if env is not None and typed(env):
+        if env is not None and typed(env, args):
             yield from rest(env, others)
 
 
@@ -503,14 +521,20 @@ def analyse(domain: Domain, problem: Problem, deadline: float | None = None) -> 
     fired: set[str] = set()
     pending = [(r, None) for r in rules if not r.body]
     first = True
+    # What this round derived, not yet in the database (the next round's delta).
+    new: dict[str, set[Ground]] = {}
+
+    def known(name: str, fact: Ground) -> bool:
+        return fact in db.rel.get(name, ()) or fact in new.get(name, ())
+
     while first or delta:
-        new: dict[str, set[Ground]] = {}
+        new.clear()
         work: list[tuple[_Rule, int | None]] = list(pending) if first else []
         first = False
         for name in sorted(delta):
             work.extend(by_relation.get(name, []))
         for rule, pivot in work:
-            for env in _solve(rule, db, objects, pivot, delta):
+            for env in _solve(rule, db, objects, pivot, delta, fired, known):
                 if deadline is not None and time.perf_counter() > deadline:
                     raise Unfinished
                 fired.add(rule.owner)
