@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .model import (
+    OBJECT,
     Action,
     And,
     Atom,
@@ -432,18 +433,32 @@ def _solve(
     delta: dict[str, set[Ground]],
     fired: set[str],
     known: Callable[[str, Ground], bool],
+    typesets: dict[tuple[str, ...], frozenset[str]],
 ) -> Iterator[dict[str, str]]:
     """Every binding of ``rule``'s variables satisfying its body (the ``pivot`` literal
     matched against ``delta`` only: semi-naive), with types checked."""
     body = rule.body
+    # Each (either) type's objects in order, for variables no literal binds.
+    domains: dict[tuple[str, ...], list[str]] = {}
+
+    # Each variable's objects (None: any, for ``object``), to check a value bound by a
+    # literal against the variable's type.
+    allowed: dict[str, frozenset[str] | None] = {}
+    for var, types in rule.types.items():
+        if OBJECT in types:
+            allowed[var] = None
+        else:
+            got = typesets.get(types)
+            if got is None:
+                got = typesets[types] = frozenset().union(*(objects.get(t, ()) for t in types))
+            allowed[var] = got
 
     def typed(env: dict[str, str], args: Sequence[Term]) -> bool:
         """The variables ``args`` bound are of their types (the rest were checked)."""
         for t in args:
             if isinstance(t, Var):
-                types = rule.types.get(t.name)
-                value = env[t.name]
-                if types and not any(value in objects.get(ty, ()) for ty in types):
+                ok = allowed.get(t.name)
+                if ok is not None and env[t.name] not in ok:
                     return False
         return True
 
@@ -484,8 +499,11 @@ def _solve(
             yield env
             return
         var, more = unbound[0], unbound[1:]
-        values = set().union(*(objects.get(t, set()) for t in rule.types[var]))
-        for value in sorted(values):
+        types = rule.types[var]
+        values = domains.get(types)
+        if values is None:
+            values = domains[types] = sorted(set().union(*(objects.get(t, ()) for t in types)))
+        for value in values:
             env2 = {**env, var: value}
             if more:
                 yield from free(env2)
@@ -521,6 +539,7 @@ def analyse(domain: Domain, problem: Problem, deadline: float | None = None) -> 
     fired: set[str] = set()
     pending = [(r, None) for r in rules if not r.body]
     first = True
+    typesets: dict[tuple[str, ...], frozenset[str]] = {}
     # What this round derived, not yet in the database (the next round's delta).
     new: dict[str, set[Ground]] = {}
 
@@ -534,7 +553,7 @@ def analyse(domain: Domain, problem: Problem, deadline: float | None = None) -> 
         for name in sorted(delta):
             work.extend(by_relation.get(name, []))
         for rule, pivot in work:
-            for env in _solve(rule, db, objects, pivot, delta, fired, known):
+            for env in _solve(rule, db, objects, pivot, delta, fired, known, typesets):
                 if deadline is not None and time.perf_counter() > deadline:
                     raise Unfinished
                 fired.add(rule.owner)
