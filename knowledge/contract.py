@@ -116,6 +116,11 @@ class DomainFormat:
     when it is no call; for ``kb lint``."""
     lint_skips: frozenset[str] = frozenset()
     """``kb lint`` rules that do not apply to domains in this format (by rule name)."""
+    lint: Callable[[DomainSpec, Sequence[str]], list[tuple[str, str, str, str]]] | None = None
+    """The format's own static findings for ``kb lint`` (HDDL: what relaxed reachability
+    says can never hold or never apply), given the texts of the domain's stored problems:
+    (kind -- ``domain`` for a predicate, ``task``, ``method`` --, name, field -- the file
+    line --, message).  None: it has none."""
     rename: (
         Callable[[DomainSpec, list[ImportedProblem], str], tuple[DomainSpec, list[ImportedProblem]]]
         | None
@@ -272,6 +277,14 @@ class KnowledgePackage:
         """The domain's own analysis of a problem and the run on it, shown before the
         explanation and under ``analysis`` in ``--json``."""
         return None
+
+    def settle(self, read: Read, result: RunResult) -> RunResult:
+        """The package's last word on a search's result, before it is explained: a package
+        that can prove no plan exists where the search could not (it gave up) returns the
+        result with status ``NO_PLAN`` and ``proof`` saying why (HDDL: relaxed
+        reachability).  It must never turn a result into one that claims more than it
+        proves.  Default: the result as it is."""
+        return result
 
     def facts(self, outcome: PlanOutcome) -> dict[str, Any]:
         """Facts a knowledge test can check beyond every run's (found, value, status,

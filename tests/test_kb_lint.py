@@ -504,6 +504,8 @@ def test_rule_table_lists_every_rule_once_in_order() -> None:
         "unreachable-task",
         "task-without-methods",
         "unused-operator",
+        "never-holds",
+        "method-never-applies",
         "never-applicable",
         "cycle-without-operator",
         "uncontrolled-incomplete",

@@ -316,6 +316,10 @@ class RunResult:
     expansions: list[Expansion] = field(default_factory=list, repr=False, compare=False)
     """The decomposition that produced ``plan`` (first-plan and optimise modes; a task the
     partial plan pruner finished is not broken down); empty when there is no plan."""
+    proof: str | None = None
+    """Why no plan exists, in words, when the domain's own analysis proved it after a search
+    that could not (``KnowledgePackage.settle``: HDDL's relaxed reachability); the status is
+    then ``NO_PLAN``."""
     explanation: Any = field(default=None, repr=False, compare=False)
     """The run explained in its domain's words, when the caller built one
     (:class:`engine.tofs.explanation.Explanation`): what the workbench's panes show."""
@@ -349,6 +353,8 @@ class RunResult:
                 return "plan found (the first one: first-plan mode compares no others)"
             return "plan found and proven best"
         if outcome is Outcome.NO_PLAN:
+            if self.proof:
+                return f"no plan exists ({self.proof})"
             return "no plan exists (the whole tree was searched)"
         if self.status is Status.CANCELLED:
             if outcome is Outcome.PLAN_UNPROVEN:
@@ -389,6 +395,7 @@ class RunResult:
                 "failure": _failure_dict(self.failure),
                 "policy": _policy_dict(self.policy) if self.policy else None,
                 "diagnostics": self.diagnostics,
+                "proof": self.proof,
                 "stats": self.stats,
                 "options": self.options,
             }

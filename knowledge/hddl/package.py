@@ -122,6 +122,32 @@ class HddlPackage(KnowledgePackage):
         engine_domain, engine_problem = compile_problem(domain, problem, unit_costs=unit)
         return Read(engine_domain, engine_problem, (domain, problem))
 
+    def settle(self, read: Read, result: RunResult) -> RunResult:
+        """A search that gave up (recursion or repeat cuts, a node or time budget) without
+        a plan may still be on a problem with none: when relaxed reachability
+        (:mod:`knowledge.hddl.reachability`) proves the initial task network can never be
+        accomplished, the answer is "no plan exists" with that reason.  The check runs
+        only then, and only for :data:`SETTLE_SECONDS` (a larger grounding proves
+        nothing and leaves the result as it was)."""
+        import time
+
+        from engine.tofs import Status
+
+        from .reachability import Unfinished, analyse
+
+        if result.found or result.complete or result.status not in _SETTLED:
+            return result
+        domain, problem = read.own
+        try:
+            facts = analyse(domain, problem, deadline=time.perf_counter() + SETTLE_SECONDS)
+        except Unfinished:
+            return result
+        reason = facts.unsolvable()
+        if reason is not None:
+            result.status = Status.NO_PLAN
+            result.proof = f"proven by relaxed reachability: {reason}"
+        return result
+
     # -------------------------------------------------------------- plan flags
 
     def add_plan_arguments(self, parser: argparse.ArgumentParser) -> None:
@@ -204,6 +230,8 @@ class HddlPackage(KnowledgePackage):
             "failure": result.to_dict()["failure"],
             "options": outcome.settings(),
         }
+        if result.proof is not None:  # no plan, proven by the domain's analysis (settle)
+            data["proof"] = result.proof
         if outcome.options.mode == "optimise":
             data["actions"] = len(data["plan"]) if result.found else None
             data["proven_shortest"] = proven_shortest(result)
@@ -215,6 +243,14 @@ class HddlPackage(KnowledgePackage):
 
     def output_formats(self) -> Mapping[str, Callable[[PlanOutcome], str]]:
         return {"ipc": ipc_output}
+
+
+# How long settling a search that gave up may analyse the problem (seconds): the IPC
+# problems the planner solves are analysed in well under this (benchmarks/reachability.py).
+SETTLE_SECONDS = 2.0
+# The stops after which a proof is worth looking for (not a cancel or an interrupt: the
+# user asked for it to stop; not the memory budget: the analysis needs memory too).
+_SETTLED = frozenset(("incomplete", "node budget", "time budget"))
 
 
 def package() -> KnowledgePackage:

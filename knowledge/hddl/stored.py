@@ -51,6 +51,7 @@ __all__ = [
     "hddl_text",
     "import_files",
     "is_hddl_spec",
+    "lint_findings",
     "looks_like_domain",
     "problem_store_name",
     "problem_text",
@@ -297,6 +298,31 @@ def rename_import(
     return new, out
 
 
+def lint_findings(spec: DomainSpec, problems: Sequence[str]) -> list[tuple[str, str, str, str]]:
+    """``kb lint``'s HDDL findings (:func:`knowledge.hddl.reachability.domain_findings`):
+    a predicate a precondition needs that no action adds and no stored problem's initial
+    state holds, and a method that can never apply -- each with the line of the HDDL text
+    it is declared on.  A task no method decomposes is the generic ``task-without-methods``
+    rule's; a text or problem that does not read is the ``compile`` rule's (none here)."""
+    from . import parse_problem
+    from .reachability import domain_findings
+
+    try:
+        domain = spec_to_domain(spec)
+        inits = [parse_problem(text, domain).init for text in problems]
+    except HddlError:
+        return []
+    out: list[tuple[str, str, str, str]] = []
+    for f in domain_findings(domain, inits):
+        line = f"line {f.line}" if f.line is not None else ""
+        if f.kind == "predicate":
+            out.append(("domain", f.name, line, f.message))
+        elif f.kind == "method":
+            task = next(m.task.name for m in domain.methods if m.name == f.name)
+            out.append(("method", f"{task}.{f.name}", line, f.message))
+    return out
+
+
 FORMAT = DomainFormat(
     name="hddl",
     title="HDDL",
@@ -308,5 +334,6 @@ FORMAT = DomainFormat(
     check=check_spec,
     call_name=call_name,
     lint_skips=LINT_SKIPS,
+    lint=lint_findings,
     rename=rename_import,
 )

@@ -309,7 +309,10 @@ def cmd_lint(store: KnowledgeStore, args: argparse.Namespace) -> int:
     from .lint import lint_domain
 
     owner = domain_owner(args.domain)
-    findings = lint_domain(store.load(args.domain), owner[1] if owner else None)
+    # A format's own findings (HDDL) read the stored problems' initial states too.
+    texts = [store.problem_text(args.domain, p["name"]) for p in store.problems(args.domain)]
+    problems = [t for t in texts if t is not None]
+    findings = lint_domain(store.load(args.domain), owner[1] if owner else None, problems=problems)
     errors = sum(f.severity == "error" for f in findings)
     if args.json:
         _json(

@@ -25,7 +25,7 @@ from __future__ import annotations
 import ast
 import difflib
 import re
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations
@@ -116,8 +116,14 @@ class _Hit:
 class _Context:
     """The domain under lint and what several rules derive from it, computed once."""
 
-    def __init__(self, spec: DomainSpec, registry: Registry | None) -> None:
+    def __init__(
+        self, spec: DomainSpec, registry: Registry | None, problems: Sequence[str] = ()
+    ) -> None:
         self.spec = spec
+        # The texts of the domain's stored problems, for a format's own findings (HDDL: a
+        # predicate no action adds may still be held by an initial state).
+        self.problems = problems
+        self.format_hits: list[tuple[str, str, str, str]] | None = None
         self.registry = registry
         # A domain written in a package's own language (HDDL): the spec is a view derived
         # from its text, whose preconditions and calls are not the expression language.
@@ -706,6 +712,31 @@ def _missing_label(ctx: _Context) -> Iterator[_Hit]:
         )
 
 
+# --------------------------------------------------------------- a format's own analysis
+
+
+def _format_findings(ctx: _Context, kinds: frozenset[str]) -> Iterator[_Hit]:
+    """The format's own static findings of these kinds (``DomainFormat.lint``), computed
+    once per domain: HDDL's relaxed reachability over the domain and its stored problems."""
+    if ctx.format is None or ctx.format.lint is None:
+        return
+    if ctx.format_hits is None:
+        ctx.format_hits = ctx.format.lint(ctx.spec, ctx.problems)
+    for kind, name, fld, message in ctx.format_hits:
+        if kind in kinds and kind in _KINDS:
+            yield _Hit(cast("Kind", kind), name, fld, message)
+
+
+def _never_holds(ctx: _Context) -> Iterator[_Hit]:
+    """A predicate a precondition needs that nothing makes true: every step needing it fails."""
+    yield from _format_findings(ctx, frozenset(("domain",)))
+
+
+def _method_never_applies(ctx: _Context) -> Iterator[_Hit]:
+    """A method that needs what can never hold, or a step that can never be done, is dead."""
+    yield from _format_findings(ctx, frozenset(("method",)))
+
+
 # ------------------------------------------------------------------------- the table
 
 
@@ -774,6 +805,19 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule("unused-operator", "warning", "every operator is called by some method", _unused_operator),
     Rule(
+        "never-holds",
+        "error",
+        "every predicate a precondition needs is added by an action or held initially "
+        "(HDDL, over the stored problems)",
+        _never_holds,
+    ),
+    Rule(
+        "method-never-applies",
+        "warning",
+        "every method can apply: what it needs can hold and its steps can be done (HDDL)",
+        _method_never_applies,
+    ),
+    Rule(
         "never-applicable",
         "warning",
         "no precondition is false by its constants alone",
@@ -801,7 +845,11 @@ RULES: tuple[Rule, ...] = (
 
 
 def lint_domain(
-    spec: DomainSpec, registry: Registry | None = None, *, rules: Collection[str] | None = None
+    spec: DomainSpec,
+    registry: Registry | None = None,
+    *,
+    rules: Collection[str] | None = None,
+    problems: Sequence[str] = (),
 ) -> list[Finding]:
     """Every finding of the chosen rules (default: all), errors first, deterministically.
 
@@ -814,6 +862,6 @@ def lint_domain(
             raise ValueError(
                 f"unknown lint rule(s) {sorted(unknown)}; rules are {[r.name for r in RULES]}"
             )
-    ctx = _Context(spec, registry)
+    ctx = _Context(spec, registry, problems)
     findings = [f for r in RULES if rules is None or r.name in rules for f in r.run(ctx)]
     return sorted(findings, key=Finding.sort_key)
