@@ -167,6 +167,11 @@ def test_plan_says_no_plan_exists_with_the_reason(
     assert out.startswith("unsolvable: p1 (mini)")
     assert "no plan exists (proven by relaxed reachability:" in out
     assert "added by no action of the domain" in out
+    # The explanation says how it was proven: recursion was cut, so never "whole tree".
+    assert main(["plan", "hddl", *_files(tmp_path, BROKEN, problem), "--explain"]) == 2
+    explained = capsys.readouterr().out
+    assert "There is no plan: proven by relaxed reachability" in explained
+    assert "whole tree was searched" not in explained
 
 
 def test_solvable_problem_plans_as_before(

@@ -293,7 +293,10 @@ def standing_text(run: RunResult, phrasing: Phrasing, plain: bool = False) -> st
     said = (phrasing.plain_standing(run) if plain else None) or phrasing.standing(run)
     if not said:
         if run.value is None:
-            said = "There is no plan: the whole tree was searched."
+            # Proven some other way (the domain's own analysis after a cut search): say
+            # how, never that the whole tree was searched.
+            how = run.proof or "the whole tree was searched"
+            said = f"There is no plan: {how}."
         elif run.mode == "game":
             said = f"The expected value is {phrasing.value(run.value)}."
         elif run.mode == "first" and not any(s.costs for s in run.plan):
