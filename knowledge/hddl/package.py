@@ -123,8 +123,8 @@ class HddlPackage(KnowledgePackage):
         return Read(engine_domain, engine_problem, (domain, problem))
 
     def settle(self, read: Read, result: RunResult) -> RunResult:
-        """A search that gave up (recursion or repeat cuts, a node or time budget) without
-        a plan may still be on a problem with none: when relaxed reachability
+        """A search that ended without a plan because recursion or repeat cuts left it
+        incomplete may still be on a problem with none: when relaxed reachability
         (:mod:`knowledge.hddl.reachability`) proves the initial task network can never be
         accomplished, the answer is "no plan exists" with that reason.  The check runs
         only then, and only for :data:`SETTLE_SECONDS` (a larger grounding proves
@@ -250,7 +250,9 @@ class HddlPackage(KnowledgePackage):
 SETTLE_SECONDS = 2.0
 # The stops after which a proof is worth looking for (not a cancel or an interrupt: the
 # user asked for it to stop; not the memory budget: the analysis needs memory too).
-_SETTLED = frozenset(("incomplete", "node budget", "time budget"))
+# Only a search that ended on its own, cut by recursion or repeat pruning: a budget stop is
+# the user's "no further", and a proof after it would run past the budget.
+_SETTLED = frozenset(("incomplete",))
 
 
 def package() -> KnowledgePackage:
