@@ -320,6 +320,11 @@ class RunResult:
     """Why no plan exists, in words, when the domain's own analysis proved it after a search
     that could not (``KnowledgePackage.settle``: HDDL's relaxed reachability); the status is
     then ``NO_PLAN``."""
+    suspects: list[Blame] = field(default_factory=list)
+    """At most five places to look first when there is no plan, best first: each a literal
+    or a task with where it was written (``Blame``'s text, file and line), filled by the
+    domain's own analysis (``KnowledgePackage.settle``; HDDL ranks the literals and places
+    that cut the most branches and why each cannot hold).  Empty when there is a plan."""
     explanation: Any = field(default=None, repr=False, compare=False)
     """The run explained in its domain's words, when the caller built one
     (:class:`engine.tofs.explanation.Explanation`): what the workbench's panes show."""
