@@ -608,6 +608,9 @@ def render_text(
     else:
         none = "no plan yet" if result.outcome is Outcome.GAVE_UP else "no plan"
         lines.append(f"{none}; {result.nodes} nodes; {result.seconds:.3f} s")
+        if result.suspects:
+            lines.append("Where to look first:")
+            lines += [f"  {i}. {b.text}" for i, b in enumerate(result.suspects, 1)]
         if result.failure is not None:
             via = result.failure.via
             if via:

@@ -108,6 +108,9 @@ class Blame:
     text: str
     file: str = ""
     line: int | None = None
+    detail: Any = field(default=None, compare=False, repr=False)
+    """The knowledge's own record of the failing part (HDDL: the grounded literal and the
+    place it was written), for its analysis of why it cannot hold; opaque to the engine."""
 
 
 @dataclass(frozen=True)
@@ -401,6 +404,9 @@ class RunResult:
                 "policy": _policy_dict(self.policy) if self.policy else None,
                 "diagnostics": self.diagnostics,
                 "proof": self.proof,
+                "suspects": [
+                    {"text": b.text, "file": b.file, "line": b.line} for b in self.suspects
+                ],
                 "stats": self.stats,
                 "options": self.options,
             }

@@ -150,15 +150,28 @@ class Origin:
     step: int | None = None
     method: str = ""
 
-    def blame(self, literal: str) -> Blame:
+    def blame(self, literal: str, grounded: Condition | None = None) -> Blame:
         """The failure's account of ``literal`` (its values filled in): where it was written,
-        in the words an author searches the file with."""
+        in the words an author searches the file with.  ``grounded`` (the conjunct with its
+        values in place) goes with it as a :class:`Culprit` for the analysis of why it
+        cannot hold."""
         at = f" ({os.path.basename(self.file) or 'domain'}:{self.line})" if self.line else ""
         if self.step is not None:
             text = f"step {self.step} of {self.method}, {self.owner}{at}, needs `{literal}`"
         else:
             text = f"{self.owner}{at} needs `{literal}`"
-        return Blame(text, self.file, self.line)
+        detail = Culprit(self, grounded) if grounded is not None else None
+        return Blame(text, self.file, self.line, detail)
+
+
+@dataclass(frozen=True, slots=True)
+class Culprit:
+    """The conjunct that failed, its values in place (a variable the match had not bound
+    stays a variable), and where it was written: what :mod:`knowledge.hddl.diagnosis`
+    reasons about."""
+
+    origin: Origin
+    literal: Condition
 
 
 def conjuncts(formula: Condition | None) -> list[Condition]:
@@ -290,6 +303,13 @@ def _grounded_term(t: Term, values: Mapping[str, Any]) -> Term:
     return Const(str(values[t.name])) if isinstance(t, Var) and t.name in values else t
 
 
+def grounded(f: Condition, keys: Mapping[str, str], env: Mapping[str, Any]) -> Condition:
+    """``f`` with the values its variables have in ``env`` written in place of them."""
+    if isinstance(f, TypeIs):
+        return f
+    return _grounded(f, {n: env[k] for n, k in keys.items() if k in env})
+
+
 def ground_text(f: Condition, keys: Mapping[str, str], env: Mapping[str, Any]) -> str:
     """``f`` as HDDL text with the values its variables have in ``env`` written in place
     of them (``(in package-0 truck-0)``): what the author looks for in the state.  A
@@ -388,7 +408,10 @@ class Test:
             if not part.fn(state, env):
                 blame = None
                 if part.origin is not None:
-                    blame = part.origin.blame(ground_text(part.formula, self.keys, env))
+                    blame = part.origin.blame(
+                        ground_text(part.formula, self.keys, env),
+                        grounded(part.formula, self.keys, env),
+                    )
                 return part.text, _values(part.variables, self.keys, env), blame
         return self.source, [], None
 
@@ -710,5 +733,8 @@ class Match:
         step = self.steps[best[0]]
         blame = None
         if step.origin is not None and step.formula is not None:
-            blame = step.origin.blame(ground_text(step.formula, self.keys, best[1]))
+            blame = step.origin.blame(
+                ground_text(step.formula, self.keys, best[1]),
+                grounded(step.formula, self.keys, best[1]),
+            )
         return step.text, _values(step.variables, self.keys, best[1]), blame

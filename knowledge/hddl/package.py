@@ -123,29 +123,36 @@ class HddlPackage(KnowledgePackage):
         return Read(engine_domain, engine_problem, (domain, problem))
 
     def settle(self, read: Read, result: RunResult) -> RunResult:
-        """A search that ended without a plan because recursion or repeat cuts left it
-        incomplete may still be on a problem with none: when relaxed reachability
-        (:mod:`knowledge.hddl.reachability`) proves the initial task network can never be
-        accomplished, the answer is "no plan exists" with that reason.  The check runs
-        only then, and only for :data:`SETTLE_SECONDS` (a larger grounding proves
-        nothing and leaves the result as it was)."""
+        """A run with no plan gets the places to look first (``RunResult.suspects``:
+        :mod:`knowledge.hddl.diagnosis` reads its deepest failure against the problem's
+        relaxed reachability).  A search that ended without a plan because recursion or
+        repeat cuts left it incomplete may still be on a problem with none: when relaxed
+        reachability (:mod:`knowledge.hddl.reachability`) proves the initial task network
+        can never be accomplished, the answer is "no plan exists" with that reason.  The
+        analysis runs for at most :data:`SETTLE_SECONDS` (a larger grounding proves nothing
+        and leaves the result as it was), and not at all after a budget stopped the run."""
         import time
 
         from engine.tofs import Status
 
-        from .reachability import Unfinished, analyse
+        from .diagnosis import diagnose
+        from .reachability import Reachability, Unfinished, analyse
 
-        if result.found or result.complete or result.status not in _SETTLED:
+        if result.found:
             return result
         domain, problem = read.own
-        try:
-            facts = analyse(domain, problem, deadline=time.perf_counter() + SETTLE_SECONDS)
-        except Unfinished:
-            return result
-        reason = facts.unsolvable()
-        if reason is not None:
-            result.status = Status.NO_PLAN
-            result.proof = f"proven by relaxed reachability: {reason}"
+        facts: Reachability | None = None
+        if result.complete or result.status in _SETTLED:
+            try:
+                facts = analyse(domain, problem, deadline=time.perf_counter() + SETTLE_SECONDS)
+            except Unfinished:
+                facts = None
+        if facts is not None and not result.complete:
+            reason = facts.unsolvable()
+            if reason is not None:
+                result.status = Status.NO_PLAN
+                result.proof = f"proven by relaxed reachability: {reason}"
+        result.suspects = diagnose(domain, problem, result.failure, result.suspects, facts)
         return result
 
     # -------------------------------------------------------------- plan flags
@@ -227,9 +234,10 @@ class HddlPackage(KnowledgePackage):
             "nodes": result.nodes,
             "seconds": round(result.seconds, 6),
             "stats": result.stats,
-            "failure": result.to_dict()["failure"],
             "options": outcome.settings(),
         }
+        full = result.to_dict()
+        data["failure"], data["suspects"] = full["failure"], full["suspects"]
         if result.proof is not None:  # no plan, proven by the domain's analysis (settle)
             data["proof"] = result.proof
         if outcome.options.mode == "optimise":

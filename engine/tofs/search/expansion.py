@@ -257,6 +257,17 @@ class Expander(SearchBase):
     ) -> Subtree:
         """No alternative applies: the node fails, with every alternative's failure."""
         self.stats["dead_ends"] += 1
+        cuts = self.cuts
+        for alt in alts:
+            f = alt.failure
+            if f is not None and f.expr is not None:
+                seen = cuts.get(id(f.expr))
+                if seen is None:
+                    cuts[id(f.expr)] = [1, f]
+                else:
+                    seen[0] += 1
+                    if f.depth > seen[1].depth:
+                        seen[1] = f
         if len(alts) == 1 and alts[0].method is None:  # an operator that cannot apply
             failure = alts[0].failure
         else:

@@ -50,7 +50,9 @@ class Search(CostSearch, GameSearch):
             ACTIVE.search = outer
             sys.setrecursionlimit(old_limit)
         if self.aborted is not None:
-            return self.result(Status.NO_PLAN, None, [], [], None, self.failure(self.aborted))
+            result = self.result(Status.NO_PLAN, None, [], [], None, self.failure(self.aborted))
+            result.suspects = self.suspects()
+            return result
         steps = [self.make_step(alt) for alt in flatten(out.steps)]
         choices = [self.choice_point(pc) for pc in flatten(out.choices)]
         if self.stop is not None:
@@ -71,6 +73,8 @@ class Search(CostSearch, GameSearch):
         )
         if out.value is not None:
             result.expansions.extend(self.expansion(*item) for item in flatten(out.path))
+        else:
+            result.suspects = self.suspects()
         return result
 
 

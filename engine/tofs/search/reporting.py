@@ -14,6 +14,7 @@ from typing import Any
 from ..domain import Task
 from ..results import (
     AlternativeRecord,
+    Blame,
     ChoicePoint,
     Expansion,
     Failure,
@@ -56,6 +57,29 @@ class Reporter(Expander):
             return found
         via = tuple((self.domain.task_label(t), label) for t, label in flatten(p.via))
         return replace(found, via=via)
+
+    def suspects(self, limit: int = 5) -> list[Blame]:
+        """The conditions that closed the most dead ends, most first (ties: the deeper
+        first), each said as its deepest failure's blame: where a run with no plan was cut
+        most often is where an author looks first."""
+        ranked = sorted(self.cuts.values(), key=lambda c: (-c[0], -c[1].depth, c[1].node))
+        out: list[Blame] = []
+        seen: set[str] = set()
+        for count, pending in ranked:
+            if len(out) == limit or self.late():
+                break
+            found = self.explain_failure(pending)
+            if found is None:
+                continue
+            times = f"closed {count} dead end{'' if count == 1 else 's'}"
+            blame = found.blame
+            if blame is None:
+                blame = Blame(f"{found.task}: {found.method or 'it'} needs `{found.failing}`")
+            if blame.text in seen:
+                continue
+            seen.add(blame.text)
+            out.append(replace(blame, text=f"{blame.text} ({times})"))
+        return out
 
     def explain_failure(self, p: PendingFailure) -> Failure | None:
         """Why ``p`` failed: the smallest failing part of its condition and the values it

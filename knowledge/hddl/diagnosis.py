@@ -1,0 +1,458 @@
+"""Where to look first when an HDDL problem has no plan: the decisive literal, why it is
+false where it was needed, and the places of the domain that could be at fault.
+
+Why: the search's deepest failure says *what* failed and where it was written (the
+``Culprit`` of its blame), but an author needs to know why it cannot hold there, and the
+fault is usually elsewhere: an action that ran earlier and should have added the literal,
+a method whose steps stand in the wrong order, a task that has no method for the case at
+hand.  This module reads the failure, the path the search took to it and the relaxed
+reachability of the problem (computed once, :mod:`knowledge.hddl.reachability`), and says
+each finding on one line, in the domain's own names, with the file line to open:
+
+* why the literal is false at that point: never true and added by no action; added only by
+  actions that cannot apply (relaxed reachability); deleted by a named earlier step; or
+  added only by actions that never ran with these values on the path;
+* an action that ran earlier on the path with the literal's objects and does not add it
+  (a lost add effect), most recent first;
+* a later step of the method that holds the failing step, which could add what it needs
+  (two steps in the wrong order);
+* a precondition that asks for a literal to be false where it holds (a negated literal);
+* a compound task none of whose methods applies (a missing method).
+
+Nothing here searches: the findings are ranked by how directly they explain the failure,
+and the engine's own suspects (the conditions that closed the most dead ends) follow them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from engine.tofs.results import Blame, Failure
+
+from .conditions import Culprit
+from .model import (
+    Action,
+    Atom,
+    Const,
+    Delete,
+    Domain,
+    Effect,
+    EffectAnd,
+    EffectForall,
+    Method,
+    Not,
+    Pos,
+    Problem,
+    Term,
+    Var,
+    When,
+)
+from .reachability import Reachability, literal_text
+
+__all__ = ["LIMIT", "diagnose"]
+
+LIMIT = 5  # suspects shown, at most (issue 28: "at most five")
+
+_CALL = re.compile(r"^\((\S+)((?:\s+[^\s()]+)*)\)$")
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One entry of the path to the failure: a task and the method taken for it ("" for
+    an action applied)."""
+
+    name: str
+    args: tuple[str, ...]
+    method: str
+
+
+def diagnose(
+    domain: Domain,
+    problem: Problem,
+    failure: Failure | None,
+    engine_suspects: Sequence[Blame],
+    facts: Reachability | None,
+) -> list[Blame]:
+    """At most :data:`LIMIT` places to look first, best first: this module's findings about
+    the deepest failure, then the engine's suspects not already said."""
+    first: list[Blame] = []
+    last: list[Blame] = []
+    if failure is not None:
+        diagnosis = _Diagnosis(domain, problem, failure, facts)
+        first, last = diagnosis.findings(), diagnosis.no_method()
+    culprits = {b.detail: b for b in first if b.detail is not None}
+    out: list[Blame] = []
+    said: set[str] = set()
+    for blame in (*first, *engine_suspects):
+        mine = culprits.get(blame.detail) if blame.detail is not None else None
+        if mine is not None and mine is not blame:  # the engine's count of the same literal
+            count = blame.text.rsplit(" (closed ", 1)
+            if len(count) == 2:
+                i = out.index(mine)
+                out[i] = Blame(f"{mine.text} (closed {count[1]}", mine.file, mine.line)
+            continue
+        if blame.text in said:
+            continue
+        said.add(blame.text)
+        out.append(blame)
+    room = max(LIMIT - len(last), 1)
+    return (out[:room] + last)[:LIMIT]
+
+
+class _Diagnosis:
+    def __init__(
+        self, domain: Domain, problem: Problem, failure: Failure, facts: Reachability | None
+    ) -> None:
+        self.domain = domain
+        self.problem = problem
+        self.failure = failure
+        self.facts = facts
+        self.file = os.path.basename(domain.path) if domain.path else "domain"
+        self.actions = {a.name.lower(): a for a in domain.actions}
+        self.methods = {m.name.lower(): m for m in domain.methods}
+        self.path = [s for s in map(_step, failure.via) if s is not None]
+        self._task_effects: dict[tuple[str, bool], frozenset[str]] = {}
+
+    # ------------------------------------------------------------------ the findings
+
+    def findings(self) -> list[Blame]:
+        """What the decisive literal says: why it is false there, and who may be at
+        fault (its first line carries the culprit as ``detail``)."""
+        culprit = _culprit(self.failure)
+        return self._literal(culprit) if culprit is not None else []
+
+    def _literal(self, culprit: Culprit) -> list[Blame]:
+        literal = culprit.literal
+        negated = isinstance(literal, Not)
+        atom = literal.body if isinstance(literal, Not) else literal
+        if not isinstance(atom, Atom):
+            return []
+        pred = atom.predicate.lower()
+        args = tuple(_name(t) for t in atom.args)
+        text = literal_text(pred, args)
+        where = _where(culprit)
+        if negated:
+            return self._holds(culprit, pred, args, text, where)
+        before = self._before()
+        why, suspects, deleted = self._why_false(pred, args, before)
+        first = Blame(
+            f"`{text}` is false where {where} needs it: {why}", *self._at(culprit), culprit
+        )
+        return [first, *suspects, *self._order(culprit, pred, deleted)]
+
+    def _holds(
+        self, culprit: Culprit, pred: str, args: tuple[str, ...], text: str, where: str
+    ) -> list[Blame]:
+        """A precondition needs ``(not text)`` where ``text`` holds."""
+        since = "it holds in the initial state"
+        for i, step in reversed(list(enumerate(self._before(), 1))):
+            action = self.actions.get(step.name)
+            if action is not None and _matching(action, step.args, pred, args, adds=True):
+                since = f"step {i} of the path, {_call(step)}, adds it"
+                break
+        else:
+            if not any(
+                a.predicate.lower() == pred and tuple(_name(t) for t in a.args) == args
+                for a in self.problem.init
+            ):
+                since = "it holds there"
+        owner = culprit.origin.owner
+        lifted = _lifted_text(culprit)
+        return [
+            Blame(
+                f"`{text}` holds where {where} needs it false: {since}; should {owner}'s "
+                f"precondition read {lifted} rather than (not {lifted})?",
+                *self._at(culprit),
+                culprit,
+            )
+        ]
+
+    def _why_false(
+        self, pred: str, args: tuple[str, ...], before: list[_Step]
+    ) -> tuple[str, list[Blame], bool]:
+        """Why the literal is false after ``before``, the actions on the path that may be
+        at fault, and whether a step of the path deleted it."""
+        adders = [a for a in self.domain.actions if pred in _adds(a)]
+        in_init = any(a.predicate.lower() == pred for a in self.problem.init)
+        added_at = deleted_at = 0
+        for i, step in enumerate(before, 1):
+            action = self.actions.get(step.name)
+            if action is None:
+                continue
+            if _matching(action, step.args, pred, args, adds=True):
+                added_at = i
+            if _matching(action, step.args, pred, args, adds=False):
+                deleted_at = i
+        suspects = self._should_add(pred, args, before, max(added_at, deleted_at))
+        if not adders:
+            held = " and the initial state does not hold it" if not in_init else ""
+            why = f"no action of the domain adds `{pred}`{held}"
+            return why, suspects, False
+        if deleted_at > added_at:
+            step = before[deleted_at - 1]
+            return f"step {deleted_at} of the path, {_call(step)}, deletes it", suspects, True
+        if self.facts is not None and not self.facts.can_hold(pred, args):
+            return self.facts.why_never(pred, args), suspects, False
+        names = ", ".join(a.name for a in adders)
+        return (
+            f"it is added only by {names}, which did not run with these values before it",
+            suspects,
+            False,
+        )
+
+    def _should_add(
+        self, pred: str, args: tuple[str, ...], before: list[_Step], since: int
+    ) -> list[Blame]:
+        """Actions that ran after ``since`` with every object of the literal and do not add
+        it, most recent first: one of them may have lost the add effect."""
+        out: list[Blame] = []
+        seen: set[str] = set()
+        for i in range(len(before), since, -1):
+            step = before[i - 1]
+            action = self.actions.get(step.name)
+            if action is None or action.name in seen or pred in _adds(action):
+                continue
+            lifted = _lift(action, step.args, args)
+            if lifted is None:
+                continue
+            seen.add(action.name)
+            out.append(
+                Blame(
+                    f"{action.name} ({self.file}:{_line(action.pos)}) ran before it as "
+                    f"{_call(step)} and adds no `{pred}`: should its effect add "
+                    f"{literal_text(pred, lifted)}?",
+                    self.domain.path,
+                    _line(action.pos),
+                )
+            )
+            if len(out) == 2:
+                break
+        return out
+
+    def _order(self, culprit: Culprit, pred: str, deleted: bool) -> list[Blame]:
+        """Two steps of the method holding the failing step that clash over ``pred``: a
+        later step that could add it (the two may stand in the wrong order), or, when it
+        was deleted on the way, an earlier step that may delete it (the wrong order, or
+        the wrong arguments in one of the calls)."""
+        out: list[Blame] = []
+        places: list[tuple[str, int]] = []
+        origin = culprit.origin
+        if origin.step is not None and origin.method:
+            places.append((origin.method, origin.step))
+        parent = self._parent()
+        if parent is not None and parent not in places:
+            places.append(parent)
+        for method_name, step in places:
+            method = self.methods.get(method_name.lower())
+            if method is None or not 0 < step <= len(method.subtasks):
+                continue
+            need = method.subtasks[step - 1]
+            needs = f"step {step}, {_call_terms(need.name, need.args)}, needs"
+            at = f"{method.name} ({self.file}:{_line(method.pos)})"
+            for j in range(step - 2 if deleted else -1, -1, -1):
+                earlier = method.subtasks[j]
+                if pred in self._effects_of_task(earlier.name.lower(), False):
+                    out.append(
+                        Blame(
+                            f"{at}: step {j + 1}, {_call_terms(earlier.name, earlier.args)}, "
+                            f"can delete `{pred}` that {needs}: are the two in the right "
+                            "order, with the right arguments?",
+                            self.domain.path,
+                            _line(earlier.pos) or _line(method.pos),
+                        )
+                    )
+                    break
+            for j in range(step, len(method.subtasks)):
+                later = method.subtasks[j]
+                if pred in self._effects_of_task(later.name.lower(), True):
+                    out.append(
+                        Blame(
+                            f"{at}: step {j + 1}, {_call_terms(later.name, later.args)}, "
+                            f"can add `{pred}` that {needs}: should it come first?",
+                            self.domain.path,
+                            _line(later.pos) or _line(method.pos),
+                        )
+                    )
+                    break
+        return out
+
+    def no_method(self) -> list[Blame]:
+        """A compound task none of whose methods applied."""
+        f = self.failure
+        if f.field != "no method":
+            return []
+        step = _step((f.task, ""))
+        if step is None or step.name in self.actions:
+            return []
+        task = next((t for t in self.domain.tasks if t.name.lower() == step.name), None)
+        methods = [m.name for m in self.domain.methods if m.task.name.lower() == step.name]
+        pos = task.pos if task is not None else None
+        if not methods:
+            text = f"task {step.name} has no method: none decomposes {f.task}"
+        else:
+            text = (
+                f"no method of task {step.name} applies to {f.task} "
+                f"(it has {', '.join(methods)}): is one missing for this case?"
+            )
+        return [Blame(text, self.domain.path, _line(pos))]
+
+    # ------------------------------------------------------------------ the path
+
+    def _before(self) -> list[_Step]:
+        """The actions applied on the path before the failure, in order."""
+        return [s for s in self.path if not s.method and s.name in self.actions]
+
+    def _parent(self) -> tuple[str, int] | None:
+        """The method whose step the failing task is, with the step's 1-based position:
+        the path is the decomposition in depth-first order, so a stack of open methods
+        says whose slot each entry fills."""
+        stack: list[tuple[Method, list[int]]] = []  # (method, [steps left])
+        for s in self.path:
+            while stack and stack[-1][1][0] == 0:
+                stack.pop()
+            if stack:
+                stack[-1][1][0] -= 1
+            method = self.methods.get(s.method) if s.method else None
+            if method is not None:
+                stack.append((method, [len(method.subtasks)]))
+        while stack and stack[-1][1][0] == 0:
+            stack.pop()
+        if not stack:
+            return None
+        method, left = stack[-1]
+        return method.name, len(method.subtasks) - left[0] + 1
+
+    def _effects_of_task(self, name: str, adds: bool) -> frozenset[str]:
+        """The predicates a task may add (or delete), through any of its decompositions
+        (relaxed: every method, every step)."""
+        key = (name, adds)
+        done = self._task_effects.get(key)
+        if done is not None:
+            return done
+        self._task_effects[key] = frozenset()  # recursion: what is known so far
+        action = self.actions.get(name)
+        if action is not None:
+            found = frozenset(
+                a.predicate.lower() for a, add in _effects(action.effect) if add == adds
+            )
+        else:
+            found = frozenset().union(
+                *(
+                    self._effects_of_task(sub.name.lower(), adds)
+                    for m in self.domain.methods
+                    if m.task.name.lower() == name
+                    for sub in m.subtasks
+                )
+            )
+        self._task_effects[key] = found
+        return found
+
+    def _at(self, culprit: Culprit) -> tuple[str, int | None]:
+        return culprit.origin.file or self.domain.path, culprit.origin.line
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _culprit(failure: Failure) -> Culprit | None:
+    """The decisive failed literal: the failure's own, else its first cause's."""
+    todo = [failure]
+    while todo:
+        f = todo.pop(0)
+        detail = f.blame.detail if f.blame is not None else None
+        if isinstance(detail, Culprit):
+            return detail
+        todo.extend(f.causes)
+    return None
+
+
+def _where(culprit: Culprit) -> str:
+    o = culprit.origin
+    at = f" ({os.path.basename(o.file) or 'domain'}:{o.line})" if o.line else ""
+    if o.step is not None:
+        return f"step {o.step} of {o.method}, {o.owner}{at},"
+    return f"{o.owner}{at}"
+
+
+def _lifted_text(culprit: Culprit) -> str:
+    literal = culprit.literal
+    atom = literal.body if isinstance(literal, Not) else literal
+    assert isinstance(atom, Atom)
+    return literal_text(atom.predicate, [_name(t) for t in atom.args])
+
+
+def _step(entry: tuple[str, str]) -> _Step | None:
+    task, alternative = entry
+    m = _CALL.match(task.strip())
+    if m is None:
+        return None
+    method = alternative.split("(", 1)[0].strip().lower()
+    return _Step(m.group(1).lower(), tuple(a.lower() for a in m.group(2).split()), method)
+
+
+def _call(step: _Step) -> str:
+    return "(" + " ".join((step.name, *step.args)) + ")"
+
+
+def _call_terms(name: str, args: Iterable[Term]) -> str:
+    return "(" + " ".join((name, *(str(a) for a in args))) + ")"
+
+
+def _name(term: Term) -> str:
+    return str(term.name).lower() if isinstance(term, Var | Const) else str(term).lower()
+
+
+def _line(pos: Pos | None) -> int | None:
+    return pos.line if pos is not None else None
+
+
+def _effects(effect: Effect | None) -> Iterable[tuple[Atom, bool]]:
+    """Each atom an effect adds (True) or deletes (False), conditional ones included."""
+    todo: list[Effect] = [effect] if effect is not None else []
+    while todo:
+        e = todo.pop(0)
+        if isinstance(e, Atom):
+            yield e, True
+        elif isinstance(e, Delete):
+            yield e.atom, False
+        elif isinstance(e, EffectAnd):
+            todo[:0] = list(e.parts)
+        elif isinstance(e, EffectForall | When):
+            todo.insert(0, e.effect)
+
+
+def _adds(action: Action) -> frozenset[str]:
+    return frozenset(a.predicate.lower() for a, add in _effects(action.effect) if add)
+
+
+def _matching(
+    action: Action, values: Sequence[str], pred: str, args: Sequence[str], adds: bool
+) -> bool:
+    """Whether the action, applied with ``values``, adds (or deletes) ``(pred args)``."""
+    binding = {p.name.lower(): v for p, v in zip(action.params, values, strict=False)}
+    for atom, add in _effects(action.effect):
+        if add != adds or atom.predicate.lower() != pred or len(atom.args) != len(args):
+            continue
+        ground = [binding.get(_name(t), "?") if isinstance(t, Var) else _name(t) for t in atom.args]
+        if all(g == a or g == "?" for g, a in zip(ground, args, strict=True)):
+            return True
+    return False
+
+
+def _lift(action: Action, values: Sequence[str], args: Sequence[str]) -> list[str] | None:
+    """The literal's objects as the action's parameters, or None when it did not take
+    them all (a constant of the domain stays as it is)."""
+    out: list[str] = []
+    for a in args:
+        if a.startswith("?"):
+            return None
+        for p, v in zip(action.params, values, strict=False):
+            if v == a:
+                out.append(p.name)
+                break
+        else:
+            return None
+    return out

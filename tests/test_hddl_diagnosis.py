@@ -1,0 +1,155 @@
+"""Where to look first: one break of each kind in a small Transport-like domain, and the
+line of the explanation that must lead its author to the fault.
+
+The domain and problem are ``tests.test_hddl_blame``'s (one truck t1 at a, one box at a,
+a road from a to b; deliver the box to b).  Every expectation below was worked out by hand
+from that text: which step of the path fails, on which literal, and which place of the
+domain the break touched.  Line numbers are those of ``DOMAIN`` (checked below).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from knowledge.hddl.diagnosis import LIMIT
+from knowledge.hddl.package import run_files
+from tests.test_hddl_blame import DOMAIN, SOLVABLE, files
+from workbench.cli import main
+
+
+def line_of(needle: str, text: str = DOMAIN) -> int:
+    """The 1-based line of the only line of ``text`` that holds ``needle``."""
+    (hit,) = [i for i, line in enumerate(text.splitlines(), 1) if needle in line]
+    return hit
+
+
+def broken(old: str, new: str) -> str:
+    """DOMAIN with one place changed (the same number of lines)."""
+    assert DOMAIN.count(old) == 1, old
+    text = DOMAIN.replace(old, new)
+    assert len(text.splitlines()) == len(DOMAIN.splitlines())
+    return text
+
+
+def suspects(tmp_path: Path, domain: str) -> list[str]:
+    run = run_files(*files(tmp_path, domain, SOLVABLE))
+    assert not run.result.found
+    assert 0 < len(run.result.suspects) <= LIMIT
+    return [b.text for b in run.result.suspects]
+
+
+def test_the_lines_used_below() -> None:
+    assert line_of("(:action pick_up") == 25
+    assert line_of("(:method m_deliver") == 10
+    assert line_of("(:method m_unload") == 20
+    assert line_of("(:action drop") == 41
+
+
+def test_a_lost_add_effect_points_at_the_action_that_ran_and_should_add_it(
+    tmp_path: Path,
+) -> None:
+    """pick_up no longer adds (in ?p ?v).  pick_up (t1 a box) and drive (t1 a b) run;
+    m_unload's step drop then needs (in box t1), which nothing adds.  Of the actions that
+    ran, only pick_up took both the box and the truck: it is the one to fix, with the
+    literal in its own variables."""
+    found = suspects(
+        tmp_path, broken("(not (at ?p ?l))\n      (in ?p ?v)))", "(not (at ?p ?l))\n      ))")
+    )
+    assert found[0].startswith(
+        "`(in box t1)` is false where step 1 of m_unload, drop (domain.hddl:45), needs it: "
+        "no action of the domain adds `in` and the initial state does not hold it"
+    )
+    assert found[1] == (
+        "pick_up (domain.hddl:25) ran before it as (pick_up t1 a box) and adds no `in`: "
+        "should its effect add (in ?p ?v)?"
+    )
+    assert not any(s.startswith("drive") for s in found)  # drive never took the box
+
+
+def test_a_negated_precondition_says_the_literal_holds_and_who_added_it(
+    tmp_path: Path,
+) -> None:
+    """drop now needs (not (in ?p ?v)).  pick_up, step 1 of the path, put the box in the
+    truck, so the negation is false where m_unload checks drop's precondition."""
+    found = suspects(
+        tmp_path, broken("(at ?v ?l)\n      (in ?p ?v))", "(at ?v ?l)\n      (not (in ?p ?v)))")
+    )
+    assert found[0].startswith(
+        "`(in box t1)` holds where step 1 of m_unload, drop (domain.hddl:45), needs it "
+        "false: step 1 of the path, (pick_up t1 a box), adds it; should drop's "
+        "precondition read (in box t1) rather than (not (in box t1))?"
+    )
+
+
+def test_a_deleted_method_is_a_task_with_no_method(tmp_path: Path) -> None:
+    """m_unload, the only method of unload, is gone: pick_up and drive run, then (unload
+    t1 b box) has nothing to decompose it."""
+    lines = DOMAIN.splitlines()
+    start, end = line_of("(:method m_unload") - 1, line_of("(:action pick_up") - 1
+    text = "\n".join(lines[:start] + [""] * (end - start) + lines[end:]) + "\n"
+    found = suspects(tmp_path, text)
+    assert "task unload has no method: none decomposes (unload t1 b box)" in found
+
+
+def test_swapped_steps_name_the_method_and_the_step_that_deletes_what_the_next_needs(
+    tmp_path: Path,
+) -> None:
+    """m_deliver drives before it picks up: drive (t1 a b) moves the truck away, and
+    pick_up (t1 a box), step 2, needs the truck at a."""
+    found = suspects(
+        tmp_path,
+        broken(
+            "(pick_up ?v ?l1 ?p)\n      (drive ?v ?l1 ?l)",
+            "(drive ?v ?l1 ?l)\n      (pick_up ?v ?l1 ?p)",
+        ),
+    )
+    assert found[0].startswith(
+        "`(at t1 a)` is false where pick_up (domain.hddl:28) needs it: step 1 of the path, "
+        "(drive t1 a b), deletes it"
+    )
+    assert (
+        "m_deliver (domain.hddl:10): step 1, (drive ?v ?l1 ?l), can delete `at` that "
+        "step 2, (pick_up ?v ?l1 ?p), needs: are the two in the right order, with the "
+        "right arguments?"
+    ) in found
+
+
+def test_a_wrong_variable_names_the_method_and_the_call(tmp_path: Path) -> None:
+    """m_deliver unloads at ?l1 (a) instead of ?l (b): the truck has driven to b, so
+    drop (t1 a box), step 1 of m_unload, needs (at t1 a), which drive deleted; the call
+    at fault is m_deliver's step 3."""
+    found = suspects(tmp_path, broken("(unload ?v ?l ?p)))", "(unload ?v ?l1 ?p)))"))
+    assert found[0].startswith(
+        "`(at t1 a)` is false where step 1 of m_unload, drop (domain.hddl:44), needs it: "
+        "step 2 of the path, (drive t1 a b), deletes it"
+    )
+    assert (
+        "m_deliver (domain.hddl:10): step 2, (drive ?v ?l1 ?l), can delete `at` that "
+        "step 3, (unload ?v ?l1 ?p), needs: are the two in the right order, with the "
+        "right arguments?"
+    ) in found
+
+
+def test_suspects_come_first_in_explain_and_in_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An author reads where to look before the path; the JSON carries file and line."""
+    domain = broken("(not (at ?p ?l))\n      (in ?p ?v)))", "(not (at ?p ?l))\n      ))")
+    args = ["plan", "hddl", *files(tmp_path, domain, SOLVABLE)]
+    main([*args, "--explain"])
+    out = capsys.readouterr().out.splitlines()
+    head = out.index("Where to look first:")
+    assert out[head + 2].startswith("  2. pick_up (domain.hddl:25) ran before it")
+    assert head < next(i for i, line in enumerate(out) if "deepest failure" in line)
+    main([*args, "--json"])
+    data = json.loads(capsys.readouterr().out)
+    second = data["suspects"][1]
+    assert (Path(second["file"]).name, second["line"]) == ("domain.hddl", 25)
+
+
+def test_a_plan_has_no_suspects(tmp_path: Path) -> None:
+    run = run_files(*files(tmp_path, DOMAIN, SOLVABLE))
+    assert run.result.found and run.result.suspects == []
