@@ -393,6 +393,15 @@ class Test:
             ]
         return self._parts
 
+    def failing_part(self, state: Any, env: Mapping[str, Any]) -> int | None:
+        """Which conjunct is false (its index), for the engine's count of dead ends by the
+        literal that closed them; None when it is a parameter's type: a binding that
+        does not fit the method is how bindings are tried, not a fault to look for."""
+        for i, part in enumerate(self.parts()):
+            if not part.fn(state, env):
+                return None if isinstance(part.formula, TypeIs) else i
+        return None
+
     def explain_false(
         self, state: Any, env: Mapping[str, Any]
     ) -> tuple[str, list[SubexpressionValue]]:
@@ -428,6 +437,9 @@ def _line(p: Typed, owner: Origin) -> int | None:
 # a bound on the time it takes when the bindings run into the millions (the furthest
 # point found so far is reported).
 EXPLAIN_BUDGET = 20_000
+# The same walk, to count a dead end under the literal that closed it (every dead end
+# asks, so it must be cheap; past this, the count goes to the condition as a whole).
+FAILING_PART_BUDGET = 64
 
 # Sets of facts a literal keeps indexed at once; past that the index starts again (states
 # that are gone hold their sets only through it).
@@ -683,32 +695,31 @@ class Match:
             else:
                 i, entering = i + 1, True
 
-    def explain_false(
-        self, state: Any, env: Mapping[str, Any]
-    ) -> tuple[str, list[SubexpressionValue]]:
-        return self.explain_empty(state, env)
+    def failing_part(self, state: Any, env: Mapping[str, Any]) -> int | None:
+        """The step where the match that got furthest failed, found within a small budget
+        (the count of dead ends per literal must stay cheap); None when it is a
+        parameter's type, which is how bindings are tried rather than a fault."""
+        found = self._furthest(state, env, FAILING_PART_BUDGET)
+        if found is None:
+            return 0
+        step = self.steps[found[0]]
+        if step.kind == "type" or isinstance(step.formula, TypeIs):
+            return None
+        return found[0]
 
-    def explain_empty(
-        self, state: Any, env: Mapping[str, Any]
-    ) -> tuple[str, list[SubexpressionValue]]:
-        """The conjunct where the match that got furthest failed, with the values its
-        variables had there ("for ?t = truck-0 and any ?l" when it was binding ?l)."""
-        failing, values, _ = self.explain_blame(state, env)
-        return failing, values
-
-    def explain_blame(
-        self, state: Any, env: Mapping[str, Any]
-    ) -> tuple[str, list[SubexpressionValue], Blame | None]:
-        """As :meth:`explain_empty`, with where the conjunct that failed was written, its
-        values filled in as far as the match had bound them."""
+    def _furthest(
+        self, state: Any, env: Mapping[str, Any], budget: int
+    ) -> tuple[int, dict[str, Any]] | None:
+        """(index of the step, bindings there) where the match that got furthest failed
+        within ``budget`` steps; None when the match succeeds or nothing was tried."""
         best: list[Any] = [-1, None]
-        budget = [EXPLAIN_BUDGET]  # a match can be huge; its explanation must not be
+        left = [budget]
 
         def walk(i: int, e: dict[str, Any]) -> bool:
             if i == len(self.steps):
                 return True
-            budget[0] -= 1
-            if budget[0] < 0:
+            left[0] -= 1
+            if left[0] < 0:
                 return False
             step = self.steps[i]
             if step.kind == "test":
@@ -729,7 +740,31 @@ class Match:
             return ok
 
         if walk(0, dict(env)) or best[1] is None:
+            return None
+        return best[0], best[1]
+
+    def explain_false(
+        self, state: Any, env: Mapping[str, Any]
+    ) -> tuple[str, list[SubexpressionValue]]:
+        return self.explain_empty(state, env)
+
+    def explain_empty(
+        self, state: Any, env: Mapping[str, Any]
+    ) -> tuple[str, list[SubexpressionValue]]:
+        """The conjunct where the match that got furthest failed, with the values its
+        variables had there ("for ?t = truck-0 and any ?l" when it was binding ?l)."""
+        failing, values, _ = self.explain_blame(state, env)
+        return failing, values
+
+    def explain_blame(
+        self, state: Any, env: Mapping[str, Any]
+    ) -> tuple[str, list[SubexpressionValue], Blame | None]:
+        """As :meth:`explain_empty`, with where the conjunct that failed was written, its
+        values filled in as far as the match had bound them."""
+        found = self._furthest(state, env, EXPLAIN_BUDGET)
+        if found is None:
             return self.source, [], None
+        best = found
         step = self.steps[best[0]]
         blame = None
         if step.origin is not None and step.formula is not None:

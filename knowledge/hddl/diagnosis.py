@@ -82,7 +82,7 @@ def diagnose(
     last: list[Blame] = []
     if failure is not None:
         diagnosis = _Diagnosis(domain, problem, failure, facts)
-        first, last = diagnosis.findings(), diagnosis.no_method()
+        first, last = diagnosis.findings(engine_suspects), diagnosis.no_method()
     culprits = {b.detail: b for b in first if b.detail is not None}
     out: list[Blame] = []
     said: set[str] = set()
@@ -118,10 +118,15 @@ class _Diagnosis:
 
     # ------------------------------------------------------------------ the findings
 
-    def findings(self) -> list[Blame]:
+    def findings(self, engine_suspects: Sequence[Blame]) -> list[Blame]:
         """What the decisive literal says: why it is false there, and who may be at
-        fault (its first line carries the culprit as ``detail``)."""
+        fault (its first line carries the culprit as ``detail``).  The decisive literal is
+        the deepest failure's; when that failure is only bindings of the wrong type, the
+        literal that closed the most dead ends, read without the path (it was not on it)."""
         culprit = _culprit(self.failure)
+        if culprit is None:
+            culprit = next((b.detail for b in engine_suspects if _is_literal(b.detail)), None)
+            self.path = []
         return self._literal(culprit) if culprit is not None else []
 
     def _literal(self, culprit: Culprit) -> list[Blame]:
@@ -358,15 +363,21 @@ class _Diagnosis:
 
 
 def _culprit(failure: Failure) -> Culprit | None:
-    """The decisive failed literal: the failure's own, else its first cause's."""
+    """The decisive failed literal: the failure's own, else its first cause's (a
+    parameter's type is no literal: a binding that does not fit is no fault)."""
     todo = [failure]
     while todo:
         f = todo.pop(0)
         detail = f.blame.detail if f.blame is not None else None
-        if isinstance(detail, Culprit):
+        if _is_literal(detail):
+            assert isinstance(detail, Culprit)
             return detail
         todo.extend(f.causes)
     return None
+
+
+def _is_literal(detail: object) -> bool:
+    return isinstance(detail, Culprit) and isinstance(detail.literal, Atom | Not)
 
 
 def _where(culprit: Culprit) -> str:

@@ -65,9 +65,10 @@ class SearchBase:
         self.discarded = 0  # nodes of partial plans the pruner threw away
         self.stop: Status | None = None
         self.aborted: PendingFailure | None = None
-        # Dead ends by the condition that closed them: id(condition) -> [count, the deepest
-        # such failure], for the suspects of a run with no plan (``Reporter.suspects``).
-        self.cuts: dict[int, list[Any]] = {}
+        # Dead ends by the condition (and its part) that closed them: (id(condition), part)
+        # -> [count, the deepest such failure], for the suspects of a run with no plan
+        # (``Reporter.suspects``).
+        self.cuts: dict[tuple[int, Any], list[Any]] = {}
         self.stats = {
             "bound_pruned": 0,
             "transposed": 0,

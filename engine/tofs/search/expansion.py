@@ -260,14 +260,21 @@ class Expander(SearchBase):
         cuts = self.cuts
         for alt in alts:
             f = alt.failure
-            if f is not None and f.expr is not None:
-                seen = cuts.get(id(f.expr))
-                if seen is None:
-                    cuts[id(f.expr)] = [1, f]
-                else:
-                    seen[0] += 1
-                    if f.depth > seen[1].depth:
-                        seen[1] = f
+            if f is None or f.expr is None:
+                continue
+            # A condition may say which of its parts failed (None: none worth counting,
+            # such as a binding of the wrong type), so that the count is per literal.
+            part = getattr(f.expr, "failing_part", None)
+            key = (id(f.expr), part(f.state, f.env) if part is not None else 0)
+            if key[1] is None:
+                continue
+            seen = cuts.get(key)
+            if seen is None:
+                cuts[key] = [1, f]
+            else:
+                seen[0] += 1
+                if f.depth > seen[1].depth:
+                    seen[1] = f
         if len(alts) == 1 and alts[0].method is None:  # an operator that cannot apply
             failure = alts[0].failure
         else:
