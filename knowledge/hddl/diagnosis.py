@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.tofs.results import Blame, Failure
+from engine.tofs.search.records import NO_METHOD
 
 from .conditions import Culprit
 from .model import (
@@ -80,9 +81,13 @@ def diagnose(
     the deepest failure, then the engine's suspects not already said."""
     first: list[Blame] = []
     last: list[Blame] = []
+    tasks = [b for b in engine_suspects if b.detail == NO_METHOD]
+    engine_suspects = [b for b in engine_suspects if b.detail != NO_METHOD]
     if failure is not None:
         diagnosis = _Diagnosis(domain, problem, failure, facts)
         first, last = diagnosis.findings(engine_suspects), diagnosis.no_method()
+    if not last:
+        last = tasks[:1]  # the task that most often had no method that applied
     culprits = {b.detail: b for b in first if b.detail is not None}
     out: list[Blame] = []
     said: set[str] = set()
@@ -146,7 +151,12 @@ class _Diagnosis:
         first = Blame(
             f"`{text}` is false where {where} needs it: {why}", *self._at(culprit), culprit
         )
-        return [first, *suspects, *self._order(culprit, pred, deleted)]
+        return [
+            first,
+            *suspects,
+            *self._order(culprit, pred, deleted),
+            *self._arguments(culprit, pred, args),
+        ]
 
     def _holds(
         self, culprit: Culprit, pred: str, args: tuple[str, ...], text: str, where: str
@@ -220,7 +230,7 @@ class _Diagnosis:
             action = self.actions.get(step.name)
             if action is None or action.name in seen or pred in _adds(action):
                 continue
-            lifted = _lift(action, step.args, args)
+            lifted = self._lift(action, step.args, pred, args)
             if lifted is None:
                 continue
             seen.add(action.name)
@@ -243,14 +253,7 @@ class _Diagnosis:
         was deleted on the way, an earlier step that may delete it (the wrong order, or
         the wrong arguments in one of the calls)."""
         out: list[Blame] = []
-        places: list[tuple[str, int]] = []
-        origin = culprit.origin
-        if origin.step is not None and origin.method:
-            places.append((origin.method, origin.step))
-        parent = self._parent()
-        if parent is not None and parent not in places:
-            places.append(parent)
-        for method_name, step in places:
+        for method_name, step in self._places(culprit):
             method = self.methods.get(method_name.lower())
             if method is None or not 0 < step <= len(method.subtasks):
                 continue
@@ -283,6 +286,46 @@ class _Diagnosis:
                     )
                     break
         return out
+
+    def _arguments(self, culprit: Culprit, pred: str, args: tuple[str, ...]) -> list[Blame]:
+        """A call of the failing step that passes one variable twice, or whose values make
+        the literal one that can never hold: a subtask called with the wrong variable."""
+        literal = literal_text(pred, args)
+        never = (
+            self.facts is not None
+            and all(not a.startswith("?") for a in args)
+            and self.facts.can_hold(pred)
+            and not self.facts.can_hold(pred, args)
+        )
+        for method_name, step in self._places(culprit):
+            method = self.methods.get(method_name.lower())
+            if method is None or not 0 < step <= len(method.subtasks):
+                continue
+            call = method.subtasks[step - 1]
+            names = [t.name for t in call.args if isinstance(t, Var)]
+            twice = next((n for n in names if names.count(n) > 1), None)
+            at = f"{method.name} ({self.file}:{_line(method.pos)}): step {step}, "
+            at += _call_terms(call.name, call.args)
+            where = self.domain.path, _line(call.pos) or _line(method.pos)
+            if twice is not None:
+                text = f"{at}, passes {twice} twice: is one of them the wrong variable?"
+                return [Blame(text, *where)]
+            if never:
+                text = f"{at}, leads to {literal}, which can never hold: are its arguments right?"
+                return [Blame(text, *where)]
+        return []
+
+    def _places(self, culprit: Culprit) -> list[tuple[str, int]]:
+        """The method steps the failing literal stands in: the step it was pulled up from,
+        and the step of the method that called the failing task."""
+        places: list[tuple[str, int]] = []
+        origin = culprit.origin
+        if origin.step is not None and origin.method:
+            places.append((origin.method, origin.step))
+        parent = self._parent()
+        if parent is not None and parent not in places:
+            places.append(parent)
+        return places
 
     def no_method(self) -> list[Blame]:
         """A compound task none of whose methods applied."""
@@ -354,6 +397,38 @@ class _Diagnosis:
             )
         self._task_effects[key] = found
         return found
+
+    def _lift(
+        self, action: Action, values: Sequence[str], pred: str, args: Sequence[str]
+    ) -> list[str] | None:
+        """The literal in the action's variables: each object as the parameter that took
+        it, each variable the match had not bound as an unused parameter of the
+        predicate's type there; None when the action did not take every object (or took
+        none of a literal that has some)."""
+        out: list[str] = []
+        declared = next((p.params for p in self.domain.predicates if p.name.lower() == pred), ())
+        for i, a in enumerate(args):
+            if a.startswith("?"):
+                wanted = declared[i].types if i < len(declared) else ()
+                free = [
+                    p.name
+                    for p in action.params
+                    if p.name not in out
+                    and all(any(w in self.domain.ancestors(t) for w in wanted) for t in p.types)
+                ]
+                if not free:
+                    return None
+                out.append(free[0])
+                continue
+            hit = next(
+                (p.name for p, v in zip(action.params, values, strict=False) if v == a), None
+            )
+            if hit is None:
+                return None
+            out.append(hit)
+        if args and all(a.startswith("?") for a in args):
+            return None
+        return out
 
     def _at(self, culprit: Culprit) -> tuple[str, int | None]:
         return culprit.origin.file or self.domain.path, culprit.origin.line
@@ -451,19 +526,3 @@ def _matching(
         if all(g == a or g == "?" for g, a in zip(ground, args, strict=True)):
             return True
     return False
-
-
-def _lift(action: Action, values: Sequence[str], args: Sequence[str]) -> list[str] | None:
-    """The literal's objects as the action's parameters, or None when it did not take
-    them all (a constant of the domain stays as it is)."""
-    out: list[str] = []
-    for a in args:
-        if a.startswith("?"):
-            return None
-        for p, v in zip(action.params, values, strict=False):
-            if v == a:
-                out.append(p.name)
-                break
-        else:
-            return None
-    return out

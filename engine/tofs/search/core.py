@@ -68,7 +68,7 @@ class SearchBase:
         # Dead ends by the condition (and its part) that closed them: (id(condition), part)
         # -> [count, the deepest such failure], for the suspects of a run with no plan
         # (``Reporter.suspects``).
-        self.cuts: dict[tuple[int, Any], list[Any]] = {}
+        self.cuts: dict[tuple[Any, Any], list[Any]] = {}
         self.stats = {
             "bound_pruned": 0,
             "transposed": 0,

@@ -15,7 +15,7 @@ from ..results import Reason, Status
 from ..trace import EventKind
 from .budgets import SearchStopped
 from .core import POLL_EVERY, SearchBase
-from .records import Alternative, Entry, LoopCheck, OpenTask, PendingFailure, Subtree
+from .records import NO_METHOD, Alternative, Entry, LoopCheck, OpenTask, PendingFailure, Subtree
 
 __all__ = ["EvaluationError", "Expander"]
 
@@ -282,6 +282,13 @@ class Expander(SearchBase):
             failure = PendingFailure(
                 tasks[0], None, "no method", None, state, {}, depth, node, causes
             )
+            seen = cuts.get((NO_METHOD, tasks[0][0]))
+            if seen is None:
+                cuts[(NO_METHOD, tasks[0][0])] = [1, failure]
+            else:
+                seen[0] += 1
+                if depth > seen[1].depth:
+                    seen[1] = failure
         if self.options.abort_on_dead_end:
             self.aborted = failure
             self.stop = Status.NO_PLAN

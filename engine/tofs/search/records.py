@@ -109,6 +109,11 @@ class Segment(NamedTuple):
 
 
 # ---------------------------------------------------------------------- records
+NO_METHOD = "no method"
+"""The key of a task's count of dead ends where no method applied (``Search.cuts``), and
+the ``detail`` of its line among the run's suspects."""
+
+
 @dataclass(slots=True, eq=False)
 class PendingFailure:
     """A failure remembered cheaply (references only); explained only if it is reported."""

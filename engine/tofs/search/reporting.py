@@ -25,7 +25,7 @@ from ..results import (
     Status,
 )
 from .expansion import EvaluationError, Expander
-from .records import Alternative, PendingChoice, PendingFailure, flatten
+from .records import NO_METHOD, Alternative, PendingChoice, PendingFailure, flatten
 
 __all__ = ["Reporter"]
 
@@ -60,18 +60,27 @@ class Reporter(Expander):
 
     def suspects(self, limit: int = 5) -> list[Blame]:
         """The conditions that closed the most dead ends, most first (ties: the deeper
-        first), each said as its deepest failure's blame: where a run with no plan was cut
-        most often is where an author looks first."""
-        ranked = sorted(self.cuts.values(), key=lambda c: (-c[0], -c[1].depth, c[1].node))
+        first), each said as its deepest failure's blame, and last the task that most often
+        had no method that applied: where a run with no plan was cut most often is where
+        an author looks first.  The task's line has ``detail`` :data:`NO_METHOD`."""
+        ranked = sorted(self.cuts.items(), key=lambda c: (-c[1][0], -c[1][1].depth, c[1][1].node))
         out: list[Blame] = []
+        task: Blame | None = None
         seen: set[str] = set()
-        for count, pending in ranked:
-            if len(out) == limit or self.late():
+        for key, (count, pending) in ranked:
+            if (len(out) == limit - 1 and task is not None) or self.late():
                 break
+            times = f"closed {count} dead end{'' if count == 1 else 's'}"
+            if key[0] == NO_METHOD:
+                if task is None:
+                    label = self.domain.task_label(pending.task, pending.state)
+                    task = Blame(f"{label}: no method applies ({times})", detail=NO_METHOD)
+                continue
+            if len(out) == limit - 1:
+                continue
             found = self.explain_failure(pending)
             if found is None:
                 continue
-            times = f"closed {count} dead end{'' if count == 1 else 's'}"
             blame = found.blame
             if blame is None:
                 blame = Blame(f"{found.task}: {found.method or 'it'} needs `{found.failing}`")
@@ -79,7 +88,7 @@ class Reporter(Expander):
                 continue
             seen.add(blame.text)
             out.append(replace(blame, text=f"{blame.text} ({times})"))
-        return out
+        return out + ([task] if task is not None else [])
 
     def explain_failure(self, p: PendingFailure) -> Failure | None:
         """Why ``p`` failed: the smallest failing part of its condition and the values it
