@@ -614,7 +614,13 @@ def render_text(
         if result.failure is not None:
             via = result.failure.via
             if via:
-                lines.append(f"{via[0][0]} could not be done; its deepest failure was reached by:")
+                task, alternative = via[0]
+                why = ""
+                if alternative:  # a task with methods: say that all of them were tried
+                    why = ": no method of it led to a plan" + (
+                        "" if result.complete else " in the part of the tree searched"
+                    )
+                lines.append(f"{task} could not be done{why}; its deepest failure was reached by:")
                 lines += [f"    {task} -> {alt}" if alt else f"    {task}" for task, alt in via]
             lines.append(f"deepest failure: {result.failure.message}")
     if result.plan and level == "reader" and result.mode == "game":

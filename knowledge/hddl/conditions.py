@@ -439,7 +439,7 @@ def _line(p: Typed, owner: Origin) -> int | None:
 EXPLAIN_BUDGET = 20_000
 # The same walk, to count a dead end under the literal that closed it (every dead end
 # asks, so it must be cheap; past this, the count goes to the condition as a whole).
-FAILING_PART_BUDGET = 64
+FAILING_PART_BUDGET = 16
 
 # Sets of facts a literal keeps indexed at once; past that the index starts again (states
 # that are gone hold their sets only through it).

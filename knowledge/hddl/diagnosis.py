@@ -20,7 +20,7 @@ each finding on one line, in the domain's own names, with the file line to open:
 * a compound task none of whose methods applies (a missing method).
 
 Nothing here searches: the findings are ranked by how directly they explain the failure,
-and the engine's own suspects (the conditions that closed the most dead ends) follow them.
+and the engine's own suspects (the conditions that cut the most branches) follow them.
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ from .reachability import Reachability, literal_text
 __all__ = ["LIMIT", "diagnose"]
 
 LIMIT = 5  # suspects shown, at most (issue 28: "at most five")
+FINDINGS = 3  # of them, this module's findings about the decisive literal
 
 _CALL = re.compile(r"^\((\S+)((?:\s+[^\s()]+)*)\)$")
 
@@ -79,32 +80,32 @@ def diagnose(
 ) -> list[Blame]:
     """At most :data:`LIMIT` places to look first, best first: this module's findings about
     the deepest failure, then the engine's suspects not already said."""
-    first: list[Blame] = []
-    last: list[Blame] = []
-    tasks = [b for b in engine_suspects if b.detail == NO_METHOD]
-    engine_suspects = [b for b in engine_suspects if b.detail != NO_METHOD]
+    found: list[Blame] = []
+    tasks: list[Blame] = []
+    engine_tasks = [b for b in engine_suspects if b.detail == NO_METHOD]
+    conditions = [b for b in engine_suspects if b.detail != NO_METHOD]
     if failure is not None:
         diagnosis = _Diagnosis(domain, problem, failure, facts)
-        first, last = diagnosis.findings(engine_suspects), diagnosis.no_method()
-    if not last:
-        last = tasks[:1]  # the task that most often had no method that applied
-    culprits = {b.detail: b for b in first if b.detail is not None}
-    out: list[Blame] = []
-    said: set[str] = set()
-    for blame in (*first, *engine_suspects):
-        mine = culprits.get(blame.detail) if blame.detail is not None else None
-        if mine is not None and mine is not blame:  # the engine's count of the same literal
-            count = blame.text.rsplit(" (closed ", 1)
-            if len(count) == 2:
-                i = out.index(mine)
-                out[i] = Blame(f"{mine.text} (closed {count[1]}", mine.file, mine.line)
+        found, tasks = diagnosis.findings(conditions)[:FINDINGS], diagnosis.no_method()
+    for line in engine_tasks[:1]:  # the task that most often had no method that applied
+        name = line.text.split(":", 1)[0]
+        if not any(name in t.text for t in tasks):
+            tasks.append(line)
+    # The engine's count of the same literal joins the finding's line.
+    mine = {b.detail: i for i, b in enumerate(found) if b.detail is not None}
+    rest: list[Blame] = []
+    for blame in conditions:
+        i = mine.get(blame.detail) if blame.detail is not None else None
+        if i is not None:
+            count = blame.text.rsplit(" (cut ", 1)
+            if len(count) == 2 and "(cut " not in found[i].text:
+                old = found[i]
+                found[i] = Blame(f"{old.text} (cut {count[1]}", old.file, old.line, old.detail)
             continue
-        if blame.text in said:
-            continue
-        said.add(blame.text)
-        out.append(blame)
-    room = max(LIMIT - len(last), 1)
-    return (out[:room] + last)[:LIMIT]
+        if all(blame.text != b.text for b in (*found, *rest)):
+            rest.append(blame)
+    room = LIMIT - len(found) - len(tasks)
+    return [*found, *rest[: max(room, 0)], *tasks][:LIMIT]
 
 
 class _Diagnosis:
@@ -127,7 +128,7 @@ class _Diagnosis:
         """What the decisive literal says: why it is false there, and who may be at
         fault (its first line carries the culprit as ``detail``).  The decisive literal is
         the deepest failure's; when that failure is only bindings of the wrong type, the
-        literal that closed the most dead ends, read without the path (it was not on it)."""
+        literal that cut the most branches, read without the path (it was not on it)."""
         culprit = _culprit(self.failure)
         if culprit is None:
             culprit = next((b.detail for b in engine_suspects if _is_literal(b.detail)), None)
@@ -203,6 +204,13 @@ class _Diagnosis:
                 deleted_at = i
         suspects = self._should_add(pred, args, before, max(added_at, deleted_at))
         if not adders:
+            if in_init and self._static(pred):
+                # A static fact: nothing is lost; the values asked for are the fault.
+                why = (
+                    f"`{pred}` is static (no action adds or deletes it), and the initial "
+                    "state does not hold it with these values"
+                )
+                return why, [], False
             held = " and the initial state does not hold it" if not in_init else ""
             why = f"no action of the domain adds `{pred}`{held}"
             return why, suspects, False
@@ -291,11 +299,15 @@ class _Diagnosis:
         """A call of the failing step that passes one variable twice, or whose values make
         the literal one that can never hold: a subtask called with the wrong variable."""
         literal = literal_text(pred, args)
+        # A static fact asked with values the initial state does not hold: nothing can
+        # make it true, so the values (the call's arguments) are what is wrong.
         never = (
-            self.facts is not None
+            self._static(pred)
             and all(not a.startswith("?") for a in args)
-            and self.facts.can_hold(pred)
-            and not self.facts.can_hold(pred, args)
+            and not any(
+                a.predicate.lower() == pred and tuple(_name(t) for t in a.args) == args
+                for a in self.problem.init
+            )
         )
         for method_name, step in self._places(culprit):
             method = self.methods.get(method_name.lower())
@@ -314,6 +326,12 @@ class _Diagnosis:
                 text = f"{at}, leads to {literal}, which can never hold: are its arguments right?"
                 return [Blame(text, *where)]
         return []
+
+    def _static(self, pred: str) -> bool:
+        """No action adds or deletes the predicate, and the initial state holds some of it."""
+        return not any(
+            pred in _adds(a) or pred in _deletes(a) for a in self.domain.actions
+        ) and any(a.predicate.lower() == pred for a in self.problem.init)
 
     def _places(self, culprit: Culprit) -> list[tuple[str, int]]:
         """The method steps the failing literal stands in: the step it was pulled up from,
@@ -512,6 +530,10 @@ def _effects(effect: Effect | None) -> Iterable[tuple[Atom, bool]]:
 
 def _adds(action: Action) -> frozenset[str]:
     return frozenset(a.predicate.lower() for a, add in _effects(action.effect) if add)
+
+
+def _deletes(action: Action) -> frozenset[str]:
+    return frozenset(a.predicate.lower() for a, add in _effects(action.effect) if not add)
 
 
 def _matching(

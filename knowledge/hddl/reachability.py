@@ -206,7 +206,7 @@ class Reachability:
         reasons: list[str] = []
         for action, atom in adders:
             binding = _unify(atom.args, args) if args else {}
-            if binding is None:
+            if binding is None or not self._typed(action, binding):
                 continue
             reasons.append(f"{action.name}, {self._blocked(action, binding, depth - 1)}")
         if not reasons:
@@ -216,6 +216,15 @@ class Reachability:
                 f"arguments (only {names} add `{pred}`)"
             )
         return f"{lit} is false in the initial state and added only by " + "; or by ".join(reasons)
+
+    def _typed(self, action: Action, binding: dict[str, str]) -> bool:
+        """Every bound value is of its parameter's type (a van is no package)."""
+        types = {p.name: p.types for p in action.params}
+        return all(
+            any(value in self.objects.get(t, ()) for t in types.get(var, ("object",)))
+            or var not in types
+            for var, value in binding.items()
+        )
 
     def _blocked(self, action: Action, binding: dict[str, str], depth: int) -> str:
         """Why ``action`` (partly bound) never applies, in words."""

@@ -252,29 +252,31 @@ class Expander(SearchBase):
                     )
                 )
 
+    def count_cut(self, f: PendingFailure) -> None:
+        """One more branch cut by ``f``'s condition: counted per literal where the
+        condition says which part failed (None: a part worth no count, such as a binding
+        of the wrong type), for the suspects of a run with no plan."""
+        expr = f.expr
+        if expr is None:
+            return
+        part = getattr(expr, "failing_part", None)
+        key = (id(expr), part(f.state, f.env) if part is not None else 0)
+        if key[1] is None:
+            return
+        seen = self.cuts.get(key)
+        if seen is None:
+            self.cuts[key] = [1, f]
+        else:
+            seen[0] += 1
+            if f.depth > seen[1].depth:
+                seen[1] = f
+
     def dead_end(
         self, state: Any, tasks: tuple[Task, ...], depth: int, node: int, alts: list[Alternative]
     ) -> Subtree:
         """No alternative applies: the node fails, with every alternative's failure."""
         self.stats["dead_ends"] += 1
         cuts = self.cuts
-        for alt in alts:
-            f = alt.failure
-            if f is None or f.expr is None:
-                continue
-            # A condition may say which of its parts failed (None: none worth counting,
-            # such as a binding of the wrong type), so that the count is per literal.
-            part = getattr(f.expr, "failing_part", None)
-            key = (id(f.expr), part(f.state, f.env) if part is not None else 0)
-            if key[1] is None:
-                continue
-            seen = cuts.get(key)
-            if seen is None:
-                cuts[key] = [1, f]
-            else:
-                seen[0] += 1
-                if f.depth > seen[1].depth:
-                    seen[1] = f
         if len(alts) == 1 and alts[0].method is None:  # an operator that cannot apply
             failure = alts[0].failure
         else:

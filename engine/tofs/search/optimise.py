@@ -87,6 +87,9 @@ class CostSearch(Reporter):
             else:
                 if self.stop is not None:  # stopped while making them: nothing is proved
                     return Subtree(incomplete=True)
+                for a in alts:
+                    if a.failure is not None:
+                        self.count_cut(a.failure)
                 return self.dead_end(state, tasks, depth, node, alts)
             forced = self.forced(tasks[0], alts, node)
             if flagged and forced is None and len(alts) > 1:
@@ -113,8 +116,10 @@ class CostSearch(Reporter):
                 ent = entries[i]
             if not alt.ok:
                 ent.reason, ent.failure = alt.reason, alt.failure
-                if deeper(alt.failure, deepest):
-                    deepest, deepest_via = alt.failure, None
+                if alt.failure is not None:
+                    self.count_cut(alt.failure)
+                    if deeper(alt.failure, deepest):
+                        deepest, deepest_via = alt.failure, None
                 continue
             applied += 1
             if forced is not None and i != forced:
@@ -327,8 +332,10 @@ class CostSearch(Reporter):
             ent = entries[i]
             if not alt.ok:
                 ent.reason, ent.failure = alt.reason, alt.failure
-                if deeper(alt.failure, deepest):
-                    deepest = alt.failure
+                if alt.failure is not None:
+                    self.count_cut(alt.failure)
+                    if deeper(alt.failure, deepest):
+                        deepest = alt.failure
                 continue
             if self.stop is not None:
                 self.mark_stopped(ent)

@@ -59,9 +59,9 @@ class Reporter(Expander):
         return replace(found, via=via)
 
     def suspects(self, limit: int = 5) -> list[Blame]:
-        """The conditions that closed the most dead ends, most first (ties: the deeper
-        first), each said as its deepest failure's blame, and last the task that most often
-        had no method that applied: where a run with no plan was cut most often is where
+        """The conditions that cut the most branches (alternatives that failed them), most
+        first (ties: the deeper first), each said as its deepest failure's blame, and last
+        the task that most often had no method that applied: where a run with no plan was cut most often is where
         an author looks first.  The task's line has ``detail`` :data:`NO_METHOD`."""
         ranked = sorted(self.cuts.items(), key=lambda c: (-c[1][0], -c[1][1].depth, c[1][1].node))
         out: list[Blame] = []
@@ -70,14 +70,15 @@ class Reporter(Expander):
         for key, (count, pending) in ranked:
             if (len(out) == limit - 1 and task is not None) or self.late():
                 break
-            times = f"closed {count} dead end{'' if count == 1 else 's'}"
             if key[0] == NO_METHOD:
+                times = f"at {count} dead end{'' if count == 1 else 's'}"
                 if task is None:
                     label = self.domain.task_label(pending.task, pending.state)
                     task = Blame(f"{label}: no method applies ({times})", detail=NO_METHOD)
                 continue
             if len(out) == limit - 1:
                 continue
+            times = f"cut {count} branch{'' if count == 1 else 'es'}"
             found = self.explain_failure(pending)
             if found is None:
                 continue
