@@ -62,7 +62,8 @@ class Reporter(Expander):
         """The conditions that cut the most branches (alternatives that failed them), most
         first (ties: the deeper first), each said as its deepest failure's blame, and last
         the task that most often had no method that applied: where a run with no plan was
-        cut most often is where an author looks first.  The task's line has ``detail`` :data:`NO_METHOD`."""
+        cut most often is where an author looks first.  The task's line has ``detail``
+        :data:`NO_METHOD`."""
         ranked = sorted(self.cuts.items(), key=lambda c: (-c[1][0], -c[1][1].depth, c[1][1].node))
         out: list[Blame] = []
         task: Blame | None = None
