@@ -15,7 +15,7 @@ from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from engine.tofs.domain import IMPLICIT_METHOD_NAMES, Template
+from engine.tofs.domain import IMPLICIT_METHOD_NAMES, Template, constant_problem
 from engine.tofs.expressions import (
     STANDARD_PRIMITIVES,
     ExpressionError,
@@ -24,7 +24,7 @@ from engine.tofs.expressions import (
     parse_binding,
     parse_call,
 )
-from engine.tofs.model import DomainSpec, is_identifier
+from engine.tofs.model import ConstantDef, DomainSpec, is_identifier
 from engine.tofs.registry import Registry
 from workbench.kb.store import find_item as store_find_item
 
@@ -154,6 +154,9 @@ class EditContext:
     primitives: Mapping[str, Primitive]
     effects: frozenset[str] | None  # None: unknown (no registry), so not checked
     docs: dict[str, tuple[str, str]] = field(default_factory=dict)  # name -> (signature, doc)
+    # The domain's registry (None: not bundled): its value types and constant rules check
+    # a constant's value as it is typed, as the store will on save.
+    registry: Registry | None = None
 
     @classmethod
     def build(
@@ -168,7 +171,9 @@ class EditContext:
         if registry is not None:
             for p in registry.primitive_docs():
                 docs.setdefault(p.name, (p.signature, p.doc))
-            return cls(domain, spec, registry.primitives, frozenset(registry.effects), docs)
+            return cls(
+                domain, spec, registry.primitives, frozenset(registry.effects), docs, registry
+            )
         for p in STANDARD_PRIMITIVES.values():
             docs.setdefault(p.name, (p.signature, p.doc))
         return cls(domain, spec, _AnyPrimitive(), None, docs)
@@ -539,7 +544,28 @@ def check_form(
         err = _check_one(spec, _text(values, spec.key), scope, ctx, params)
         if err is not None:
             problems[(spec.key, None)] = err
+    if ref.kind == "constant":
+        problems.update(_constant_problem(ref, ctx, values))
     return problems
+
+
+def _constant_problem(
+    ref: ItemRef, ctx: EditContext, values: FormValues
+) -> dict[tuple[str, int | None], FieldError]:
+    """A constant's value against its declared type (and its Python reader's rule), as
+    the store checks it on save: ``abc`` in a number shows beside the field at once."""
+    declared = _text(values, "type").strip() or None
+    try:
+        constant = ConstantDef(
+            name=ref.name, value=_parse_value(_text(values, "value")), type=declared
+        )
+    except ValueError:
+        return {}
+    found = constant_problem(constant, ctx.registry)
+    if found is None:
+        return {}
+    key, why = found
+    return {(key, None): FieldError(why)}
 
 
 def _binding(text: str, bound: list[str], ctx: EditContext) -> FieldError | None:

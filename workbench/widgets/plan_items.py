@@ -209,8 +209,11 @@ def _through(node: PolicyNode) -> PolicyNode:
     return node
 
 
-def _value_parts(value: float | None, bound: bool, mode: str) -> tuple[Part, ...]:
-    if value is None:
+def _value_parts(
+    value: float | None, bound: bool, mode: str, costed: bool = True
+) -> tuple[Part, ...]:
+    """An alternative's value as a badge; none for a plan without costs (all 0)."""
+    if value is None or not costed:
         return ()
     prefix = ("≤ " if mode == "game" else "≥ ") if bound else ""
     return ((f"  {prefix}{fmt_value(value)}", "value"),)
@@ -228,7 +231,7 @@ class SummaryItem(PlanItem):
         )
         if r.value is None:
             return head
-        return (*head, (f"  value {fmt_value(r.value)}", "value"))
+        return (*head, (f"  {r.size_text(fmt_value)}", "value"))
 
     @property
     def tone(self) -> Tone:
@@ -306,7 +309,7 @@ class AlternativeItem(PlanItem):
         out: list[Part] = [(mark, "mark"), (a.label, "")]
         if a.probability is not None:
             out.append((f"  p={fmt_prob(a.probability)}", "prob"))
-        out.extend(_value_parts(a.value, a.value_is_bound, self.view.mode))
+        out.extend(_value_parts(a.value, a.value_is_bound, self.view.mode, self.view.result.costed))
         if not a.chosen and not weighted:
             word = self.view.magnitudes.get((self.choice.node, a.label))
             out.append((f"  {a.reason}" + (f", {word} worse" if word else ""), "reason"))
@@ -323,7 +326,9 @@ class AlternativeItem(PlanItem):
         elif a.reason not in NOT_APPLIED and (
             in_contention_record(a) or a.reason is Reason.WEIGHTED
         ):
-            out.extend(_value_parts(a.value, a.value_is_bound, self.view.mode))
+            out.extend(
+                _value_parts(a.value, a.value_is_bound, self.view.mode, self.view.result.costed)
+            )
         why = _reader_reason(self.view, cp, a)
         if why and not a.chosen:
             out.append((f"  {why}", "reason"))

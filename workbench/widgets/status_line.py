@@ -27,7 +27,8 @@ def progress_text(request: ProblemRef, p: Progress) -> str:
 
 
 def result_text(request: ProblemRef, r: RunResult) -> str:
-    value = f" · value {fmt_value(r.value)}" if r.value is not None else ""
+    size = r.size_text(fmt_value)
+    value = f" · {size}" if size else ""
     return (
         f"{request.title} ({r.mode}): {r.outcome_text}{value} · {r.nodes:,} nodes · "
         f"{r.seconds:.3f} s"

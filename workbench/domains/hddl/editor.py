@@ -117,7 +117,6 @@ class HddlEditorScreen(Screen[None]):
         from knowledge.hddl.stored import hddl_text
         from workbench.kb.catalog import open_store
 
-        self.title = f"HDDL · {self.domain}"
         store = open_store(self.db)
         try:
             spec = store.load(self.domain)
@@ -125,6 +124,7 @@ class HddlEditorScreen(Screen[None]):
         finally:
             store.close()
         self.saved_text = hddl_text(spec)
+        self._update_titles()
         area = self.query_one("#hddl-text", TextArea)
         area.load_text(self.saved_text)
         self.validate()
@@ -132,8 +132,16 @@ class HddlEditorScreen(Screen[None]):
 
     # -- validation ------------------------------------------------------------------------
 
+    def _update_titles(self) -> None:
+        """The header names this domain and its revision, never the app's (the problem last
+        planned, which is another item); ● marks unsaved edits."""
+        self.title = f"HDDL · {self.domain}"
+        where = f"editing {self.domain} at r{self.revision}"
+        self.sub_title = f"{where} ●" if self.dirty else where
+
     @on(TextArea.Changed, "#hddl-text")
     def _changed(self) -> None:
+        self._update_titles()
         if self._timer is not None:
             self._timer.stop()
         self._timer = self.set_timer(DEBOUNCE, self.validate)
@@ -226,6 +234,7 @@ class HddlEditorScreen(Screen[None]):
             store.close()
         self.revision = rev.id
         self.saved_text = self.query_one("#hddl-text", TextArea).text
+        self._update_titles()
         self.validate()
         self.notify(f"Saved '{self.domain}' as revision {rev.id}.")
         return True
