@@ -164,3 +164,27 @@ async def test_the_focused_pane_is_marked_in_its_title(tmp_path: Path) -> None:
         screen.query_one("#f-value", Input).focus()
         await pilot.pause()
         assert side.border_title == "Knowledge" and form.border_title == "▸ Item"
+
+
+async def test_the_hddl_editor_header_names_its_own_domain(tmp_path: Path) -> None:
+    """The header belongs to the item on screen: after bridge/353306 was planned (the app's
+    subtitle), the HDDL editor on delivery says "HDDL · delivery" and "editing delivery at
+    r…", never the board."""
+    from tests.test_app_hddl import P1, imported
+    from workbench.domains.hddl.editor import HddlEditorScreen
+    from workbench.widgets import ProblemPicker
+
+    app = WorkbenchApp(imported(tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.sub_title = "bridge/353306"
+        picker = app.screen.query_one(ProblemPicker)
+        assert picker.select(P1)
+        await pilot.pause()
+        await pilot.press("f2")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, HddlEditorScreen)
+        assert screen.title == "HDDL · delivery"
+        assert screen.sub_title is not None and screen.sub_title.startswith("editing delivery at r")
+        assert "353306" not in screen.sub_title

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.tofs import Outcome, RunResult, Status
+from engine.tofs import AlternativeRecord, ChoicePoint, Outcome, Reason, RunResult, Status
+from engine.tofs.explanation import explain
 from workbench.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,7 +63,11 @@ RUNS: list[tuple[str, list[str], bool]] = [
         ["hddl", DELIVERY, str(HDDL / "delivery-stranded.hddl"), "--explain=full"],
         False,
     ),
-    ("hddl-budget", ["hddl", DELIVERY, str(HDDL / "delivery-p1.hddl"), "--node-budget", "2"], False),
+    (
+        "hddl-budget",
+        ["hddl", DELIVERY, str(HDDL / "delivery-p1.hddl"), "--node-budget", "2"],
+        False,
+    ),
     ("hddl-ipc", ["hddl", DELIVERY, str(HDDL / "delivery-unsolvable.hddl"), "--ipc"], False),
     ("hddl-lights-full", ["hddl", LIGHTS, str(HDDL / "lights-p1.hddl"), "--explain=full"], False),
 ]
@@ -88,7 +93,7 @@ def test_plan_output_says_the_outcome_in_the_four_words(
         # HDDL has no costs: a plan is its steps, and no number is called a value.
         assert re.search(r"\bvalues?\b", out, re.IGNORECASE) is None, out
     # The status and the words agree: 0 a plan, 2 none exists, 3 gave up.
-    heads = [s for s in HEAD_LINE.findall(out)]
+    heads = list(HEAD_LINE.findall(out))
     if heads:
         expected = {0: ("plan found", "best plan found"), 2: ("no plan exists",), 3: ("gave up",)}
         assert heads[0].startswith(expected[status]), (status, heads[0])
@@ -178,10 +183,9 @@ def test_a_plan_without_costs_is_measured_in_steps_in_the_workbench() -> None:
 
 def test_a_plan_with_costs_keeps_its_value() -> None:
     """The dinner plan costs 90 + 10 + 267 = 367 minutes (Figure 3.2): its value is shown."""
-    from workbench.widgets.status_line import result_text
-
     from engine.tofs import SearchOptions, plan
     from knowledge import get_package
+    from workbench.widgets.status_line import result_text
 
     pkg = get_package("examples")
     domain, problem = pkg.problem("dinner")
@@ -192,3 +196,27 @@ def test_a_plan_with_costs_keeps_its_value() -> None:
         title = "examples/dinner"
 
     assert "value 367" in result_text(Ref(), run)  # type: ignore[arg-type]
+
+
+def _choice(*others: tuple[str, Reason, float | None]) -> ChoicePoint:
+    alts = [AlternativeRecord("A", "A", Reason.CHOSEN, chosen=True, value=10.0)]
+    alts += [AlternativeRecord(label, label, r, value=v) for label, r, v in others]
+    return ChoicePoint(1, 1, "Do it", "Do", "decision", None, 10.0, tuple(alts))
+
+
+def _verdict_of(cp: ChoicePoint, mode: str) -> str:
+    run = _result(Status.OK, True, mode)
+    run.choice_points.append(cp)
+    return explain(run).choices[0].verdict
+
+
+def test_left_standing_is_never_said_of_alternatives_not_valued() -> None:
+    """B was never tried (a plan was found first): A was only *taken*, not left standing
+    after B lost.  C's precondition failed: A is the only one that could be taken.  D was
+    valued at 12 against A's 10 and lost: A is better than the runner-up."""
+    untried = _verdict_of(_choice(("B", Reason.NOT_EXPANDED, None)), "first")
+    assert untried == "A was taken (B: not tried, a plan was found first)."
+    ruled_out = _verdict_of(_choice(("C", Reason.PRECONDITION_FAILED, None)), "first")
+    assert ruled_out == "A is the only alternative that could be taken (C: precondition failed)."
+    lost = _verdict_of(_choice(("D", Reason.LOWER_VALUE, 12.0)), "optimise")
+    assert "runner-up D" in lost and "left standing" not in lost

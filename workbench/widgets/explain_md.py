@@ -37,6 +37,7 @@ from workbench.widgets.plan_items import (
     fmt_prob,
     fmt_value,
     reader_words,
+    run_value,
 )
 
 PANE_HINT = "the full audit (key **a**)"
@@ -98,11 +99,11 @@ def reader(item: PlanItem | None) -> str:
 
 def _size(r: RunResult) -> str:
     """ " · value **367**", or " · **7 steps**" for a plan without costs (never "value 0")."""
-    size = r.size_text(fmt_value)
+    size = r.size_text(lambda v: run_value(r, v))
     if not size:
         return ""
     if r.costed:
-        return f" · value **{fmt_value(r.value)}**"
+        return f" · value **{md(run_value(r, r.value))}**"
     return f" · **{size}**"
 
 
