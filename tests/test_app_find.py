@@ -42,23 +42,30 @@ async def until(pilot: Pilot[None], ready: object, tries: int = 100) -> None:
     raise AssertionError("timed out")
 
 
-async def open_spray_from_the_palette(app: WorkbenchApp, pilot: Pilot[None]) -> EditorScreen:
+async def choose_in_the_palette(
+    app: WorkbenchApp, pilot: Pilot[None], typed: str, wanted: str
+) -> None:
+    """Open the palette, type ``typed`` and choose the hit that shows ``wanted``."""
     await settle(app, pilot)
     await pilot.press("ctrl+p")
     await until(pilot, lambda: isinstance(app.screen, CommandPalette))
-    await pilot.press(*"spray")
+    await pilot.press(*typed)
     commands = app.screen.query_one(CommandList)
 
     def prompts() -> list[str]:
         return [str(commands.get_option_at_index(i).prompt) for i in range(commands.option_count)]
 
-    await until(pilot, lambda: any("spray_minutes" in p for p in prompts()))
+    await until(pilot, lambda: any(wanted in p for p in prompts()))
     found = prompts()
     assert "No matches found" not in found
-    commands.highlighted = next(i for i, p in enumerate(found) if "spray_minutes" in p)
+    commands.highlighted = next(i for i, p in enumerate(found) if wanted in p)
     await pilot.press("enter")
-    await until(pilot, lambda: isinstance(app.screen, EditorScreen))
+    await until(pilot, lambda: not isinstance(app.screen, CommandPalette))
     await settle(app, pilot)
+
+
+async def open_spray_from_the_palette(app: WorkbenchApp, pilot: Pilot[None]) -> EditorScreen:
+    await choose_in_the_palette(app, pilot, "spray", "spray_minutes")
     screen = app.screen
     assert isinstance(screen, EditorScreen)
     return screen
@@ -188,3 +195,21 @@ async def test_the_hddl_editor_header_names_its_own_domain(tmp_path: Path) -> No
         assert screen.title == "HDDL · delivery"
         assert screen.sub_title is not None and screen.sub_title.startswith("editing delivery at r")
         assert "353306" not in screen.sub_title
+
+
+async def test_the_palette_opens_an_hddl_method_at_its_line(tmp_path: Path) -> None:
+    """An HDDL domain's items are found too, and open in the HDDL editor (its text is the
+    knowledge) with the cursor on the method's declaration."""
+    from textual.widgets import TextArea
+
+    from tests.test_app_hddl import imported
+    from workbench.domains.hddl.editor import HddlEditorScreen
+
+    app = WorkbenchApp(imported(tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await choose_in_the_palette(app, pilot, "deliver-here", "deliver.deliver-here")
+        screen = app.screen
+        assert isinstance(screen, HddlEditorScreen)
+        area = screen.query_one("#hddl-text", TextArea)
+        line = area.document.get_line(area.cursor_location[0])
+        assert "(:method deliver-here" in line, line

@@ -226,7 +226,10 @@ class WorkbenchApp(App[None]):
 
         own = domain_ui(entry.package).knowledge_editor
         if own is not None:
-            self.push_screen(own(self.db, entry.domain))
+            editor = own(self.db, entry.domain)
+            if hasattr(editor, "start_at"):  # it can open at an item (HDDL: its line)
+                editor.start_at = (entry.kind, entry.name)
+            self.push_screen(editor)
             return
         ref = ItemRef(entry.kind, entry.name)  # type: ignore[arg-type]
         screen = self.screen

@@ -103,6 +103,9 @@ class HddlEditorScreen(Screen[None]):
         self.model: Any = None  # the last text that read, as a model
         self.problems: list[str] = []
         self._timer: Timer | None = None
+        self.start_at: tuple[str, str] | None = None
+        """(kind, name) of a store item to put the cursor on once the text is read (the
+        palette's knowledge search: "deliver.deliver-here" is method deliver-here)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -129,6 +132,25 @@ class HddlEditorScreen(Screen[None]):
         area.load_text(self.saved_text)
         self.validate()
         area.focus()
+        if self.start_at is not None:
+            self.go_to(*self.start_at)
+
+    def go_to(self, kind: str, name: str) -> bool:
+        """Put the text cursor on the declaration of store item ``name`` of ``kind``
+        (task, method ``task.method``, operator: an action); False if it is not written."""
+        if self.model is None:
+            return False
+        section = {"task": "tasks", "method": "methods", "operator": "actions"}.get(kind)
+        label = name.replace(".", " · ", 1) if kind == "method" else name
+        for title, entries in outline(self.model):
+            if title != section:
+                continue
+            for entry, line, column in entries:
+                if entry == label:
+                    area = self.query_one("#hddl-text", TextArea)
+                    area.move_cursor((line - 1, max(column - 1, 0)), center=True)
+                    return True
+        return False
 
     # -- validation ------------------------------------------------------------------------
 
