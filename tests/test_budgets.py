@@ -282,7 +282,7 @@ def test_ctrl_c_stops_in_one_line_with_status_130(tmp_path: Path) -> None:
             child.kill()
     assert child.returncode == EXIT_INTERRUPTED
     assert err == "workbench: interrupted\n"
-    assert "interrupted with no plan found (none ruled out)" in out
+    assert "gave up when the search was interrupted, with no plan (none ruled out)" in out
     assert "Traceback" not in out + err
 
 

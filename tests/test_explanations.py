@@ -114,8 +114,7 @@ def test_rm1_flux_cleaning(rm1: Explanation) -> None:
         assert a.reason is Reason.PRECONDITION_FAILED
         assert "all_immersible() = False" in a.summary
     assert rm1.choice(task).verdict == (
-        "Vapor is the only alternative left standing (Brush: bound pruned; Immerse, Alcohol, "
-        "Ultrasonic: precondition failed)."
+        "Vapor was taken (Brush: bound pruned; Immerse, Alcohol, Ultrasonic: precondition failed)."
     )
 
 
@@ -157,7 +156,7 @@ def test_dinner_backtracks_and_says_why() -> None:
     assert f"now() = {22 * 60 + 20 + 107}" in movie_first.summary
     assert f"last_seating(R) = {21 * 60 + 30}" in movie_first.summary
     assert choice.verdict == (
-        "DinnerThenMovie is the only alternative left standing (MovieThenDinner: dead end)."
+        "DinnerThenMovie is the only alternative that could be taken (MovieThenDinner: dead end)."
     )
     assert e.standing == "The plan costs 367."
 

@@ -164,7 +164,7 @@ def test_plan_says_no_plan_exists_with_the_reason(
     status = main(["plan", "hddl", *_files(tmp_path, BROKEN, problem)])
     out = capsys.readouterr().out
     assert status == 2
-    assert out.startswith("unsolvable: p1 (mini)")
+    assert out.startswith("mini/p1 (first): no plan exists")
     assert "no plan exists (proven by relaxed reachability:" in out
     assert "added by no action of the domain" in out
     # The explanation says how it was proven: recursion was cut, so never "whole tree".

@@ -232,7 +232,7 @@ def test_plan_by_name_from_the_store_is_the_plan_from_the_files(
         assert status == 0
         assert ipc_stored == cli(capsys, "plan", "hddl", source, problem, "--ipc")[1]
     status, out, _ = cli(capsys, "plan", "hddl", "delivery", "delivery-unsolvable", "--db", db)
-    assert status == 2 and out.startswith("unsolvable:")
+    assert status == 2 and out.startswith("delivery/delivery-unsolvable (first): no plan exists")
 
 
 def test_plan_by_name_says_what_is_missing(capsys: CaptureFixture, db: str) -> None:
@@ -366,7 +366,7 @@ def test_the_derived_view_cannot_be_edited_but_tests_can_be_added(
     )
     assert status == 1
     assert "derived from its HDDL text and cannot be edited one by one" in err
-    expect = json.dumps({"outcome": "solved", "steps": 7, "found": True})
+    expect = json.dumps({"outcome": "plan", "steps": 7, "found": True})
     status, _, err = cli(
         capsys,
         "kb",
@@ -451,7 +451,7 @@ def test_reimport_is_a_new_revision_and_undo_restores(
         assert undo["action"] == "undo" and undo["reverts"] == rev["revision"]
         assert exported() == read_domain(DELIVERY)
         status, out, _ = cli(capsys, "plan", "hddl", "delivery", "delivery-p1")
-        assert status == 0 and out.startswith("solved:")
+        assert status == 0 and out.startswith("delivery/delivery-p1 (first): plan found")
         cli_json(capsys, "kb", "redo", "delivery")
         assert exported() == read_domain(changed)
 

@@ -161,7 +161,7 @@ def test_edaps_first_mode_gives_the_first_manufacturable_plan(
     assert status == 0 and first["manufacturable"] and first["options"]["mode"] == "first"
     assert first["nodes"] < best["nodes"] and first["lead_time"] >= best["lead_time"]
     text = _run(["plan", "edaps", "RM1", "--mode", "first", "--bundled"], capsys)[1]
-    assert "the first one: first-plan mode compares no others" in text
+    assert "plan found (first-plan mode: the first found, not compared with others)" in text
 
 
 # ------------------------------------------------------------ HDDL: the fewest actions

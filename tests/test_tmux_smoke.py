@@ -62,7 +62,7 @@ def test_workbench_runs_in_a_real_terminal(tmp_path: Path) -> None:
         _wait_for(session, "edaps / RM1")  # ... and the user sees it moved
         _tmux("send-keys", "-t", session, "r")
         screen = _wait_for(
-            session, "edaps/RM1 (optimise): plan found and proven best · value 642.327"
+            session, "edaps/RM1 (optimise): plan found and proven best · value 642.33 min"
         )
         assert "Apply the photoresist" in screen
         _tmux("send-keys", "-t", session, "F1")

@@ -26,7 +26,7 @@ from textual.screen import Screen
 from textual.widgets import Tree
 
 from workbench.kb.drafts import Draft, DraftBox, Rejected
-from workbench.palette import binding_commands, screen_commands
+from workbench.palette import KnowledgeEntry, KnowledgeItems, binding_commands, screen_commands
 from workbench.panes import toggle_maximized
 from workbench.planning_process import planning_process
 from workbench.screens.draft_offer import DraftChoice, DraftOfferScreen
@@ -93,6 +93,9 @@ class WorkbenchApp(App[None]):
             tooltip="Leave the workbench (unsaved edits are asked about first)",
         ),
     ]
+    COMMANDS = App.COMMANDS | {KnowledgeItems}
+    """Textual's commands and the app's (from bindings), plus every knowledge item by name
+    and label (:class:`workbench.palette.KnowledgeItems`)."""
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS
     ALLOW_IN_MAXIMIZED_VIEW: ClassVar[str] = "Footer, StatusLine"
     """A maximized pane keeps the footer and the status line (a run's progress)."""
@@ -212,6 +215,28 @@ class WorkbenchApp(App[None]):
                     self.push_screen(own(self.db, domain))
                     return
         self.push_screen(EditorScreen(self.db, domain))
+
+    async def open_knowledge_item(self, entry: KnowledgeEntry) -> None:
+        """Open a knowledge item the palette found in its editor: the knowledge editor (the
+        one on screen, asking about unsaved edits first, or a new one), or the package's own
+        editor for knowledge it keeps in its own form (an HDDL domain's text)."""
+        from workbench.domains import domain_ui
+        from workbench.screens.editor import EditorScreen
+        from workbench.widgets.kb_fields import ItemRef
+
+        own = domain_ui(entry.package).knowledge_editor
+        if own is not None:
+            editor = own(self.db, entry.domain)
+            if hasattr(editor, "start_at"):  # it can open at an item (HDDL: its line)
+                editor.start_at = (entry.kind, entry.name)
+            self.push_screen(editor)
+            return
+        ref = ItemRef(entry.kind, entry.name)  # type: ignore[arg-type]
+        screen = self.screen
+        if isinstance(screen, EditorScreen):
+            await screen.guard(f"opening {ref.title}", partial(screen.show_ref, entry.domain, ref))
+            return
+        self.push_screen(EditorScreen(self.db, entry.domain, item=ref))
 
     def action_toggle_maximize(self) -> None:
         """Maximize the focused pane, or restore the layout (escape restores it too)."""

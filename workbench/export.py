@@ -24,11 +24,16 @@ def plan_markdown(title: str, result: RunResult, audit: bool = False) -> str:
     """The plan and its explanation: the reader's view, or with ``audit`` the decision
     tree and every alternative at every choice point with its reason."""
     lines = [f"# {title}", ""]
-    value = _fmt(result.value) if result.value is not None else "none"
+    if result.value is None:
+        size = "- plan: none"
+    elif result.costed:
+        size = f"- value: {_fmt(result.value)}"
+    else:  # no costs: the value (0) says nothing, the steps do
+        size = f"- {result.size_text()}"
     lines += [
         f"- mode: {result.mode}",
         f"- outcome: {result.outcome_text}",
-        f"- value: {value}",
+        size,
         f"- nodes: {result.nodes:,} ({result.tree_nodes:,} in the tree)",
         f"- planning time: {result.seconds:.3f} s",
         "",
@@ -49,7 +54,10 @@ def plan_markdown(title: str, result: RunResult, audit: bool = False) -> str:
             lines += ["## Policy", "", "```", *render_policy(result.policy, _fmt), "```", ""]
         if result.choice_points:
             lines += ["## Choice points", "", e.standing, ""]
-            lines += [choice_markdown(c, e.mode, e.phrasing, "###") + "\n" for c in e.choices]
+            lines += [
+                choice_markdown(c, e.mode, e.phrasing, "###", e.run.costed) + "\n"
+                for c in e.choices
+            ]
     for d in result.diagnostics:
         lines.append(f"> note: {d}")
     return "\n".join(lines).rstrip() + "\n"

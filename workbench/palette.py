@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from typing import Any, Protocol, runtime_checkable
 
 from textual.actions import parse
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.command import Hit, Hits, Provider
 from textual.screen import Screen
 from textual.widget import Widget
 
@@ -30,8 +31,11 @@ __all__ = [
     "TITLES",
     "UNAVAILABLE",
     "ExtraCommands",
+    "KnowledgeEntry",
+    "KnowledgeItems",
     "PaletteCommand",
     "binding_commands",
+    "knowledge_entries",
     "screen_commands",
     "unavailable",
 ]
@@ -242,3 +246,102 @@ def screen_commands(screen: Screen[Any]) -> list[PaletteCommand]:
     if isinstance(screen, ExtraCommands):
         commands += [PaletteCommand(t, h, c) for t, h, c in screen.extra_commands()]
     return commands
+
+
+# ------------------------------------------------------------------ knowledge items
+
+
+@dataclass(frozen=True)
+class KnowledgeEntry:
+    """One item of one stored domain, as the palette finds it: by its name or its label
+    (what the reader's view calls it; a constant's or an operator's description)."""
+
+    domain: str
+    package: str
+    kind: str
+    name: str
+    label: str
+
+    @property
+    def text(self) -> str:
+        """What the palette matches and shows: "spray_minutes · Spraying photoresist."."""
+        return f"{self.name} · {self.label}" if self.label else self.name
+
+    @property
+    def help(self) -> str:
+        return f"{self.kind} in {self.domain}: open it in the knowledge editor"
+
+
+_KINDS = (
+    ("constant", "constants"),
+    ("task", "tasks"),
+    ("method", "methods"),
+    ("operator", "operators"),
+    ("test", "tests"),
+)
+
+
+def knowledge_entries(db: Any) -> list[KnowledgeEntry]:
+    """Every item of every domain in the store ``db``, in the store's order.  Opens its own
+    connection (it runs in a thread while the palette is open)."""
+    from workbench.kb.catalog import open_store
+
+    out: list[KnowledgeEntry] = []
+    store = open_store(db)
+    try:
+        for info in store.domains():
+            spec = store.load(info.name)
+            for kind, attr in _KINDS:
+                for item in getattr(spec, attr):
+                    name = f"{item.task}.{item.name}" if kind == "method" else item.name
+                    label = getattr(item, "label", "") or getattr(item, "description", "")
+                    label = " ".join(str(label).split())
+                    out.append(KnowledgeEntry(info.name, info.package, kind, name, label))
+    finally:
+        store.close()
+    return out
+
+
+@runtime_checkable
+class OpensKnowledge(Protocol):
+    """The app: opens a knowledge item in its editor."""
+
+    db: Any
+
+    def open_knowledge_item(self, entry: KnowledgeEntry) -> object: ...
+
+
+class KnowledgeItems(Provider):
+    """The palette's search over every knowledge item by name and label ("spray" finds
+    ``spray_minutes``); choosing one opens it in the editor.  The items are read once each
+    time the palette opens, in a thread, from the store the app is on."""
+
+    _entries: list[KnowledgeEntry]
+
+    async def startup(self) -> None:
+        import asyncio
+
+        app = self.app
+        self._entries = []
+        if isinstance(app, OpensKnowledge):
+            try:
+                self._entries = await asyncio.to_thread(knowledge_entries, app.db)
+            except Exception:  # a store it cannot read: the other commands still work
+                self._entries = []
+
+    async def search(self, query: str) -> Hits:
+        app = self.app
+        if not isinstance(app, OpensKnowledge) or len(query.strip()) < 2:
+            return
+        matcher = self.matcher(query)
+        for entry in getattr(self, "_entries", []):
+            text = entry.text
+            score = matcher.match(text)
+            if score > 0:
+                yield Hit(
+                    score,
+                    matcher.highlight(text),
+                    partial(app.open_knowledge_item, entry),
+                    text=text,
+                    help=entry.help,
+                )

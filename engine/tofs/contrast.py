@@ -16,7 +16,7 @@ points on it count.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .domain import Domain, Problem
@@ -163,6 +163,19 @@ class Contrast:
     magnitude: str | None = None  # "slightly", "clearly", "far" or "about the same"
     issues: Issues | None = None  # the difference broken down where the values part
     gist: str | None = None  # the issues in one domain sentence (Phrasing.gist)
+    # The domain's words for numbers (EDAPS: "25.57 min"), so that the contrast rounds as
+    # the reader's view does; None: six significant digits.
+    phrasing: Phrasing | None = field(default=None, repr=False, compare=False)
+
+    def value_words(self, v: float | None) -> str:
+        """A value as the reader's view writes it ("no plan" for None)."""
+        if v is None:
+            return "no plan"
+        return self.phrasing.value(v) if self.phrasing is not None else value_text(v)
+
+    def diff_words(self, v: float) -> str:
+        """A difference of values as the reader's view writes it."""
+        return self.phrasing.diff(v) if self.phrasing is not None else f"{v:.6g}"
 
     @property
     def mode(self) -> str:
@@ -187,23 +200,23 @@ class Contrast:
             return f"With {what} forced{at} there is no plan{status}{why}."
         if self.base.value is None:
             return (
-                f"With {what} forced{at} the value is {value_text(self.forced.value)}; "
+                f"With {what} forced{at} the value is {self.value_words(self.forced.value)}; "
                 "the original run found no plan."
             )
         assert self.loss is not None
-        base, forced = value_text(self.base.value), value_text(self.forced.value)
+        base, forced = self.value_words(self.base.value), self.value_words(self.forced.value)
         if abs(self.loss) <= 1e-9 * max(1.0, abs(self.base.value)):
             text = f"With {what} forced{at} the {self.unit} is the same, {forced}."
         elif self.loss > 0:
             word = f"{self.magnitude} worse" if self.magnitude else "worse"
             text = (
                 f"With {what} forced{at} the {self.unit} is {forced} against {base}: "
-                f"{word}, by {self.loss:.6g}."
+                f"{word}, by {self.diff_words(self.loss)}."
             )
         else:
             text = (
                 f"With {what} forced{at} the {self.unit} is {forced} against {base}: "
-                f"better by {-self.loss:.6g} (the run was not optimal)."
+                f"better by {self.diff_words(-self.loss)} (the run was not optimal)."
             )
         if self.applied is False:
             text += (
@@ -344,6 +357,7 @@ def compare(
         word,
         issues,
         gist,
+        phrasing,
     )
 
 

@@ -378,6 +378,19 @@ def explain(
     )
 
 
+# Reasons that say an alternative could not be carried out at all (not that it was worse).
+_CANNOT_APPLY = frozenset(
+    str(r)
+    for r in (
+        Reason.PRECONDITION_FAILED,
+        Reason.NO_BINDING,
+        Reason.DEAD_END,
+        Reason.REPEATED,
+        Reason.RECURSION,
+    )
+)
+
+
 def _verdict(cp: ChoicePoint, mode: str, phrasing: Phrasing, th: Thresholds) -> str:
     """The choice in one sentence: what was taken and how it stands to the runner-up."""
     chosen = cp.chosen
@@ -396,14 +409,26 @@ def _verdict(cp: ChoicePoint, mode: str, phrasing: Phrasing, th: Thresholds) -> 
         and not a.value_is_bound
     ]
     if not valued:
+        # Nothing else was valued, so nothing "lost" to it: the others were ruled out (a
+        # precondition, a dead end, a bound) or never tried because a plan was found first.
         by_reason: dict[str, list[str]] = {}
+        untried: list[str] = []
         for a in cp.alternatives:
-            if not a.chosen:
+            if a.chosen:
+                continue
+            if a.reason is Reason.NOT_EXPANDED:
+                untried.append(a.label)
+            else:
                 by_reason.setdefault(str(a.reason), []).append(a.label)
-        if not by_reason:
+        if not by_reason and not untried:
             return f"{chosen.label} is the only way."
-        others = "; ".join(f"{', '.join(labels)}: {reason}" for reason, labels in by_reason.items())
-        return f"{chosen.label} is the only alternative left standing ({others})."
+        said = [f"{', '.join(labels)}: {reason}" for reason, labels in by_reason.items()]
+        if untried:
+            said.append(f"{', '.join(untried)}: not tried, a plan was found first")
+        others = "; ".join(said)
+        if untried or any(r not in _CANNOT_APPLY for r in by_reason):
+            return f"{chosen.label} was taken ({others})."
+        return f"{chosen.label} is the only alternative that could be taken ({others})."
     runner = min(valued, key=lambda a: loss_of(a.value, cp.value, mode) or 0.0)
     loss = loss_of(runner.value, cp.value, mode) or 0.0
     word = magnitude_word(loss, runner.value or 0.0, cp.value or 0.0, th)

@@ -339,12 +339,18 @@ def plan_words(option: ReaderOption, plan: ReaderPlan) -> str:
     return option.move or titles
 
 
+def _untried(c: ChoiceExplanation) -> int:
+    """Alternatives never tried because a plan was found first (first-plan mode)."""
+    return sum(1 for a in c.alternatives if a.reason is Reason.NOT_EXPANDED)
+
+
 def _verdict(
     chosen: ReaderOption | None,
     others: list[ReaderOption],
     mode: str,
     p: Phrasing,
     noun: str,
+    untried: int = 0,
 ) -> str:
     if chosen is None:
         return "Nothing was chosen here."
@@ -354,6 +360,13 @@ def _verdict(
         if tried:
             first = f"the first {noun}, in the order written, that led to a plan"
             return f"It is {first}; {tried} tried before it led to no plan."
+        if untried:
+            # The others were never tried: nothing says they would not have applied.
+            were = "was" if untried == 1 else "were"
+            return (
+                f"It is the first {noun}, in the order written, that led to a plan; "
+                f"{untried} other{'s' * (untried != 1)} {were} not tried."
+            )
         return f"It is the only {noun} that applied here."
     ties = [o for o in valued if o.best.tie]
     if ties:
@@ -424,7 +437,7 @@ def reader_view(e: Explanation) -> ReaderView:
             ReaderChoice(
                 c,
                 _head(c, chosen, e.mode, p),
-                _verdict(chosen, others, e.mode, p, noun),
+                _verdict(chosen, others, e.mode, p, noun, _untried(c)),
                 chosen,
                 tuple(others),
                 tuple(risks[:MAX_RISKS]),

@@ -173,14 +173,18 @@ def issues_markdown(issues: Issues, mode: str, p: Phrasing) -> list[str]:
     return [f"  - {md(t)}" for t in issue_lines(issues, mode, p)]
 
 
-def choice_markdown(c: ChoiceExplanation, mode: str, p: Phrasing, level: str = "##") -> str:
+def choice_markdown(
+    c: ChoiceExplanation, mode: str, p: Phrasing, level: str = "##", costed: bool = True
+) -> str:
+    """One choice point in Markdown; ``costed`` False (a plan without costs, whose values
+    are all 0) leaves the value out."""
     cp = c.choice
     who = f", agent {md(cp.agent)}" if cp.agent is not None else ""
     value = p.value(cp.value) if cp.value is not None else "no value"
     lines = [
         f"{level} Choice: {md(cp.task)}",
         "",
-        f"{md(cp.kind)} node{who} · value **{md(value)}**",
+        f"{md(cp.kind)} node{who}" + (f" · value **{md(value)}**" if costed else ""),
         "",
         md(c.verdict),
         "",
@@ -200,7 +204,7 @@ def explanation_markdown(e: Explanation, title: str | None = None) -> str:
     body = [f"{head}{md(e.standing)}"]
     if e.findings:
         body.append("\n".join(f"- {md(f)}" for f in e.findings))
-    body += [choice_markdown(c, e.mode, e.phrasing) for c in e.choices]
+    body += [choice_markdown(c, e.mode, e.phrasing, costed=e.run.costed) for c in e.choices]
     return "\n\n".join(body) + "\n"
 
 
@@ -448,8 +452,16 @@ def choice_reader_markdown(
             out.append(f"  - {md(why)}")
     count = count_line(c, p, hint)
     if count:
-        out += ["", md(count)]
+        out += ["", _md_around(count, hint)]
     return "\n".join(out)
+
+
+def _md_around(text: str, markdown: str) -> str:
+    """``text`` escaped, except for ``markdown`` inside it (the caller's hint, such as "the
+    full audit (key **a**)"), which is kept as Markdown so that it renders as such."""
+    if not markdown:
+        return md(text)
+    return markdown.join(md(piece) for piece in text.split(markdown))
 
 
 def reader_markdown(
@@ -474,9 +486,10 @@ def reader_markdown(
         body.append("\n".join(later))
     if r.off_line:
         body.append(
-            md(
+            _md_around(
                 f"The planner also chose {r.off_line} move{'s' if r.off_line != 1 else ''} "
-                f"off the planned line (for answers it does not expect); {hint} shows them."
+                f"off the planned line (for answers it does not expect); {hint} shows them.",
+                hint,
             )
         )
     return "\n\n".join(body) + "\n"
@@ -598,9 +611,7 @@ def render_text(
     head = f"{result.domain}/{result.problem} ({result.mode}): {result.outcome_text}"
     lines.append(head)
     if result.value is not None:
-        size = (
-            f"{len(result.plan)} steps" if result.mode == "first" else f"value {fmt(result.value)}"
-        )
+        size = f"{len(result.plan)} steps" if result.mode == "first" else result.size_text(fmt)
         lines.append(
             f"{size}; {result.nodes} nodes "
             f"({result.tree_nodes} in the tree); {result.seconds:.3f} s"

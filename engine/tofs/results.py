@@ -7,6 +7,7 @@ deepest failure found, which is what a user needs to fix a design or a knowledge
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any, overload
@@ -358,7 +359,7 @@ class RunResult:
         outcome = self.outcome
         if outcome is Outcome.PLAN:
             if self.mode == "first":
-                return "plan found (the first one: first-plan mode compares no others)"
+                return "plan found (first-plan mode: the first found, not compared with others)"
             return "plan found and proven best"
         if outcome is Outcome.NO_PLAN:
             if self.proof:
@@ -367,11 +368,11 @@ class RunResult:
         if self.status is Status.CANCELLED:
             if outcome is Outcome.PLAN_UNPROVEN:
                 return "best plan found before the search was cancelled (not proven best)"
-            return "cancelled with no plan found (none ruled out)"
+            return "gave up when the search was cancelled, with no plan (none ruled out)"
         if self.status is Status.INTERRUPTED:
             if outcome is Outcome.PLAN_UNPROVEN:
                 return "best plan found before the search was interrupted (not proven best)"
-            return "interrupted with no plan found (none ruled out)"
+            return "gave up when the search was interrupted, with no plan (none ruled out)"
         limit = self.stopped_by or str(self.status)
         if self.status is Status.NODE_BUDGET:
             limit += f" of {self.options.get('node_budget') or self.nodes:,} nodes"
@@ -382,6 +383,22 @@ class RunResult:
         if outcome is Outcome.PLAN_UNPROVEN:
             return f"best plan found when {limit} stopped the search (not proven best)"
         return f"gave up at {limit} with no plan (none found yet; none ruled out)"
+
+    @property
+    def costed(self) -> bool:
+        """Whether the run's value means something to show: a game's expected value, or a
+        plan some step of which costs something.  A plan without costs (first-plan HDDL)
+        has the value 0, which says nothing; its size is its number of steps."""
+        return self.mode == "game" or any(s.costs for s in self.plan)
+
+    def size_text(self, fmt: Callable[[float], str] = "{:g}".format) -> str:
+        """The figure a plan is measured by, in words: "value 367" when it has costs (or
+        is a game), else "7 steps"; "" without a plan."""
+        if self.value is None:
+            return ""
+        if self.costed:
+            return f"value {fmt(self.value)}"
+        return f"{len(self.plan)} step{'' if len(self.plan) == 1 else 's'}"
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form (values that JSON cannot hold are shown as text)."""

@@ -184,13 +184,14 @@ class HddlPackage(KnowledgePackage):
 
     def facts(self, outcome: PlanOutcome) -> dict[str, Any]:
         """What a knowledge test on a stored HDDL domain can check: every run's facts,
-        ``outcome`` (solved, unsolvable, gave up), the ``plan`` as HDDL calls and its number
-        of ``steps``."""
+        ``outcome`` in the words every package uses (``plan``, ``plan, not proven best``,
+        ``no plan exists``, ``gave up``), the ``plan`` as HDDL calls and its number of
+        ``steps``."""
         from .decomposition import call_text
 
         tree = _tree(outcome)
         plan = [call_text(a.name, a.args) for a in tree.actions] if tree is not None else []
-        return {"outcome": status_word(outcome.result), "plan": plan, "steps": len(plan)}
+        return {"outcome": str(outcome.result.outcome), "plan": plan, "steps": len(plan)}
 
     # -------------------------------------------------------------- outputs
 
@@ -198,7 +199,6 @@ class HddlPackage(KnowledgePackage):
         from engine.tofs.render import render_text
 
         request, result = outcome.request, outcome.result
-        domain, problem = outcome.read.own
         text = render_text(
             result, explain=request.explain, explanation=outcome.explanation, tree=request.tree
         )
@@ -213,7 +213,9 @@ class HddlPackage(KnowledgePackage):
             text += "\n" + shortest
         if outcome.why_not:
             text += "\n\n" + "\n".join(outcome.why_not)
-        return f"{status_word(result)}: {problem.name} ({domain.name})\n{text}"
+        # The first line (the engine's) names the domain, the problem and the outcome in
+        # the words every package uses; nothing is said before it.
+        return text
 
     def json_data(self, outcome: PlanOutcome) -> dict[str, Any]:
         result = outcome.result
@@ -284,7 +286,8 @@ def _names_a_file(arg: str) -> bool:
 
 
 def status_word(result: RunResult) -> str:
-    """``solved``, ``unsolvable`` (the whole tree was searched) or ``gave up``."""
+    """``solved``, ``unsolvable`` (the whole tree was searched) or ``gave up``: the JSON's
+    ``status``, kept for the scripts that read it; ``outcome`` is what every package says."""
     from engine.tofs import Outcome
 
     if result.found:
@@ -333,7 +336,7 @@ def ipc_output(outcome: PlanOutcome) -> str:
     tree = _tree(outcome)
     if tree is None:
         result = outcome.result
-        return f"; {status_word(result)}: no plan ({result.outcome_text})"
+        return f"; {result.outcome_text}"
     text: str = ipc_text(tree)
     return text
 

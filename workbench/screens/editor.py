@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -79,7 +79,7 @@ from workbench.widgets.kb_fields import (
 )
 from workbench.widgets.kb_history_view import HistoryPanel
 from workbench.widgets.kb_lint_view import LintList
-from workbench.widgets.kb_tree import CallRef, GroupRef, KnowledgeTree, NodeData
+from workbench.widgets.kb_tree import CallRef, GroupRef, KnowledgeTree, NodeData, TreePlace
 from workbench.widgets.status_line import StatusLine
 
 __all__ = ["EditorScreen", "LintFinished"]
@@ -118,6 +118,11 @@ def _form_values(fields: dict[str, object], start: FormValues) -> FormValues:
         ):
             out[key] = value
     return out
+
+
+_PLACES: dict[tuple[str, str], TreePlace] = {}
+"""Where the user left each domain's tree, by (store, domain), for this session: the editor
+opens where it was left, not at the top with everything closed."""
 
 
 class EditorScreen(GuardedScreen[None]):
@@ -235,14 +240,20 @@ the primitive at the cursor.  Empty list entries are dropped on save.
     """An item is open in the form (enables save)."""
 
     def __init__(
-        self, db: Path | None = None, domain: str | None = None, draft: Draft | None = None
+        self,
+        db: Path | None = None,
+        domain: str | None = None,
+        draft: Draft | None = None,
+        item: ItemRef | None = None,
     ) -> None:
         """``draft``: unsaved edits left over from an earlier session, to put back into
-        the form (they stay unsaved: the user still saves them)."""
+        the form (they stay unsaved: the user still saves them); ``item``: the item of
+        ``domain`` to open (the palette's choice)."""
         super().__init__()
         self.db = db
         self.domain: str | None = domain if draft is None else draft.domain
         self.restore = draft
+        self.item = item
         self.drafts = DraftBox.for_store(db)
         self.spec: DomainSpec | None = None
         self.base = 0
@@ -300,7 +311,7 @@ the primitive at the cursor.  Empty list entries are dropped on save.
 
     async def on_mount(self) -> None:
         if self.domain is not None:
-            await self.load_domain(self.domain)
+            await self.load_domain(self.domain, keep=self.item)
         if self.restore is not None:
             await self.restore_draft(self.restore)
 
@@ -328,6 +339,8 @@ the primitive at the cursor.  Empty list entries are dropped on save.
         """(Re)load ``domain`` from the store; reopen ``keep`` (with ``values``) if it exists."""
         store = self.store
         changed = domain != (self.spec.name if self.spec else None)
+        if changed:
+            self.remember_place()
         self.domain = domain
         self.spec = store.load(domain)
         self.base = store.revision(domain)
@@ -337,6 +350,9 @@ the primitive at the cursor.  Empty list entries are dropped on save.
         self.sub_title = f"editing {domain} at r{self.base}"
         tree = self.query_one(KnowledgeTree)
         tree.show_domain(self.spec, self.base)
+        place = _PLACES.get(self._place_key(domain)) if changed else None
+        if place is not None:
+            tree.restore(place)
         self.query_one(HistoryPanel).show_history(store.history(domain), self.base)
         if changed:
             self._lint_run += 1  # a lint of the previous domain still running is stale
@@ -354,6 +370,43 @@ the primitive at the cursor.  Empty list entries are dropped on save.
                 "Pick an item in the tree: moving the cursor shows it, enter moves into its form."
             )
         self._status(f"{domain} at r{self.base}.", "ok")
+
+    def _place_key(self, domain: str) -> tuple[str, str]:
+        return (str(self.db), domain)
+
+    def remember_place(self) -> None:
+        """Keep where the tree is (open nodes, cursor, scroll) for the next opening."""
+        if self.spec is None or not self.is_mounted:
+            return
+        tree = self.query_one(KnowledgeTree)
+        if tree.spec is not None:
+            _PLACES[self._place_key(tree.spec.name)] = tree.place()
+
+    _PANE_TITLES: ClassVar[dict[str, str]] = {"kb-side": "Knowledge", "kb-form": "Item"}
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """Mark the pane with the keys in its title too ("▸ Item"), for terminals whose
+        colours hardly tell the borders apart."""
+        focused = event.widget
+        for pane_id, title in self._PANE_TITLES.items():
+            pane = self.query_one(f"#{pane_id}")
+            inside = focused is pane or pane in focused.ancestors
+            pane.border_title = f"▸ {title}" if inside else title
+
+    @on(Tree.NodeExpanded, "#kb-tree")
+    @on(Tree.NodeCollapsed, "#kb-tree")
+    def _tree_moved(self) -> None:
+        self.remember_place()
+
+    async def show_ref(self, domain: str, ref: ItemRef) -> None:
+        """Open ``ref`` of ``domain`` (loading the domain if another is open): what the
+        palette's knowledge search does when the editor is already on screen."""
+        if domain != self.domain or self.spec is None:
+            await self.load_domain(domain, keep=ref)
+            self.query_one("#kb-domain", Select).value = domain  # its Changed is ignored
+        elif await self.open_item(ref):
+            self.query_one(KnowledgeTree).select_item(ref)
+        self.query_one(KnowledgeTree).focus()
 
     async def open_item(self, ref: ItemRef, values: FormValues | None = None) -> bool:
         """Show ``ref``'s form (with ``values`` instead of the stored texts, if given)."""
@@ -384,6 +437,7 @@ the primitive at the cursor.  Empty list entries are dropped on save.
 
     @on(Tree.NodeHighlighted, "#kb-tree")
     async def _node_highlighted(self, event: Tree.NodeHighlighted[NodeData]) -> None:
+        self.remember_place()
         ref = _ref_of(event.node.data)
         form = self.query_one(ItemForm)
         if ref is None or ref == form.ref:

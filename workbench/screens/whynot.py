@@ -136,9 +136,11 @@ class WhyNotScreen(Screen[None]):
         yield summary
         with Horizontal(id="whynot-plans"):
             base = PlanColumn(id="base-plan")
+            base.fmt = self._fmt
             base.border_title = self._title("As planned", self.choice.chosen, self.result)
             yield base
             forced = PlanColumn(id="forced-plan")
+            forced.fmt = self._fmt
             forced.border_title = f"Forced: {self.alternative.label} · re-planning…"
             yield forced
         yield FittingFooter()
@@ -245,10 +247,15 @@ class WhyNotScreen(Screen[None]):
         summary.update(text)
         self.summary = text.plain
 
-    @staticmethod
-    def _title(side: str, alt: AlternativeRecord | None, r: RunResult) -> str:
+    def _fmt(self, v: float) -> str:
+        """A value as the reader's view writes it (the run's phrasing: "25.57 min")."""
+        e = self.result.explanation
+        return e.phrasing.value(v) if e is not None else value_text(v)
+
+    def _title(self, side: str, alt: AlternativeRecord | None, r: RunResult) -> str:
         label = f": {alt.label}" if alt is not None else ""
-        return f"{side}{label} · {value_text(r.value)}"
+        value = "no plan" if r.value is None else self._fmt(r.value)
+        return f"{side}{label} · {value}"
 
 
 def why_not_target(item: object) -> tuple[ChoicePoint, AlternativeRecord] | str:
@@ -273,7 +280,7 @@ def summary_text(c: Contrast) -> Text:
     out.append(c.verdict() + "\n", style="bold")
 
     def value(v: float | None) -> str:
-        return f"{c.unit} {value_text(v)}" if v is not None else "no plan"
+        return f"{c.unit} {c.value_words(v)}" if v is not None else "no plan"
 
     out.append(
         f"As planned ({c.chosen or 'chosen'}): {value(c.base.value)}    "
@@ -281,7 +288,12 @@ def summary_text(c: Contrast) -> Text:
     )
     if c.loss is not None:
         sign = "worse" if c.loss > 0 else ("better" if c.loss < 0 else "same")
-        out.append(f"    difference {c.difference:+.6g} ({sign} by {abs(c.loss):.6g})")
+        assert c.difference is not None
+        plus = "+" if c.difference >= 0 else "-"
+        out.append(
+            f"    difference {plus}{c.diff_words(abs(c.difference))} "
+            f"({sign} by {c.diff_words(abs(c.loss))})"
+        )
     out.append("\n")
     out.append(c.divergence_text() + "\n")
     if c.issues is not None:

@@ -37,6 +37,7 @@ from workbench.widgets.plan_items import (
     fmt_prob,
     fmt_value,
     reader_words,
+    run_value,
 )
 
 PANE_HINT = "the full audit (key **a**)"
@@ -96,10 +97,20 @@ def reader(item: PlanItem | None) -> str:
     return md(item.plain)
 
 
+def _size(r: RunResult) -> str:
+    """ " · value **367**", or " · **7 steps**" for a plan without costs (never "value 0")."""
+    size = r.size_text(lambda v: run_value(r, v))
+    if not size:
+        return ""
+    if r.costed:
+        return f" · value **{md(run_value(r, r.value))}**"
+    return f" · **{size}**"
+
+
 def reader_summary(r: RunResult) -> str:
     """The run and its explanation at the reader's level: the standing, the findings and
     each decision."""
-    value = "" if r.value is None else f" · value **{fmt_value(r.value)}**"
+    value = _size(r)
     head = f"## {md(r.domain)} / {md(r.problem)}\n\n**{md(r.outcome_text)}**{value}\n\n"
     return head + reader_markdown(explanation_of(r), hint=PANE_HINT)
 
@@ -216,7 +227,7 @@ def reader_policy(item: PolicyItem) -> str:
 
 
 def run_summary(r: RunResult) -> str:
-    value = "" if r.value is None else f" · value **{fmt_value(r.value)}**"
+    value = _size(r)
     lines = [
         f"## {md(r.domain)} / {md(r.problem)}",
         "",
@@ -252,7 +263,7 @@ def choice_point(cp: ChoicePoint, run: RunResult) -> str:
     if found is None:
         return f"## Choice: {md(cp.task)}"
     e = explanation_of(run)
-    return choice_markdown(found, e.mode, e.phrasing)
+    return choice_markdown(found, e.mode, e.phrasing, costed=e.run.costed)
 
 
 def alternative(a: AlternativeRecord, cp: ChoicePoint, run: RunResult) -> str:
@@ -276,7 +287,7 @@ def alternative(a: AlternativeRecord, cp: ChoicePoint, run: RunResult) -> str:
             line[2:] for line in issues_markdown(ae.issues, mode, explanation_of(run).phrasing)
         ]
         lines.append("")
-    lines += [f"- {name}: {val}" for name, val in _numbers(a, mode)]
+    lines += [f"- {name}: {val}" for name, val in _numbers(a, mode, run.costed)]
     if ae is not None and ae.replanned is not None:
         lines.append(f"- value when finished (forced re-plan): {fmt_value(ae.replanned)}")
     if a.failure is not None:
@@ -284,9 +295,9 @@ def alternative(a: AlternativeRecord, cp: ChoicePoint, run: RunResult) -> str:
     return "\n".join(lines)
 
 
-def _numbers(a: AlternativeRecord, mode: str) -> list[tuple[str, str]]:
+def _numbers(a: AlternativeRecord, mode: str, costed: bool = True) -> list[tuple[str, str]]:
     rows = [("reason", md(a.reason)), ("method", code(a.method))]
-    if a.value is not None:
+    if a.value is not None and costed:
         bound = (
             (" (an upper bound)" if mode == "game" else " (a lower bound)")
             if a.value_is_bound

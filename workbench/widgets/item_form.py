@@ -32,6 +32,7 @@ from workbench.widgets.kb_fields import (
     check_form,
     fields_for,
     item_values,
+    placeholder_for,
     primitive_near,
     scope_of,
 )
@@ -51,9 +52,15 @@ class FieldInput(Input):
     """The input of one field, or of one entry of a list field."""
 
     def __init__(
-        self, spec: FieldSpec, index: int | None, value: str, suggester: WordSuggester | None
+        self,
+        spec: FieldSpec,
+        index: int | None,
+        value: str,
+        suggester: WordSuggester | None,
+        placeholder: str | None = None,
     ) -> None:
-        placeholder = f"+ {spec.placeholder}" if spec.many else spec.placeholder
+        shown = spec.placeholder if placeholder is None else placeholder
+        placeholder = f"+ {shown}" if spec.many else shown
         super().__init__(
             value,
             placeholder=placeholder,
@@ -181,7 +188,13 @@ class ItemForm(VerticalScroll):
                         for i, text in enumerate([*entries, ""]):
                             yield self._entry(spec, i, text)
                     else:
-                        yield FieldInput(spec, None, str(value), self._suggester(spec))
+                        yield FieldInput(
+                            spec,
+                            None,
+                            str(value),
+                            self._suggester(spec),
+                            placeholder_for(spec, self.ref, self.ctx),
+                        )
                         yield Static("", classes="field-error", id=_dom_id(spec.key, None, "e"))
 
     def _entry(self, spec: FieldSpec, index: int, text: str) -> VerticalGroup:

@@ -15,7 +15,7 @@ from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from engine.tofs.domain import IMPLICIT_METHOD_NAMES, Template
+from engine.tofs.domain import IMPLICIT_METHOD_NAMES, Template, constant_problem
 from engine.tofs.expressions import (
     STANDARD_PRIMITIVES,
     ExpressionError,
@@ -24,7 +24,7 @@ from engine.tofs.expressions import (
     parse_binding,
     parse_call,
 )
-from engine.tofs.model import DomainSpec, is_identifier
+from engine.tofs.model import ConstantDef, DomainSpec, MethodDef, TaskDef, is_identifier
 from engine.tofs.registry import Registry
 from workbench.kb.store import find_item as store_find_item
 
@@ -42,6 +42,7 @@ __all__ = [
     "find_item",
     "item_values",
     "method_scope",
+    "placeholder_for",
     "primitive_near",
     "scope_of",
     "word_at_end",
@@ -154,6 +155,9 @@ class EditContext:
     primitives: Mapping[str, Primitive]
     effects: frozenset[str] | None  # None: unknown (no registry), so not checked
     docs: dict[str, tuple[str, str]] = field(default_factory=dict)  # name -> (signature, doc)
+    # The domain's registry (None: not bundled): its value types and constant rules check
+    # a constant's value as it is typed, as the store will on save.
+    registry: Registry | None = None
 
     @classmethod
     def build(
@@ -168,7 +172,9 @@ class EditContext:
         if registry is not None:
             for p in registry.primitive_docs():
                 docs.setdefault(p.name, (p.signature, p.doc))
-            return cls(domain, spec, registry.primitives, frozenset(registry.effects), docs)
+            return cls(
+                domain, spec, registry.primitives, frozenset(registry.effects), docs, registry
+            )
         for p in STANDARD_PRIMITIVES.values():
             docs.setdefault(p.name, (p.signature, p.doc))
         return cls(domain, spec, _AnyPrimitive(), None, docs)
@@ -198,10 +204,10 @@ class EditContext:
 _METHOD_HEAD = (
     # A template over the task's parameters and the method's bindings: the reader's view
     # of an explanation names the alternative by it.
-    FieldSpec("label", "Label", "template", placeholder="Set up a {suit_word(suit_of(C))} discard"),
+    FieldSpec("label", "Label", "template"),
     FieldSpec("description", "Description", "text"),
     FieldSpec("bindings", "Bindings", "binding", many=True, placeholder="VAR in expression"),
-    FieldSpec("precondition", "Precondition", "expr", placeholder="True"),
+    FieldSpec("precondition", "Precondition", "expr", placeholder="(empty: always applies)"),
 )
 _METHOD_TAIL = (
     FieldSpec("weight", "Weight", "expr", optional=True, placeholder="(controlled agent)"),
@@ -221,13 +227,13 @@ FIELDS: dict[str, tuple[FieldSpec, ...]] = {
     "task": (
         FieldSpec("params", "Parameters", "params", placeholder="a, b"),
         FieldSpec("agent", "Agent", "agent", optional=True, placeholder="(none)"),
-        FieldSpec("label", "Label", "template", placeholder="Set up a {suit} discard"),
+        FieldSpec("label", "Label", "template"),
         FieldSpec("description", "Description", "text"),
         FieldSpec("partial_plan_prune", "Partial-plan prune", "flag"),
     ),
     "operator": (
         FieldSpec("params", "Parameters", "params", placeholder="a, b"),
-        FieldSpec("precondition", "Precondition", "expr", placeholder="True"),
+        FieldSpec("precondition", "Precondition", "expr", placeholder="(empty: always applies)"),
         FieldSpec("effect", "Effect", "effect", optional=True, placeholder="(none)"),
         FieldSpec("costs", "Costs", "cost", many=True, placeholder="component: expression"),
         FieldSpec("group", "Group", "text"),
@@ -241,6 +247,22 @@ FIELDS: dict[str, tuple[FieldSpec, ...]] = {
         FieldSpec("tolerance", "Tolerance", "number"),
     ),
 }
+
+
+def placeholder_for(spec: FieldSpec, ref: ItemRef, ctx: EditContext) -> str:
+    """The dim example an empty field shows, from the item's own domain: a label field
+    shows a label of the same kind that the domain already has ("e.g. Spray photoresist"),
+    never another package's words; without one, what a label is."""
+    if spec.kind != "template" or spec.key != "label":
+        return spec.placeholder
+    items: list[TaskDef] | list[MethodDef] = (
+        ctx.spec.tasks if ref.kind == "task" else ctx.spec.methods if ref.kind == "method" else []
+    )
+    for item in items:
+        label = getattr(item, "label", "")
+        if label and getattr(item, "name", None) != ref.name.rpartition(".")[2]:
+            return f"e.g. {label}"
+    return "e.g. words, with {parameter} where its value goes"
 
 
 def fields_for(ref: ItemRef, item: Any) -> tuple[FieldSpec, ...]:
@@ -539,7 +561,28 @@ def check_form(
         err = _check_one(spec, _text(values, spec.key), scope, ctx, params)
         if err is not None:
             problems[(spec.key, None)] = err
+    if ref.kind == "constant":
+        problems.update(_constant_problem(ref, ctx, values))
     return problems
+
+
+def _constant_problem(
+    ref: ItemRef, ctx: EditContext, values: FormValues
+) -> dict[tuple[str, int | None], FieldError]:
+    """A constant's value against its declared type (and its Python reader's rule), as
+    the store checks it on save: ``abc`` in a number shows beside the field at once."""
+    declared = _text(values, "type").strip() or None
+    try:
+        constant = ConstantDef(
+            name=ref.name, value=_parse_value(_text(values, "value")), type=declared
+        )
+    except ValueError:
+        return {}
+    found = constant_problem(constant, ctx.registry)
+    if found is None:
+        return {}
+    key, why = found
+    return {(key, None): FieldError(why)}
 
 
 def _binding(text: str, bound: list[str], ctx: EditContext) -> FieldError | None:

@@ -10,8 +10,10 @@ found and put under the cursor (a lint finding, a reload) without the user openi
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.text import Text
+from textual.binding import Binding, BindingType
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
@@ -19,7 +21,7 @@ from engine.tofs.expressions import ExpressionError, parse_call
 from engine.tofs.model import DomainSpec, MethodDef
 from workbench.widgets.kb_fields import ItemRef
 
-__all__ = ["CallRef", "GroupRef", "KnowledgeTree", "NodeData"]
+__all__ = ["CallRef", "GroupRef", "KnowledgeTree", "NodeData", "TreePlace"]
 
 _MAX_PRE = 48  # characters of a precondition shown beside a method
 
@@ -40,6 +42,16 @@ class CallRef:
 
 
 NodeData = ItemRef | GroupRef | CallRef | None
+
+
+@dataclass(frozen=True)
+class TreePlace:
+    """Where a user was in a domain's tree: the nodes open, the one under the cursor and
+    how far it was scrolled, so that opening the editor again finds it as it was left."""
+
+    opened: frozenset[ItemRef | GroupRef]
+    cursor: ItemRef | GroupRef | None
+    scroll_y: float
 
 
 def _callee(spec: DomainSpec, source: str) -> ItemRef | None:
@@ -67,7 +79,16 @@ def _method_label(index: int, m: MethodDef) -> Text:
 
 
 class KnowledgeTree(Tree[NodeData]):
-    """One domain's knowledge; ``show_domain`` fills it, ``select_item`` finds an item."""
+    """One domain's knowledge; ``show_domain`` fills it, ``select_item`` finds an item.
+
+    → opens the node under the cursor (or moves into it when it is open), ← closes it (or
+    moves to its parent), as in a file browser: the tree is narrow, and scrolling it
+    sideways, what the arrows did before, hid the names they were meant to reach."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right", "open_node", show=False),
+        Binding("left", "close_node", show=False),
+    ]
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(Text("knowledge"), id=id, classes=classes)
@@ -175,10 +196,59 @@ class KnowledgeTree(Tree[NodeData]):
         ):
             self._add_methods(node, self.spec, data.target.name, canonical=False)
 
+    # ------------------------------------------------------------------ arrows
+
+    def action_open_node(self) -> None:
+        node = self.cursor_node
+        if node is None:
+            return
+        if node.allow_expand and not node.is_expanded:
+            node.expand()
+        elif node.is_expanded and node.children:
+            self.move_cursor(node.children[0])
+
+    def action_close_node(self) -> None:
+        node = self.cursor_node
+        if node is None:
+            return
+        if node.is_expanded and node is not self.root:
+            node.collapse()
+        elif node.parent is not None:
+            self.move_cursor(node.parent)
+
+    # ------------------------------------------------------------------ place
+
+    def place(self) -> TreePlace:
+        """The nodes open, the cursor and the scroll now."""
+        opened = frozenset(key for key, node in self._by_ref.items() if node.is_expanded)
+        data = self.current
+        cursor = data if isinstance(data, (ItemRef, GroupRef)) else None
+        return TreePlace(opened, cursor, self.scroll_y)
+
+    def restore(self, place: TreePlace) -> None:
+        """Open what was open and put the cursor back where it was (a node no longer
+        there is skipped); call after :meth:`show_domain`."""
+        for key in place.opened:
+            node = self._by_ref.get(key)
+            if node is not None:
+                node.expand()
+        target = self._by_ref.get(place.cursor) if place.cursor is not None else None
+
+        def back() -> None:
+            if target is not None:
+                self.move_cursor(target)
+            self.scroll_to(y=place.scroll_y, animate=False)
+
+        self.call_after_refresh(back)
+
     # ------------------------------------------------------------------ finding
 
     def node_for(self, ref: ItemRef) -> TreeNode[NodeData] | None:
         return self._by_ref.get(ref)
+
+    def node_for_group(self, kind: str) -> TreeNode[NodeData] | None:
+        """The heading node that lists items of ``kind`` ("constant", ...)."""
+        return self._by_ref.get(GroupRef(kind))
 
     def select_item(self, ref: ItemRef) -> bool:
         """Open the way to ``ref`` and put the cursor on it; False if it is not listed."""

@@ -7,7 +7,7 @@ only styles them.  The first point of divergence is highlighted and scrolled int
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -19,15 +19,21 @@ from engine.tofs.contrast import Row
 __all__ = ["PlanColumn", "row_text"]
 
 
-def row_text(row: Row, divergent_style: str = "bold", first_style: str = "bold") -> Text:
-    """A row as styled text: ``◆`` choices, numbered steps with their cost."""
+def row_text(
+    row: Row,
+    divergent_style: str = "bold",
+    first_style: str = "bold",
+    fmt: Callable[[float], str] = "{:.6g}".format,
+) -> Text:
+    """A row as styled text: ``◆`` choices, numbered steps with their cost (``fmt``: the
+    domain's way of writing a value, as the reader's view writes it)."""
     mark = "» " if row.first else ("≠ " if row.divergent else "  ")
     if row.kind == "choice":
         text = Text.assemble(mark, ("◆ ", "bold"), row.text)
     elif row.kind == "failure":
         text = Text.assemble(mark, ("✗ ", "bold"), row.text)
     else:
-        cost = f"  [{row.cost:.6g}]" if row.cost is not None else ""
+        cost = f"  [{fmt(row.cost)}]" if row.cost is not None else ""
         text = Text.assemble(mark, (f"{row.number}. ", "dim"), row.text, (cost, "dim"))
     if row.divergent:
         text.stylize(divergent_style)
@@ -51,18 +57,22 @@ class PlanColumn(OptionList):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.rows: list[Row] = []
+        self.fmt: Callable[[float], str] = "{:.6g}".format
+        """How a step's cost is written: the domain's phrasing, set by the screen."""
 
     @property
     def texts(self) -> list[str]:
         """The rows as plain text (tests)."""
-        return [row_text(r).plain for r in self.rows]
+        return [row_text(r, fmt=self.fmt).plain for r in self.rows]
 
     def show(self, rows: Sequence[Row]) -> None:
         self.rows = list(rows)
         divergent = self.get_component_rich_style("plan-column--divergent", partial=True)
         first = self.get_component_rich_style("plan-column--first", partial=True)
         self.clear_options()
-        self.add_options([Option(row_text(r, str(divergent), str(first))) for r in self.rows])
+        self.add_options(
+            [Option(row_text(r, str(divergent), str(first), self.fmt)) for r in self.rows]
+        )
         start = next((i for i, r in enumerate(self.rows) if r.first), None)
         if start is None:
             start = next((i for i, r in enumerate(self.rows) if r.divergent), None)

@@ -42,6 +42,7 @@ __all__ = [
     "fmt_prob",
     "fmt_value",
     "root_item",
+    "run_value",
 ]
 
 Part = tuple[str, str]
@@ -67,6 +68,15 @@ class Tone(StrEnum):
 
 def fmt_value(v: float | None) -> str:
     return "?" if v is None else f"{v:g}"
+
+
+def run_value(r: RunResult, v: float | None) -> str:
+    """A value of run ``r`` as its reader's view writes it (EDAPS "642.33 min"), so that
+    every screen rounds the same way; ``fmt_value`` for a run without its explanation."""
+    if v is None:
+        return "?"
+    e = r.explanation
+    return e.phrasing.value(v) if e is not None else fmt_value(v)
 
 
 def fmt_prob(p: float) -> str:
@@ -209,11 +219,16 @@ def _through(node: PolicyNode) -> PolicyNode:
     return node
 
 
-def _value_parts(value: float | None, bound: bool, mode: str) -> tuple[Part, ...]:
-    if value is None:
+def _value_parts(
+    value: float | None, bound: bool, mode: str, run: RunResult | None = None
+) -> tuple[Part, ...]:
+    """An alternative's value as a badge, written as the run's reader's view writes it;
+    none for a plan without costs (all 0)."""
+    if value is None or (run is not None and not run.costed):
         return ()
     prefix = ("≤ " if mode == "game" else "≥ ") if bound else ""
-    return ((f"  {prefix}{fmt_value(value)}", "value"),)
+    shown = run_value(run, value) if run is not None else fmt_value(value)
+    return ((f"  {prefix}{shown}", "value"),)
 
 
 @dataclass(eq=False)
@@ -228,7 +243,7 @@ class SummaryItem(PlanItem):
         )
         if r.value is None:
             return head
-        return (*head, (f"  value {fmt_value(r.value)}", "value"))
+        return (*head, (f"  {r.size_text(lambda v: run_value(r, v))}", "value"))
 
     @property
     def tone(self) -> Tone:
@@ -306,7 +321,7 @@ class AlternativeItem(PlanItem):
         out: list[Part] = [(mark, "mark"), (a.label, "")]
         if a.probability is not None:
             out.append((f"  p={fmt_prob(a.probability)}", "prob"))
-        out.extend(_value_parts(a.value, a.value_is_bound, self.view.mode))
+        out.extend(_value_parts(a.value, a.value_is_bound, self.view.mode, self.view.result))
         if not a.chosen and not weighted:
             word = self.view.magnitudes.get((self.choice.node, a.label))
             out.append((f"  {a.reason}" + (f", {word} worse" if word else ""), "reason"))
@@ -319,11 +334,11 @@ class AlternativeItem(PlanItem):
             out.append((f"  p={fmt_prob(a.probability)}", "prob"))
         value = self.view.replanned.get((cp.node, a.label))
         if value is not None:
-            out.append((f"  {fmt_value(value)}", "value"))
+            out.append((f"  {run_value(self.view.result, value)}", "value"))
         elif a.reason not in NOT_APPLIED and (
             in_contention_record(a) or a.reason is Reason.WEIGHTED
         ):
-            out.extend(_value_parts(a.value, a.value_is_bound, self.view.mode))
+            out.extend(_value_parts(a.value, a.value_is_bound, self.view.mode, self.view.result))
         why = _reader_reason(self.view, cp, a)
         if why and not a.chosen:
             out.append((f"  {why}", "reason"))
@@ -378,7 +393,7 @@ class StepItem(PlanItem):
         text = s.description or f"{s.operator}{s.args!r}"
         out: list[Part] = [(f"{self.index}. ", "muted"), (text, "")]
         if s.costs:
-            out.append((f"  [{fmt_value(s.cost)}]", "value"))
+            out.append((f"  [{run_value(self.view.result, s.cost)}]", "value"))
         return tuple(out)
 
     @property

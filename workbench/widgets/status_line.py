@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from engine.tofs import Outcome, Progress, RunResult
 from workbench.runner import ProblemRef
-from workbench.widgets.plan_items import fmt_value
+from workbench.widgets.plan_items import fmt_value, run_value
 
 __all__ = ["StatusLine", "progress_text", "result_text"]
 
@@ -27,7 +27,8 @@ def progress_text(request: ProblemRef, p: Progress) -> str:
 
 
 def result_text(request: ProblemRef, r: RunResult) -> str:
-    value = f" · value {fmt_value(r.value)}" if r.value is not None else ""
+    size = r.size_text(lambda v: run_value(r, v))
+    value = f" · {size}" if size else ""
     return (
         f"{request.title} ({r.mode}): {r.outcome_text}{value} · {r.nodes:,} nodes · "
         f"{r.seconds:.3f} s"

@@ -103,6 +103,9 @@ class HddlEditorScreen(Screen[None]):
         self.model: Any = None  # the last text that read, as a model
         self.problems: list[str] = []
         self._timer: Timer | None = None
+        self.start_at: tuple[str, str] | None = None
+        """(kind, name) of a store item to put the cursor on once the text is read (the
+        palette's knowledge search: "deliver.deliver-here" is method deliver-here)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -117,7 +120,6 @@ class HddlEditorScreen(Screen[None]):
         from knowledge.hddl.stored import hddl_text
         from workbench.kb.catalog import open_store
 
-        self.title = f"HDDL · {self.domain}"
         store = open_store(self.db)
         try:
             spec = store.load(self.domain)
@@ -125,15 +127,43 @@ class HddlEditorScreen(Screen[None]):
         finally:
             store.close()
         self.saved_text = hddl_text(spec)
+        self._update_titles()
         area = self.query_one("#hddl-text", TextArea)
         area.load_text(self.saved_text)
         self.validate()
         area.focus()
+        if self.start_at is not None:
+            self.go_to(*self.start_at)
+
+    def go_to(self, kind: str, name: str) -> bool:
+        """Put the text cursor on the declaration of store item ``name`` of ``kind``
+        (task, method ``task.method``, operator: an action); False if it is not written."""
+        if self.model is None:
+            return False
+        section = {"task": "tasks", "method": "methods", "operator": "actions"}.get(kind)
+        label = name.replace(".", " · ", 1) if kind == "method" else name
+        for title, entries in outline(self.model):
+            if title != section:
+                continue
+            for entry, line, column in entries:
+                if entry == label:
+                    area = self.query_one("#hddl-text", TextArea)
+                    area.move_cursor((line - 1, max(column - 1, 0)), center=True)
+                    return True
+        return False
 
     # -- validation ------------------------------------------------------------------------
 
+    def _update_titles(self) -> None:
+        """The header names this domain and its revision, never the app's (the problem last
+        planned, which is another item); ● marks unsaved edits."""
+        self.title = f"HDDL · {self.domain}"
+        where = f"editing {self.domain} at r{self.revision}"
+        self.sub_title = f"{where} ●" if self.dirty else where
+
     @on(TextArea.Changed, "#hddl-text")
     def _changed(self) -> None:
+        self._update_titles()
         if self._timer is not None:
             self._timer.stop()
         self._timer = self.set_timer(DEBOUNCE, self.validate)
@@ -226,6 +256,7 @@ class HddlEditorScreen(Screen[None]):
             store.close()
         self.revision = rev.id
         self.saved_text = self.query_one("#hddl-text", TextArea).text
+        self._update_titles()
         self.validate()
         self.notify(f"Saved '{self.domain}' as revision {rev.id}.")
         return True
