@@ -2,7 +2,10 @@
 
 Usage::
 
-    python benchmarks/budgets.py ../shared/data/hddl/ipc2020-total-order [--only NAME ...]
+    python benchmarks/budgets.py IPC_FOLDER [--only NAME ...]
+
+IPC_FOLDER is the ``total-order/`` folder of a clone of the competition's public
+repository, https://github.com/panda-planner-dev/ipc2020-domains (not shipped here).
 
 Each case runs ``workbench plan hddl DOMAIN PROBLEM`` with its budgets in a child process
 (a fresh interpreter, as a user runs it: start-up and reading the files count), and prints
@@ -151,8 +154,11 @@ def run(case: Case, ipc: Path, hard_limit: float) -> tuple[int, float, float, st
 
 
 def main() -> int:
+    # The IPC domains are not in the repository: say where to get them.
+    from ipc_folder import WHERE, ipc_folder
+
     cli = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    cli.add_argument("ipc", type=Path, help="the ipc2020-total-order folder")
+    cli.add_argument("ipc", type=ipc_folder, help=WHERE)
     cli.add_argument("--only", action="append", help="only the case of this name")
     cli.add_argument(
         "--hard-limit", type=float, default=300.0, help="kill a case after this many seconds"

@@ -2,8 +2,11 @@
 
 Usage::
 
-    python benchmarks/hddl_plan.py ../shared/data/hddl/ipc2020-total-order \\
+    python benchmarks/hddl_plan.py IPC_FOLDER \\
         [--limit 5] [--time-budget 60] [--jobs 1] [--plans DIR] [--domain NAME ...]
+
+IPC_FOLDER is the ``total-order/`` folder of a clone of the competition's public
+repository, https://github.com/panda-planner-dev/ipc2020-domains (not shipped here).
 
 Each problem runs in its own ``workbench plan hddl DOMAIN PROBLEM --ipc`` process (a fresh
 interpreter, as a user runs it; killed 30 s after its budget if it has not stopped), so the
@@ -186,10 +189,15 @@ def run_on_cluster(
 
 
 def main(argv: list[str] | None = None) -> int:
+    # The IPC domains are not in the repository: say where to get them.
+    from ipc_folder import WHERE, ipc_folder
+
     from workbench.cluster import ClusterError, add_cluster_option, batch_executor
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("root", type=Path, help="folder with one sub-folder per domain")
+    parser.add_argument(
+        "root", type=ipc_folder, help=f"folder with one sub-folder per domain: {WHERE}"
+    )
     parser.add_argument("--limit", type=int, default=5, help="problems per domain (default 5)")
     parser.add_argument("--time-budget", type=float, default=60.0, help="seconds per problem")
     parser.add_argument("--jobs", type=int, default=1, help="problems planned at once")
