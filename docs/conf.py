@@ -17,9 +17,8 @@ copyright = "the TOFS Workbench authors, MIT licence"
 
 extensions = ["myst_parser"]
 source_suffix = {".md": "markdown"}
-# The build's own output, and this file's folder's README for people browsing the
-# repository, are not pages of the site.
-exclude_patterns = ["_build", "README.md"]
+# The build's own output is not a page of the site.
+exclude_patterns = ["_build"]
 
 # MyST: heading anchors so that pages link to each other's sections
 # (``reference/performance.md#hddl-against-the-field``); a link to an anchor that does
