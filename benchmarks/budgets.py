@@ -13,10 +13,10 @@ the wall seconds from start to exit, the child's peak resident memory (``wait4``
 ``ru_maxrss``: that child alone) and its exit status.  A case is ``ok`` when it stopped the
 way it was asked to: the status expected, within 1 s of its time budget (start-up
 included) and, with a memory budget, within 10 % of it.  The cases are the problems that
-ran past their budget or without bound before (README, "Budgets"): Woodworking 30 (a
-225-variable initial task network; 225 s and 5.8 GB at a 10 s budget before), Freecell
-13-1, Assembly and Factories (dives that held hundreds of MB), and the last Monroe,
-Multiarm and Snake problems.
+ran past their budget or without bound before (docs/reference/search.md, "Budgets"):
+Woodworking 30 (a 225-variable initial task network; 225 s and 5.8 GB at a 10 s budget
+before), Freecell 13-1, Assembly and Factories (dives that held hundreds of MB), and the
+last Monroe, Multiarm and Snake problems.
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ in the depth-first order of the decomposition, one line per method instance), so
 get the full check, decomposition included.
 
 A solved attempt counts only if its plan is not rejected and it ended within the limit.
-With ``--cluster ADDRESS`` (a Dask scheduler, or ``local:N``; see the README) each attempt
+With ``--cluster ADDRESS`` (a Dask scheduler, or ``local:N``; see docs/guide/batch.md) each attempt
 is one task on the cluster, sent as a record holding the HDDL texts and the scripts its
 child runs (this file, ``hddl_parse.py``, ``tests/hddl_validation.py``): a worker lays them
 out in a temporary folder and makes the attempt there as above, so it needs only the

@@ -15,7 +15,7 @@ validator of the tests (``tests/hddl_validation.py``, unified-planning underneat
 of ``knowledge.hddl``), and the table counts the plans it rejects.  ``--plans DIR`` keeps
 every plan in the IPC format.
 
-``--cluster ADDRESS`` runs the problems on a Dask cluster (see the README): each job
+``--cluster ADDRESS`` runs the problems on a Dask cluster (see docs/guide/batch.md): each job
 carries the domain's and the problem's HDDL text and the validator's source, so a worker
 needs only the installed project (with unified-planning, for the validator).
 """
