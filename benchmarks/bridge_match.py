@@ -13,7 +13,7 @@ auction settles in (suit or no-trump), and the heuristic defender chooses the op
 which is then fixed.  Sets are cached as PBN in ``--sets-dir`` (default
 ``benchmarks/data``) and read back, so every run plays the same boards.
 
-Run (the README's figures; about 15 minutes on 2 cores)::
+Run (the figures in docs/reference/performance.md; about 15 minutes on 2 cores)::
 
     .venv/bin/python benchmarks/bridge_match.py --declarers tofs,mcdd,heuristic \\
         --defenses dd --where
@@ -23,7 +23,7 @@ A quick run: ``--boards 20 --tune 20 --report 0 --samples 10``.
 Other options: ``--declarers`` (registry names or ``module:factory``), ``--defenses
 heuristic,dd``, ``--samples`` (Monte-Carlo layouts per decision), ``--seed`` (the
 Monte-Carlo seed), ``--jobs``, ``--cluster ADDRESS`` (a Dask cluster instead of the local
-pool: see the README), ``--timeout`` (seconds per board), ``--decision-timeout`` (seconds
+pool: see docs/guide/batch.md), ``--timeout`` (seconds per board), ``--decision-timeout`` (seconds
 per Monte-Carlo decision), ``--where`` (where each declarer's double-dummy tricks went: by
 phase, kind of card and scheme), ``--json FILE`` (all reports, keyed "dev/dd" etc.).
 

@@ -2,7 +2,10 @@
 
 Usage::
 
-    python benchmarks/budgets.py ../shared/data/hddl/ipc2020-total-order [--only NAME ...]
+    python benchmarks/budgets.py IPC_FOLDER [--only NAME ...]
+
+IPC_FOLDER is the ``total-order/`` folder of a clone of the competition's public
+repository, https://github.com/panda-planner-dev/ipc2020-domains (not shipped here).
 
 Each case runs ``workbench plan hddl DOMAIN PROBLEM`` with its budgets in a child process
 (a fresh interpreter, as a user runs it: start-up and reading the files count), and prints
@@ -10,10 +13,10 @@ the wall seconds from start to exit, the child's peak resident memory (``wait4``
 ``ru_maxrss``: that child alone) and its exit status.  A case is ``ok`` when it stopped the
 way it was asked to: the status expected, within 1 s of its time budget (start-up
 included) and, with a memory budget, within 10 % of it.  The cases are the problems that
-ran past their budget or without bound before (README, "Budgets"): Woodworking 30 (a
-225-variable initial task network; 225 s and 5.8 GB at a 10 s budget before), Freecell
-13-1, Assembly and Factories (dives that held hundreds of MB), and the last Monroe,
-Multiarm and Snake problems.
+ran past their budget or without bound before (docs/reference/search.md, "Budgets"):
+Woodworking 30 (a 225-variable initial task network; 225 s and 5.8 GB at a 10 s budget
+before), Freecell 13-1, Assembly and Factories (dives that held hundreds of MB), and the
+last Monroe, Multiarm and Snake problems.
 """
 
 from __future__ import annotations
@@ -151,8 +154,11 @@ def run(case: Case, ipc: Path, hard_limit: float) -> tuple[int, float, float, st
 
 
 def main() -> int:
+    # The IPC domains are not in the repository: say where to get them.
+    from ipc_folder import WHERE, ipc_folder
+
     cli = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    cli.add_argument("ipc", type=Path, help="the ipc2020-total-order folder")
+    cli.add_argument("ipc", type=ipc_folder, help=WHERE)
     cli.add_argument("--only", action="append", help="only the case of this name")
     cli.add_argument(
         "--hard-limit", type=float, default=300.0, help="kill a case after this many seconds"

@@ -1,8 +1,11 @@
 """What explaining a run costs next to planning it.
 
 Run: ``.venv/bin/python benchmarks/explain_cost.py`` (``--rounds N``), or on HDDL
-problems ``--hddl ../shared/data/hddl/ipc2020-total-order [--per-domain K]
+problems ``--hddl IPC_FOLDER [--per-domain K]
 [--time-budget S]``.
+
+IPC_FOLDER is the ``total-order/`` folder of a clone of the competition's public
+repository, https://github.com/panda-planner-dev/ipc2020-domains (not shipped here).
 
 For each problem, side by side in one run: the planning time, the time to build the
 structured explanation (relevant issues, magnitudes; in optimise mode this includes the
@@ -88,9 +91,14 @@ def hddl(root: Path, per_domain: int, budget: float, rounds: int) -> None:
 
 
 def main() -> None:
+    # The IPC domains are not in the repository: say where to get them.
+    from ipc_folder import WHERE, ipc_folder
+
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--hddl", type=Path, help="folder with one sub-folder per HDDL domain")
+    ap.add_argument(
+        "--hddl", type=ipc_folder, help=f"folder with one sub-folder per HDDL domain: {WHERE}"
+    )
     ap.add_argument("--per-domain", type=int, default=3)
     ap.add_argument("--time-budget", type=float, default=10.0)
     args = ap.parse_args()

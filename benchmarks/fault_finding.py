@@ -2,9 +2,12 @@
 
 Usage::
 
-    python benchmarks/fault_finding.py ../shared/data/hddl/ipc2020-total-order \\
+    python benchmarks/fault_finding.py IPC_FOLDER \\
         [--seed 2] [--per-domain 3] [--time-budget 20] [--jobs 2] [--json] \\
         [--domains Transport,Towers] [--problems 1] [--scan 4] [--solve-budget 5] [--tries N]
+
+IPC_FOLDER is the ``total-order/`` folder of a clone of the competition's public
+repository, https://github.com/panda-planner-dev/ipc2020-domains (not shipped here).
 
 For every domain folder of DIR (sorted), the first ``--problems`` problems (of the first
 ``--scan``, in ``hddl_parse.pairs`` order) that ``workbench plan hddl`` solves within
@@ -312,8 +315,11 @@ def _row(name: str, tried: int, kept: list[Record], note: str) -> str:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    # The IPC domains are not in the repository: say where to get them.
+    from ipc_folder import WHERE, ipc_folder
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("folder", type=Path, help="the IPC total-order folder")
+    parser.add_argument("folder", type=ipc_folder, help=WHERE)
     parser.add_argument("--seed", type=int, default=2, help="1 = tune set, 2 = report set")
     parser.add_argument("--per-domain", type=int, default=3, help="breaks kept per domain")
     parser.add_argument("--tries", type=int, default=0, help="breaks tried (10 x per-domain)")

@@ -2,9 +2,12 @@
 
 Usage::
 
-    python benchmarks/hddl_ipc.py ../shared/data/hddl/ipc2020-total-order \\
+    python benchmarks/hddl_ipc.py IPC_FOLDER \\
         [--planners tofs,aries] [--time-budget 60] [--memory-gb 4] [--jobs 1] \\
         [--domains Rover-GTOHP,Towers] [--per-domain K] [--json] [--cluster ADDRESS]
+
+IPC_FOLDER is the ``total-order/`` folder of a clone of the competition's public
+repository, https://github.com/panda-planner-dev/ipc2020-domains (not shipped here).
 
 For every problem (the first K of each domain folder, in the order of
 ``hddl_parse.pairs``) every planner makes one attempt, the planners interleaved per
@@ -30,7 +33,7 @@ in the depth-first order of the decomposition, one line per method instance), so
 get the full check, decomposition included.
 
 A solved attempt counts only if its plan is not rejected and it ended within the limit.
-With ``--cluster ADDRESS`` (a Dask scheduler, or ``local:N``; see the README) each attempt
+With ``--cluster ADDRESS`` (a Dask scheduler, or ``local:N``; see docs/guide/batch.md) each attempt
 is one task on the cluster, sent as a record holding the HDDL texts and the scripts its
 child runs (this file, ``hddl_parse.py``, ``tests/hddl_validation.py``): a worker lays them
 out in a temporary folder and makes the attempt there as above, so it needs only the
@@ -455,10 +458,15 @@ def main(argv: list[str] | None = None) -> int:
         return child(argv[1:])
     # Imported here, not at the top: an attempt's child is this file, and its start-up is
     # part of the time it is measured by.
+    # The IPC domains are not in the repository: say where to get them.
+    from ipc_folder import WHERE, ipc_folder
+
     from workbench.cluster import ClusterError, add_cluster_option, batch_executor
 
     cli = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    cli.add_argument("root", type=Path, help="folder with one sub-folder per domain")
+    cli.add_argument(
+        "root", type=ipc_folder, help=f"folder with one sub-folder per domain: {WHERE}"
+    )
     cli.add_argument("--planners", default="tofs,aries", help="comma-separated: tofs, aries")
     cli.add_argument("--time-budget", type=float, default=60.0, help="seconds per attempt")
     cli.add_argument("--memory-gb", type=float, default=4.0, help="address-space cap (GB)")

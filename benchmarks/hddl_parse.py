@@ -140,8 +140,11 @@ def measure(folder: Path, args: argparse.Namespace) -> Row:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # The IPC domains are not in the repository: say where to get them.
+    from ipc_folder import WHERE, ipc_folder
+
     cli = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    cli.add_argument("folder", type=Path, help="the folder of domain folders")
+    cli.add_argument("folder", type=ipc_folder, help=f"the folder of domain folders: {WHERE}")
     cli.add_argument("--limit", type=int, default=None, help="problems per domain")
     cli.add_argument("--earley", action="store_true", help="time lark's Earley parser too")
     cli.add_argument("--no-up", action="store_true", help="leave unified-planning out")

@@ -2,8 +2,11 @@
 
 Usage::
 
-    python benchmarks/hddl_plan.py ../shared/data/hddl/ipc2020-total-order \\
+    python benchmarks/hddl_plan.py IPC_FOLDER \\
         [--limit 5] [--time-budget 60] [--jobs 1] [--plans DIR] [--domain NAME ...]
+
+IPC_FOLDER is the ``total-order/`` folder of a clone of the competition's public
+repository, https://github.com/panda-planner-dev/ipc2020-domains (not shipped here).
 
 Each problem runs in its own ``workbench plan hddl DOMAIN PROBLEM --ipc`` process (a fresh
 interpreter, as a user runs it; killed 30 s after its budget if it has not stopped), so the
@@ -12,7 +15,7 @@ validator of the tests (``tests/hddl_validation.py``, unified-planning underneat
 of ``knowledge.hddl``), and the table counts the plans it rejects.  ``--plans DIR`` keeps
 every plan in the IPC format.
 
-``--cluster ADDRESS`` runs the problems on a Dask cluster (see the README): each job
+``--cluster ADDRESS`` runs the problems on a Dask cluster (see docs/guide/batch.md): each job
 carries the domain's and the problem's HDDL text and the validator's source, so a worker
 needs only the installed project (with unified-planning, for the validator).
 """
@@ -186,10 +189,15 @@ def run_on_cluster(
 
 
 def main(argv: list[str] | None = None) -> int:
+    # The IPC domains are not in the repository: say where to get them.
+    from ipc_folder import WHERE, ipc_folder
+
     from workbench.cluster import ClusterError, add_cluster_option, batch_executor
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("root", type=Path, help="folder with one sub-folder per domain")
+    parser.add_argument(
+        "root", type=ipc_folder, help=f"folder with one sub-folder per domain: {WHERE}"
+    )
     parser.add_argument("--limit", type=int, default=5, help="problems per domain (default 5)")
     parser.add_argument("--time-budget", type=float, default=60.0, help="seconds per problem")
     parser.add_argument("--jobs", type=int, default=1, help="problems planned at once")

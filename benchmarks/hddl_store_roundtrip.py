@@ -133,8 +133,11 @@ def line(row: Row) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # The IPC domains are not in the repository: say where to get them.
+    from ipc_folder import WHERE, ipc_folder
+
     cli = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    cli.add_argument("folder", type=Path, help="the folder of domain folders")
+    cli.add_argument("folder", type=ipc_folder, help=f"the folder of domain folders: {WHERE}")
     cli.add_argument("--limit", type=int, default=None, help="problems per domain folder")
     args = cli.parse_args(argv)
     folders = sorted(p for p in args.folder.iterdir() if p.is_dir())

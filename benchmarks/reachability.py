@@ -2,8 +2,11 @@
 
 Usage::
 
-    python benchmarks/reachability.py ../shared/data/hddl/ipc2020-total-order \\
+    python benchmarks/reachability.py IPC_FOLDER \\
         [--per-domain K] [--limit SECONDS]
+
+IPC_FOLDER is the ``total-order/`` folder of a clone of the competition's public
+repository, https://github.com/panda-planner-dev/ipc2020-domains (not shipped here).
 
 For the first K problems of each domain folder (``hddl_parse.pairs``' order) it reads the
 files (not timed), runs :func:`knowledge.hddl.reachability.analyse` once (timed) and asks
@@ -39,8 +42,11 @@ def _alarm(signum: int, frame: object) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # The IPC domains are not in the repository: say where to get them.
+    from ipc_folder import WHERE, ipc_folder
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("folder", type=Path)
+    parser.add_argument("folder", type=ipc_folder, help=WHERE)
     parser.add_argument("--per-domain", type=int, default=5)
     parser.add_argument("--limit", type=float, default=10.0)
     args = parser.parse_args(argv)

@@ -5,7 +5,7 @@ then took the first one considered (and lost deal 353306 on it).  The TOFS decla
 each tied card on layouts drawn from what declarer knows and takes the one with most
 tricks.  These tests check the mechanism against the planner's own trees and against an
 independent solve of every sampled layout; what it gains is measured in the benchmark
-(README, performance).
+(docs/reference/performance.md, "Bridge").
 """
 
 from __future__ import annotations

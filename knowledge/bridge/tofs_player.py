@@ -23,11 +23,11 @@ double dummy, and the most tricks on average wins (:class:`TieBreak`; the declar
 ``tofs-first`` keeps Tignum 2's rule, the first plan considered).  The leaf estimate
 counts whole tricks and sees neither entries nor the defenders' length: measured on the
 tune set, the wider the margin the stronger the play, and it held on the held-out report
-set (README, performance); the shipped margin is wider than any two plans differ.  The
-division of labour is then: the network decides which cards are worth trying at all --
-one per plan that applies, what a player would consider -- and what each plan rests on
-(the explanation's chances and risks); the samples decide which of those cards is
-played, and the explanation says so with their averages.
+set (docs/reference/performance.md, "Bridge"); the shipped margin is wider than any two
+plans differ.  The division of labour is then: the network decides which cards are worth
+trying at all -- one per plan that applies, what a player would consider -- and what each
+plan rests on (the explanation's chances and risks); the samples decide which of those
+cards is played, and the explanation says so with their averages.
 
 Every planning run is kept (:attr:`TofsDeclarer.decisions`): what the explanations and the
 workbench show.

@@ -98,7 +98,7 @@ class SearchOptions:
     # budget stops it (budgets count over all rounds).  A run cut by the limit that finds
     # no plan ends ``incomplete``.  Off by default: on the IPC domains it finds plans
     # where the search dives (Multiarm) but costs more where the tree is broad near the
-    # root (README, "Completeness").
+    # root (docs/reference/performance.md, "Completeness").
     depth_limit: int | None = None
     deepening: int | None = None
     # Re-planning from inside an earlier run (``replan_at``, a why-not's re-plan): the root
