@@ -26,7 +26,7 @@ from .design import Design
 from .echo import echo_text
 from .output import render_plan, steps_of
 from .parser import DesignError, InputProblem, load_design, parse_design
-from .phrasing import phrasing
+from .phrasing import minutes, phrasing
 from .shop import edaps_problem, registry
 
 __all__ = [
@@ -309,6 +309,26 @@ class EdapsPackage(KnowledgePackage):
 
     def text(self, outcome: PlanOutcome) -> str:
         return edaps_run(outcome).text(explain=outcome.request.explain)
+
+    def figure(self, outcome: PlanOutcome) -> str | None:
+        """The lead time (setup and run), what a process engineer plans a design for; for
+        a design proven unmanufacturable, how many features cannot be made."""
+        run = edaps_run(outcome)
+        if run.manufacturable:
+            return (
+                f"lead time {minutes(run.setup_time + run.run_time)} "
+                f"(setup {run.setup_time:.2f} + run {run.run_time:.2f})"
+            )
+        if run.verdict is False and run.diagnostics:
+            n = len(run.diagnostics)
+            return f"{n} feature{'s' if n != 1 else ''} cannot be made"
+        return None
+
+    def inputs(self) -> str:
+        return (
+            f"a design name ({', '.join(sorted(self.problems))}) or a design file in the "
+            "planner input language"
+        )
 
     def json_data(self, outcome: PlanOutcome) -> dict[str, Any]:
         data = edaps_run(outcome).to_dict(explain=outcome.request.explain)

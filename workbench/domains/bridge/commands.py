@@ -32,7 +32,12 @@ def add_parsers(
 ) -> None:
     p = sub.add_parser("play", parents=[common, bundled], help="play one bridge board headless")
     p.add_argument("package", choices=["bridge"], help="the bridge package")
-    p.add_argument("file", help="PBN file")
+    p.add_argument(
+        "problem",
+        metavar="PROBLEM",
+        help="a board name, as plan takes it (353021: the store's board of that name, or "
+        "the package's with --bundled), or a PBN file",
+    )
     p.add_argument("--board", help="the [Board] tag of the board to play (default: the first)")
     p.add_argument(
         "--declarer",
@@ -109,27 +114,43 @@ def _records(path: str) -> list[Any]:
     return read_pbn(Path(path))
 
 
+def _play_records(args: argparse.Namespace) -> list[Any]:
+    """The boards ``play`` was given, as ``plan`` reads them: a PBN file when one exists at
+    that path, else the board of that name -- the store's text of it (what the deal editor
+    saved), or the package's file with ``--bundled``."""
+    from knowledge import get_package
+    from knowledge.bridge.pbn import parse_pbn
+    from workbench.kb.catalog import stored_knowledge
+
+    if Path(args.problem).exists():
+        return _records(args.problem)
+    pkg = get_package("bridge")
+    text: str | None = None
+    if args.bundled:
+        if args.problem in pkg.problem_files:
+            text = pkg.problem_files[args.problem].read_text("utf-8")
+    else:
+        _, text = stored_knowledge(args.db, "bridge", args.problem)
+    if text is None:
+        raise ValueError(
+            f"package 'bridge' has no problem '{args.problem}', and no PBN file of that name "
+            f"exists; problems: {', '.join(sorted(pkg.problems))}"
+        )
+    return parse_pbn(text, source=args.problem)
+
+
 def run_play_command(args: argparse.Namespace) -> int:
     from knowledge.bridge.declarers import make_declarer
     from knowledge.bridge.match import play_problem, problem_from_record, recorded_play_fault
     from knowledge.bridge.pbn import PbnError
+    from knowledge.bridge.problems import pick_board
     from workbench.kb import StoreError
 
     try:
-        records = _records(args.file)
-        if not records:
-            return _fail(f"{args.file}: no board in the file")
-        if args.board is None:
-            record = records[0]
-        else:
-            found = [r for r in records if str(r.board) == args.board]
-            if not found:
-                boards = ", ".join(str(r.board) for r in records[:20])
-                return _fail(f"{args.file}: no board '{args.board}'; boards: {boards}")
-            record = found[0]
+        record = pick_board(_play_records(args), args.problem, args.board)
         if args.defense == "scripted" and (fault := recorded_play_fault(record)):
             # Replaying a play that breaks the rules would quietly stop replaying it.
-            return _fail(f"{args.file}: {fault}")
+            return _fail(f"{args.problem}: {fault}")
         problem = problem_from_record(record)
         player = make_declarer(
             args.declarer,
