@@ -77,14 +77,14 @@ class BridgePackage(KnowledgePackage):
         """A board by name -- the store's text of it, or the package's file with
         ``--bundled`` -- or from a PBN file: ``plan`` takes what ``play`` takes."""
         from .pbn import PbnError, read_pbn_text
-        from .problems import BoardProblemError, board_problem
+        from .problems import BoardProblemError, board_problem, names_a_file
 
         name, text = request.problem, request.problem_text
         if text is None and name in self.problem_files:
             text = self.problem_files[name].read_text("utf-8")
         elif text is None:
             path = Path(name)
-            if not path.exists():
+            if not names_a_file(name):
                 raise PackageError(
                     f"package 'bridge' has no problem '{name}', and no PBN file of that name "
                     f"exists; problems: {', '.join(sorted(self.problems))}"

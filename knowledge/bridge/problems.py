@@ -20,7 +20,14 @@ from knowledge.bridge.pbn import BoardRecord, PbnError, parse_pbn
 from knowledge.bridge.position import Position, Table, position_of
 from knowledge.bridge.tofs_player import root_tasks, sensible_cards
 
-__all__ = ["BoardProblemError", "board_problem", "board_state", "pick_board", "table_of"]
+__all__ = [
+    "BoardProblemError",
+    "board_problem",
+    "board_state",
+    "names_a_file",
+    "pick_board",
+    "table_of",
+]
 
 
 class BoardProblemError(ValueError):
@@ -84,6 +91,16 @@ def board_state(record: BoardRecord, name: str) -> PlayState:
     if state.is_over:
         raise BoardProblemError(f"board {record.board or name} is played out")
     return state
+
+
+def names_a_file(text: str) -> bool:
+    """Whether a problem argument is meant as a file rather than a board's name: it
+    exists, has a folder in it, or ends as a PBN file does -- so that a mistyped path
+    says "no such file", not "no problem of that name"."""
+    from pathlib import Path
+
+    path = Path(text)
+    return path.exists() or len(path.parts) > 1 or path.suffix.lower() == ".pbn"
 
 
 def pick_board(records: list[BoardRecord], name: str, board: str | None) -> BoardRecord:

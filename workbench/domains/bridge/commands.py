@@ -62,8 +62,15 @@ def add_parsers(
     )
     p.add_argument(
         "--explain",
-        action="store_true",
-        help="for each planned decision, every alternative and why it lost",
+        nargs="?",
+        const="reader",
+        default="",
+        choices=["reader", "full"],
+        metavar="full",
+        help="explain each planned decision as a player reads it: the card, its plan in the "
+        "knowledge's words, what it rests on, the next best plans, declarer's analysis "
+        "when it changes; --explain=full: every alternative at every decision and why it "
+        "lost, with the analysis at each",
     )
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
@@ -120,9 +127,10 @@ def _play_records(args: argparse.Namespace) -> list[Any]:
     saved), or the package's file with ``--bundled``."""
     from knowledge import get_package
     from knowledge.bridge.pbn import parse_pbn
+    from knowledge.bridge.problems import names_a_file
     from workbench.kb.catalog import stored_knowledge
 
-    if Path(args.problem).exists():
+    if names_a_file(args.problem):
         return _records(args.problem)
     pkg = get_package("bridge")
     text: str | None = None
@@ -170,7 +178,7 @@ def run_play_command(args: argparse.Namespace) -> int:
     return EXIT_PLAN
 
 
-def _play_data(problem: Any, rec: Any, player: Any, explain: bool) -> dict[str, Any]:
+def _play_data(problem: Any, rec: Any, player: Any, explain: str) -> dict[str, Any]:
     from knowledge.bridge.cards import CARD_NAMES, Seat
     from knowledge.bridge.deal import PlayState
     from knowledge.bridge.network import card_text
@@ -226,33 +234,21 @@ def _decisions(player: Any, rec: Any = None, vulnerable: bool = False) -> list[d
     when the position cannot be checked.
     """
     from engine.tofs import Reason
-    from engine.tofs.explanation import explain
-    from engine.tofs.magnitude import Thresholds
     from engine.tofs.render import issue_lines
     from knowledge.bridge.cards import Seat
     from knowledge.bridge.network import card_text
-    from knowledge.bridge.phrasing import phrasing as bridge_phrasing
-    from knowledge.bridge.tofs_player import bridge_domain
+    from knowledge.bridge.play_reader import decision_view, explained_decisions
 
     NOT_APPLICABLE = (Reason.PRECONDITION_FAILED, Reason.NO_BINDING)
-    kept = []
-    for d in getattr(player, "decisions", []):
-        task = f"{Seat(d.seat).title} to play"
-        points = [cp for cp in d.result.choice_points if cp.task == task]
-        if points:
-            kept.append((d, min(points, key=lambda c: c.node)))
-    checks = _dd_checks(rec, [d for d, _ in kept], vulnerable) if rec is not None else {}
+    kept = explained_decisions(player)
+    checks = _dd_checks(rec, [d for d, _, _ in kept], vulnerable) if rec is not None else {}
     out: list[dict[str, Any]] = []
-    domain = getattr(player, "domain", None) or bridge_domain()
-    phrasing, thresholds = bridge_phrasing(domain), Thresholds.from_constants(domain.constants)
-    for d, cp in kept:
+    for d, cp, explanation in kept:
+        phrasing = explanation.phrasing
         result = d.result
-        explained = next(
-            c
-            for c in explain(result, phrasing=phrasing, thresholds=thresholds).choices
-            if c.choice.node == cp.node
-        )
+        explained = next(c for c in explanation.choices if c.choice.node == cp.node)
         tie = getattr(d, "tiebreak", None)
+        view = decision_view(explanation, cp.node, tie)
         played = tie.labels[tie.card] if tie is not None else None
         out.append(
             {
@@ -277,6 +273,7 @@ def _decisions(player: Any, rec: Any = None, vulnerable: bool = False) -> list[d
                     if a.reason not in NOT_APPLICABLE
                 ],
                 "not_applicable": sum(a.reason in NOT_APPLICABLE for a in cp.alternatives),
+                "reader": view.lines() if view is not None else [],
             }
         )
         if tie is not None:
@@ -364,8 +361,9 @@ def _dd_check_data(check: Any, rec: Any, n: int, seat: int) -> dict[str, Any]:
     return check.to_dict(played)
 
 
-def _play_text(data: dict[str, Any], explain: bool) -> str:
+def _play_text(data: dict[str, Any], explain: str) -> str:
     from knowledge.bridge.dd_check import format_check
+    from knowledge.bridge.play_reader import deal_reader_lines
 
     lines = [
         f"Board {data['board']}: {data['contract']} by {data['declarer']} "
@@ -382,10 +380,12 @@ def _play_text(data: dict[str, Any], explain: bool) -> str:
         f"Declarer took {data['tricks']} tricks: {verdict}, {data['score']:+d} "
         f"({data['seconds']:.2f} s thinking)"
     )
-    if explain:
-        decisions = data.get("decisions") or []
-        if not decisions:
-            lines.append("(this declarer keeps no decision trees to explain)")
+    decisions = data.get("decisions") or []
+    if explain and not decisions:
+        lines.append("(this declarer keeps no decision trees to explain)")
+    if explain == "reader":
+        lines += deal_reader_lines(decisions)
+    if explain == "full":
         for d in decisions:
             lines.append(
                 f"\nTrick {d['trick']}, {d['seat']} to play "
