@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -66,7 +67,7 @@ def seeded(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder / "store.db"
 
 
-def _run(argv: list[str], db: Path, cwd: Path) -> dict[str, object]:
+def _run(argv: list[str], db: Path, cwd: Path) -> dict[str, Any]:
     env = {"WORKBENCH_DB": str(db), "PATH": "/usr/bin:/bin"}
     run = subprocess.run(
         [sys.executable, "-c", PROBE, *argv],
@@ -76,7 +77,7 @@ def _run(argv: list[str], db: Path, cwd: Path) -> dict[str, object]:
         env=env,
         timeout=300,
     )
-    report: dict[str, object] = json.loads(run.stderr.strip().splitlines()[-1])
+    report: dict[str, Any] = json.loads(run.stderr.strip().splitlines()[-1])
     assert report["status"] in (0, None), run.stderr[-2000:]
     return report
 
@@ -86,7 +87,7 @@ def test_headless_commands_load_no_textual(name: str, seeded: Path, tmp_path: Pa
     argv, allowed = COMMANDS[name]
     db = tmp_path / "store.db"
     shutil.copy(seeded, db)
-    loaded = set(_run(argv, db, tmp_path)["modules"])  # type: ignore[arg-type]
+    loaded = set(_run(argv, db, tmp_path)["modules"])
     assert not NEVER & loaded, f"{name} loaded {sorted(NEVER & loaded)}"
     needless = (UNLESS_NEEDED - allowed) & loaded
     assert not needless, f"{name} loaded {sorted(needless)}"
@@ -95,6 +96,6 @@ def test_headless_commands_load_no_textual(name: str, seeded: Path, tmp_path: Pa
 def test_a_first_run_writes_the_store_and_still_loads_no_textual(tmp_path: Path) -> None:
     """The very first command seeds a new store: it may load sqlite-utils to write it,
     never Textual."""
-    loaded = set(_run(["plan", "edaps", "RM1"], tmp_path / "new.db", tmp_path)["modules"])  # type: ignore[arg-type]
+    loaded = set(_run(["plan", "edaps", "RM1"], tmp_path / "new.db", tmp_path)["modules"])
     assert not NEVER & loaded and not {"numpy", "networkx"} & loaded
     assert (tmp_path / "new.db").exists()
