@@ -240,7 +240,10 @@ def plan_report(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
     if request.json:
         data = pkg.json_data(outcome)
         return PlanReport(json.dumps(data, indent=2, ensure_ascii=False), outcome.status, data)
-    return PlanReport(f"{pkg.text(outcome)}\n{closing_line(outcome)}", outcome.status)
+    text = pkg.text(outcome)
+    if not request.explain:  # the plain text: the answer last, where a reader looks for it
+        text += f"\n{closing_line(outcome)}"
+    return PlanReport(text, outcome.status)
 
 
 def closing_line(outcome: PlanOutcome) -> str:
