@@ -291,6 +291,21 @@ class KnowledgePackage:
         nodes, chosen; :func:`knowledge.pipeline.result_facts`), which these override."""
         return {}
 
+    def figure(self, outcome: PlanOutcome) -> str | None:
+        """The figure a user came for, in the domain's words, for the last line of the
+        plain text after the outcome (EDAPS: "lead time 642.33 min"); None when the run
+        has none to give (no plan).  Default: the value as the package's phrasing says it,
+        or in first-plan mode (which values nothing) the number of steps."""
+        from .pipeline import generic_figure
+
+        return generic_figure(outcome)
+
+    def inputs(self) -> str:
+        """What ``workbench plan`` takes for this package, for ``plan --help``: its problem
+        names by default; a package that reads files says which."""
+        names = ", ".join(sorted(self.problems)) or "none shipped"
+        return f"a problem name ({names})"
+
     # ------------------------------------------------------------------ outputs
 
     def text(self, outcome: PlanOutcome) -> str:

@@ -34,7 +34,9 @@ if TYPE_CHECKING:
 __all__ = [
     "PlanOutcome",
     "PlanReport",
+    "closing_line",
     "explain_run",
+    "generic_figure",
     "generic_json",
     "generic_text",
     "outcome_facts",
@@ -238,7 +240,33 @@ def plan_report(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
     if request.json:
         data = pkg.json_data(outcome)
         return PlanReport(json.dumps(data, indent=2, ensure_ascii=False), outcome.status, data)
-    return PlanReport(pkg.text(outcome), outcome.status)
+    text = pkg.text(outcome)
+    if not request.explain:  # the plain text: the answer last, where a reader looks for it
+        text += f"\n{closing_line(outcome)}"
+    return PlanReport(text, outcome.status)
+
+
+def closing_line(outcome: PlanOutcome) -> str:
+    """The plain text's last line: what the run established, in the four outcomes' words,
+    and the figure the user came for -- said last, where a reader of a long plan (EDAPS's
+    shop-floor listing, a hand of bridge) looks for the answer."""
+    figure = outcome.package.figure(outcome)
+    said = outcome.result.outcome_text
+    return f"Outcome: {said}" + (f"; {figure}." if figure else ".")
+
+
+def generic_figure(outcome: PlanOutcome) -> str | None:
+    """The value in the package's words, or the number of steps where nothing is valued
+    (first-plan mode); None without a plan."""
+    result = outcome.result
+    if not result.found:
+        return None
+    if outcome.options.mode == "first" or result.value is None:
+        steps = len(result.plan)
+        return f"{steps} step{'s' if steps != 1 else ''}"
+    phrasing = outcome.package.phrasing(outcome.domain)
+    said = phrasing.value(result.value) if phrasing is not None else f"{result.value:g}"
+    return f"value {said}"
 
 
 def generic_text(outcome: PlanOutcome) -> str:

@@ -363,7 +363,7 @@ def test_play_bridge_explain_shows_the_analysis_at_each_decision(capsys) -> None
     assert data["decisions"] and all("analysis" in d for d in data["decisions"])
     first = data["decisions"][0]["analysis"]
     assert first["trick"] == 1 and first["planner"]["card"]
-    assert main(["play", "bridge", str(DEALS / "fig5-1.pbn"), "--explain"]) == 0
+    assert main(["play", "bridge", str(DEALS / "fig5-1.pbn"), "--explain=full"]) == 0
     out = capsys.readouterr().out
     assert out.count("Declarer's analysis (after Lo 1987)") == len(data["decisions"])
 

@@ -21,7 +21,15 @@ def test_play_prints_the_play_with_scheme_notes_and_explains(capsys) -> None:
     assert status == 0
     assert out.startswith("Board 353021: 4H by S (tofs against scripted defence)")
     assert out.count(" led: ") == 13 and "[" in out
-    assert "Trick 1, N to play" in out and "chosen" in out
+    assert "Trick 1: North plays ♦K, to win as cheaply as possible" in out
+    assert (
+        main(
+            ["play", "bridge", str(DEALS / "353021.pbn"), "--defense", "scripted", "--explain=full"]
+        )
+        == 0
+    )
+    full = capsys.readouterr().out
+    assert "Trick 1, N to play" in full and "chosen" in full
 
 
 def test_play_json_keeps_its_keys(capsys) -> None:

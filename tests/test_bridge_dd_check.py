@@ -228,7 +228,7 @@ def test_checks_for_maps_bad_positions_to_errors() -> None:
 
 
 def test_explain_text_shows_the_labelled_check(capsys) -> None:
-    assert main(["play", "bridge", str(DEALS / "353021.pbn"), "--explain"]) == 0
+    assert main(["play", "bridge", str(DEALS / "353021.pbn"), "--explain=full"]) == 0
     out = capsys.readouterr().out
     blocks = out.split("\nTrick ")[1:]
     assert blocks and all(LABEL + ":" in b for b in blocks)

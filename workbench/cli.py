@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn
 
 __all__ = ["EXIT_STATUSES", "main"]
@@ -29,6 +29,14 @@ class _Parser(argparse.ArgumentParser):
     """argparse with usage errors on exit status 1, like every other kind of bad input
     (argparse's own 2 would read as "no plan exists"), said in one line like them: what
     was wrong, and where the usage is (``--help``) rather than the usage itself."""
+
+    more_help: Callable[[], str] | None = None
+    """Help said after the epilog, worked out only when help is asked for (``plan``: what
+    each package takes, which imports every package)."""
+
+    def format_help(self) -> str:
+        text = super().format_help()
+        return text if self.more_help is None else f"{text}\n{self.more_help()}"
 
     def error(self, message: str) -> NoReturn:
         command = self.prog.removeprefix("workbench").strip()
@@ -102,13 +110,15 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXIT_STATUSES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.more_help = _what_packages_take
     p.add_argument("package", help="knowledge package, e.g. examples")
     p.add_argument(
         "problem",
-        help="problem name within the package (e.g. dinner, RM1) or "
-        "a problem file (e.g. an EDAPS design); hddl: the domain file, or the name of an "
-        "HDDL domain in the store.  A package's own arguments may follow (hddl: "
-        "PROBLEM_FILE, the problem file or stored problem; --ipc, the IPC plan format)",
+        help="a problem name within the package (e.g. dinner, RM1, 353021) or a problem "
+        "file (an EDAPS design, a PBN board file); hddl: the domain file, or the name of "
+        "an HDDL domain in the store.  A package's own arguments may follow (bridge: "
+        "--board; hddl: PROBLEM_FILE, the problem file or stored problem; --ipc, the IPC "
+        "plan format).  Each package's inputs are listed below",
     )
     p.add_argument(
         "--mode",
@@ -325,6 +335,23 @@ def build_parser() -> argparse.ArgumentParser:
         "$WORKBENCH_EXPORTS, or 'exports' in the user data directory)",
     )
     return parser
+
+
+def _what_packages_take() -> str:
+    """``plan --help``'s last section: what each package takes, in its own words
+    (:meth:`knowledge.KnowledgePackage.inputs`) -- the same as ``play`` takes for bridge."""
+    import textwrap
+
+    from knowledge import PackageError, get_package, package_names
+
+    lines = ["what each package takes as PROBLEM:"]
+    for name in package_names():
+        try:
+            said = get_package(name).inputs()
+        except PackageError as exc:  # an installed package that does not load
+            said = f"(cannot be loaded: {exc})"
+        lines += textwrap.wrap(said, 88, initial_indent=f"  {name:9s} ", subsequent_indent=" " * 12)
+    return "\n".join(lines) + "\n"
 
 
 def positive_count(text: str) -> int:

@@ -38,6 +38,8 @@ __all__ = [
     "ReaderView",
     "Risk",
     "lower_first",
+    "plan_risks",
+    "plan_words",
     "reader_view",
 ]
 
@@ -303,6 +305,21 @@ def _risks(node: PolicyNode, phrasing: Phrasing, value: float) -> tuple[list[Ris
             branched = True
         n = n.children[planned].node
     return out, branched
+
+
+def plan_risks(e: Explanation, plan: ReaderPlan) -> tuple[list[Risk], bool]:
+    """The answers below ``plan`` -- any plan of the choice, not only the chosen one -- that
+    it does not bank on, and whether it branched at all (as :func:`reader_view` finds
+    them for the chosen plan).  For a front end that follows another plan than the
+    planner's choice (bridge: a tie settled by sampled layouts)."""
+    run = e.run
+    record = plan.alternatives[0].record
+    if run.policy is None or record.node is None or plan.value is None:
+        return [], False
+    node = next((n for n in run.policy.walk() if n.node == record.node), None)
+    if node is None:
+        return [], False
+    return _risks(node, e.phrasing, plan.value)
 
 
 def _principal(root: PolicyNode | None) -> set[int]:

@@ -10,13 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from knowledge.contract import KnowledgePackage, ProblemAnalysis
+from knowledge.contract import KnowledgePackage, PackageError, ProblemAnalysis, Read
 
 if TYPE_CHECKING:
+    import argparse
+
     from engine.tofs import Domain, Problem, RunResult
     from engine.tofs.explanation import Phrasing
+    from knowledge.pipeline import PlanOutcome
+    from knowledge.request import PlanRequest
 
 #: The development deals shipped with the package (dds-bridge/dds, Apache-2.0; see its README).
 DATA_DIR = Path(__file__).parent / "data"
@@ -58,6 +62,59 @@ class BridgePackage(KnowledgePackage):
         from .problems import board_problem
 
         return board_problem(domain, name, text)
+
+    def add_plan_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "--board",
+            help="the [Board] tag of the board to plan, in a PBN file of several "
+            "(default: the first)",
+        )
+
+    def plan_options(self, args: argparse.Namespace) -> dict[str, Any]:
+        return {"board": args.board} if args.board is not None else {}
+
+    def read(self, request: PlanRequest) -> Read:
+        """A board by name -- the store's text of it, or the package's file with
+        ``--bundled`` -- or from a PBN file: ``plan`` takes what ``play`` takes."""
+        from .pbn import PbnError, read_pbn_text
+        from .problems import BoardProblemError, board_problem, names_a_file
+
+        name, text = request.problem, request.problem_text
+        if text is None and name in self.problem_files:
+            text = self.problem_files[name].read_text("utf-8")
+        elif text is None:
+            path = Path(name)
+            if not names_a_file(name):
+                raise PackageError(
+                    f"package 'bridge' has no problem '{name}', and no PBN file of that name "
+                    f"exists; problems: {', '.join(sorted(self.problems))}"
+                )
+            try:
+                text = read_pbn_text(path)
+            except PbnError as exc:
+                raise BoardProblemError(str(exc)) from None
+            name = path.stem
+        domain = self.domain("bridge", request.spec)
+        return Read(domain, board_problem(domain, name, text, request.options.get("board")))
+
+    def inputs(self) -> str:
+        return (
+            f"a board name ({', '.join(sorted(self.problems))}) or a PBN file (--board N "
+            "picks one of several)"
+        )
+
+    def figure(self, outcome: PlanOutcome) -> str | None:
+        """The expected score and how likely the contract is to make, what a declarer
+        plans a hand for."""
+        from .phrasing import make_probability, points
+
+        result = outcome.result
+        if not result.found or result.value is None:
+            return None
+        said = f"expected score {points(result.value)}"
+        if result.policy is not None:
+            said += f", makes with p = {make_probability(result.policy):.2f} in the planner's tree"
+        return said
 
     def phrasing(self, domain: Domain) -> Phrasing:
         from .phrasing import phrasing

@@ -56,6 +56,7 @@ __all__ = [
     "read_lin",
     "read_pbn",
     "read_pbn_lenient",
+    "read_pbn_text",
     "record_to_pbn",
 ]
 
@@ -591,6 +592,12 @@ def _parse_games(text: str, source: str, errors: list[PbnError] | None) -> list[
 def parse_pbn(text: str, *, source: str = "<pbn>") -> list[BoardRecord]:
     """Every board of PBN ``text``; raises :class:`PbnError` at the first bad one."""
     return _parse_games(text, source, None)
+
+
+def read_pbn_text(path: str | Path) -> str:
+    """The text of the PBN file at ``path`` (UTF-16 or UTF-8 with a byte-order mark, UTF-8,
+    else Windows-1252), or a :class:`PbnError` naming the file when it cannot be read."""
+    return _decode(_read_bytes(Path(path)))
 
 
 def read_pbn(path: str | Path) -> list[BoardRecord]:

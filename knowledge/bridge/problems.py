@@ -20,7 +20,14 @@ from knowledge.bridge.pbn import BoardRecord, PbnError, parse_pbn
 from knowledge.bridge.position import Position, Table, position_of
 from knowledge.bridge.tofs_player import root_tasks, sensible_cards
 
-__all__ = ["BoardProblemError", "board_problem", "board_state", "table_of"]
+__all__ = [
+    "BoardProblemError",
+    "board_problem",
+    "board_state",
+    "names_a_file",
+    "pick_board",
+    "table_of",
+]
 
 
 class BoardProblemError(ValueError):
@@ -86,15 +93,38 @@ def board_state(record: BoardRecord, name: str) -> PlayState:
     return state
 
 
-def board_problem(domain: Domain, name: str, text: str) -> Problem:
-    """The planning problem of a stored board (its PBN text)."""
+def names_a_file(text: str) -> bool:
+    """Whether a problem argument is meant as a file rather than a board's name: it
+    exists, has a folder in it, or ends as a PBN file does -- so that a mistyped path
+    says "no such file", not "no problem of that name"."""
+    from pathlib import Path
+
+    path = Path(text)
+    return path.exists() or len(path.parts) > 1 or path.suffix.lower() == ".pbn"
+
+
+def pick_board(records: list[BoardRecord], name: str, board: str | None) -> BoardRecord:
+    """The board of ``records`` whose ``[Board]`` tag is ``board`` (the first without one),
+    or a :class:`BoardProblemError` naming the boards there are."""
+    if not records:
+        raise BoardProblemError(f"{name}: no board in the PBN text")
+    if board is None:
+        return records[0]
+    for record in records:
+        if str(record.board) == board:
+            return record
+    boards = ", ".join(str(r.board) for r in records[:20]) + (", ..." if len(records) > 20 else "")
+    raise BoardProblemError(f"{name}: no board '{board}'; boards: {boards}")
+
+
+def board_problem(domain: Domain, name: str, text: str, board: str | None = None) -> Problem:
+    """The planning problem of a board in PBN text (a stored board, or a file's): the
+    board ``board`` names by its ``[Board]`` tag, else the first."""
     try:
         records = parse_pbn(text, source=name)
     except PbnError as exc:
         raise BoardProblemError(str(exc)) from None
-    if not records:
-        raise BoardProblemError(f"{name}: no board in the PBN text")
-    record = records[0]
+    record = pick_board(records, name, board)
     state = board_state(record, name)
     table = table_of(domain, record)
     pos: Position = position_of(declarer_info(state), table)

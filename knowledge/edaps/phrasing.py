@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from engine.tofs import Domain, RunResult
-from engine.tofs.explanation import Phrasing
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # loaded when a run is explained, not with every plan
+    from engine.tofs import Domain, RunResult
+    from engine.tofs.explanation import Phrasing
 
 __all__ = ["minutes", "phrasing", "standing"]
 
@@ -31,6 +34,8 @@ def plain_standing(run: RunResult) -> str | None:
 
 
 def phrasing(domain: Domain) -> Phrasing:
+    from engine.tofs.explanation import Phrasing
+
     return Phrasing(
         value=minutes,
         standing=standing,

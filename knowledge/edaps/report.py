@@ -13,11 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.tofs import Domain, Outcome, Problem, RunResult
-from engine.tofs.explanation import Explanation, Phrasing
-from engine.tofs.render import explain_level, explanation_dict, explanation_text, reader_text
 from knowledge import KnowledgePackage, PackageError, PlanOutcome, PlanRequest, Read, run_plan
 
 from .critique import Diagnostic, critique, error_text
@@ -26,8 +24,11 @@ from .design import Design
 from .echo import echo_text
 from .output import render_plan, steps_of
 from .parser import DesignError, InputProblem, load_design, parse_design
-from .phrasing import phrasing
+from .phrasing import minutes, phrasing
 from .shop import edaps_problem, registry
+
+if TYPE_CHECKING:  # the explanation's modules load only when a run is explained
+    from engine.tofs.explanation import Explanation, Phrasing
 
 __all__ = [
     "EdapsPackage",
@@ -116,7 +117,11 @@ class EdapsRun:
     def text(self, explain: bool | str = False) -> str:
         """The echo, the shop-floor plan (or the error), and with ``explain`` the reader's
         view of the explanation ("full": the audit of every choice point)."""
-        level = explain_level(explain)
+        level = ""
+        if explain:  # the explanation's modules load only when a run is explained
+            from engine.tofs.render import explain_level
+
+            level = explain_level(explain)
         parts = []
         if self.design.echo:
             parts.append(echo_text(self.design))
@@ -135,6 +140,8 @@ class EdapsRun:
             parts.append(f"Total planning time: {self.seconds:.3f} seconds.")
             parts.append(f"Total nodes: {self.nodes}.")
         if level and self.explanation is not None:
+            from engine.tofs.render import explanation_text, reader_text
+
             said = reader_text if level == "reader" else explanation_text
             parts += ["", *said(self.explanation)]
         if self.why_not:
@@ -168,6 +175,8 @@ class EdapsRun:
             "outcome_text": self.result.outcome_text,
         }
         if explain and self.explanation is not None:
+            from engine.tofs.render import explanation_dict
+
             data["explanation"] = explanation_dict(self.explanation)
         full = self.result.to_dict()["choice_points"]
         data["choice_points"] = (
@@ -309,6 +318,26 @@ class EdapsPackage(KnowledgePackage):
 
     def text(self, outcome: PlanOutcome) -> str:
         return edaps_run(outcome).text(explain=outcome.request.explain)
+
+    def figure(self, outcome: PlanOutcome) -> str | None:
+        """The lead time (setup and run), what a process engineer plans a design for; for
+        a design proven unmanufacturable, how many features cannot be made."""
+        run = edaps_run(outcome)
+        if run.manufacturable:
+            return (
+                f"lead time {minutes(run.setup_time + run.run_time)} "
+                f"(setup {run.setup_time:.2f} + run {run.run_time:.2f})"
+            )
+        if run.verdict is False and run.diagnostics:
+            n = len(run.diagnostics)
+            return f"{n} feature{'s' if n != 1 else ''} cannot be made"
+        return None
+
+    def inputs(self) -> str:
+        return (
+            f"a design name ({', '.join(sorted(self.problems))}) or a design file in the "
+            "planner input language"
+        )
 
     def json_data(self, outcome: PlanOutcome) -> dict[str, Any]:
         data = edaps_run(outcome).to_dict(explain=outcome.request.explain)

@@ -9,13 +9,32 @@ only: it registers no knowledge package and plans nothing yet.
 from __future__ import annotations
 
 from pathlib import Path
-
-from engine.tofs.textfile import TextFileError, read_text
+from typing import TYPE_CHECKING, Any
 
 from .errors import HddlError, Issue
-from .model import Domain, Problem
-from .syntax import parse_domain_text, parse_problem_text
-from .writer import write_domain, write_problem
+
+if TYPE_CHECKING:
+    from .model import Domain, Problem
+    from .writer import write_domain, write_problem
+
+# The reader (lark and its grammar) and the model load when first used, not with the
+# package: every workbench command imports the ``hddl`` package to seed the store, and
+# only HDDL's own commands read HDDL.
+_LAZY = {
+    "Domain": ".model",
+    "Problem": ".model",
+    "write_domain": ".writer",
+    "write_problem": ".writer",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "Domain",
@@ -33,11 +52,15 @@ __all__ = [
 
 def parse_domain(text: str, path: str = "<string>") -> Domain:
     """The domain in ``text``; raises :class:`HddlError` with every finding if it is not one."""
+    from .syntax import parse_domain_text
+
     return parse_domain_text(text, path)
 
 
 def parse_problem(text: str, domain: Domain | None = None, path: str = "<string>") -> Problem:
     """The problem in ``text``, checked against ``domain`` (names, arities) when given."""
+    from .syntax import parse_problem_text
+
     return parse_problem_text(text, path, domain)
 
 
@@ -53,6 +76,8 @@ def _read(path: str | Path) -> str:
     """The file's text, or an :class:`HddlError` saying why not: no such file, a directory
     or device, a byte that is not UTF-8 (with its line and column).  A byte-order mark some
     editors write is dropped: it is not part of the first token."""
+    from engine.tofs.textfile import TextFileError, read_text
+
     try:
         return read_text(path)
     except TextFileError as exc:

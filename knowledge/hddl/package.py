@@ -122,6 +122,20 @@ class HddlPackage(KnowledgePackage):
         engine_domain, engine_problem = compile_problem(domain, problem, unit_costs=unit)
         return Read(engine_domain, engine_problem, (domain, problem))
 
+    def inputs(self) -> str:
+        return (
+            "DOMAIN PROBLEM: a domain file and a problem file (.hddl), or the names of a "
+            "domain and its problem imported into the store (workbench kb import)"
+        )
+
+    def figure(self, outcome: PlanOutcome) -> str | None:
+        """The plan's length in actions, HDDL's only measure (no action has a cost)."""
+        result = outcome.result
+        if not result.found:
+            return None
+        n = len(result.plan)
+        return f"{n} action{'s' if n != 1 else ''}"
+
     def settle(self, read: Read, result: RunResult) -> RunResult:
         """A run with no plan gets the places to look first (``RunResult.suspects``:
         :mod:`knowledge.hddl.diagnosis` reads its deepest failure against the problem's

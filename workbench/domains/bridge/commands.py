@@ -32,7 +32,12 @@ def add_parsers(
 ) -> None:
     p = sub.add_parser("play", parents=[common, bundled], help="play one bridge board headless")
     p.add_argument("package", choices=["bridge"], help="the bridge package")
-    p.add_argument("file", help="PBN file")
+    p.add_argument(
+        "problem",
+        metavar="PROBLEM",
+        help="a board name, as plan takes it (353021: the store's board of that name, or "
+        "the package's with --bundled), or a PBN file",
+    )
     p.add_argument("--board", help="the [Board] tag of the board to play (default: the first)")
     p.add_argument(
         "--declarer",
@@ -57,8 +62,15 @@ def add_parsers(
     )
     p.add_argument(
         "--explain",
-        action="store_true",
-        help="for each planned decision, every alternative and why it lost",
+        nargs="?",
+        const="reader",
+        default="",
+        choices=["reader", "full"],
+        metavar="full",
+        help="explain each planned decision as a player reads it: the card, its plan in the "
+        "knowledge's words, what it rests on, the next best plans, declarer's analysis "
+        "when it changes; --explain=full: every alternative at every decision and why it "
+        "lost, with the analysis at each",
     )
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
@@ -109,27 +121,44 @@ def _records(path: str) -> list[Any]:
     return read_pbn(Path(path))
 
 
+def _play_records(args: argparse.Namespace) -> list[Any]:
+    """The boards ``play`` was given, as ``plan`` reads them: a PBN file when one exists at
+    that path, else the board of that name -- the store's text of it (what the deal editor
+    saved), or the package's file with ``--bundled``."""
+    from knowledge import get_package
+    from knowledge.bridge.pbn import parse_pbn
+    from knowledge.bridge.problems import names_a_file
+    from workbench.kb.catalog import stored_knowledge
+
+    if names_a_file(args.problem):
+        return _records(args.problem)
+    pkg = get_package("bridge")
+    text: str | None = None
+    if args.bundled:
+        if args.problem in pkg.problem_files:
+            text = pkg.problem_files[args.problem].read_text("utf-8")
+    else:
+        _, text = stored_knowledge(args.db, "bridge", args.problem)
+    if text is None:
+        raise ValueError(
+            f"package 'bridge' has no problem '{args.problem}', and no PBN file of that name "
+            f"exists; problems: {', '.join(sorted(pkg.problems))}"
+        )
+    return parse_pbn(text, source=args.problem)
+
+
 def run_play_command(args: argparse.Namespace) -> int:
     from knowledge.bridge.declarers import make_declarer
     from knowledge.bridge.match import play_problem, problem_from_record, recorded_play_fault
     from knowledge.bridge.pbn import PbnError
+    from knowledge.bridge.problems import pick_board
     from workbench.kb import StoreError
 
     try:
-        records = _records(args.file)
-        if not records:
-            return _fail(f"{args.file}: no board in the file")
-        if args.board is None:
-            record = records[0]
-        else:
-            found = [r for r in records if str(r.board) == args.board]
-            if not found:
-                boards = ", ".join(str(r.board) for r in records[:20])
-                return _fail(f"{args.file}: no board '{args.board}'; boards: {boards}")
-            record = found[0]
+        record = pick_board(_play_records(args), args.problem, args.board)
         if args.defense == "scripted" and (fault := recorded_play_fault(record)):
             # Replaying a play that breaks the rules would quietly stop replaying it.
-            return _fail(f"{args.file}: {fault}")
+            return _fail(f"{args.problem}: {fault}")
         problem = problem_from_record(record)
         player = make_declarer(
             args.declarer,
@@ -149,7 +178,7 @@ def run_play_command(args: argparse.Namespace) -> int:
     return EXIT_PLAN
 
 
-def _play_data(problem: Any, rec: Any, player: Any, explain: bool) -> dict[str, Any]:
+def _play_data(problem: Any, rec: Any, player: Any, explain: str) -> dict[str, Any]:
     from knowledge.bridge.cards import CARD_NAMES, Seat
     from knowledge.bridge.deal import PlayState
     from knowledge.bridge.network import card_text
@@ -205,33 +234,21 @@ def _decisions(player: Any, rec: Any = None, vulnerable: bool = False) -> list[d
     when the position cannot be checked.
     """
     from engine.tofs import Reason
-    from engine.tofs.explanation import explain
-    from engine.tofs.magnitude import Thresholds
     from engine.tofs.render import issue_lines
     from knowledge.bridge.cards import Seat
     from knowledge.bridge.network import card_text
-    from knowledge.bridge.phrasing import phrasing as bridge_phrasing
-    from knowledge.bridge.tofs_player import bridge_domain
+    from knowledge.bridge.play_reader import decision_view, explained_decisions
 
     NOT_APPLICABLE = (Reason.PRECONDITION_FAILED, Reason.NO_BINDING)
-    kept = []
-    for d in getattr(player, "decisions", []):
-        task = f"{Seat(d.seat).title} to play"
-        points = [cp for cp in d.result.choice_points if cp.task == task]
-        if points:
-            kept.append((d, min(points, key=lambda c: c.node)))
-    checks = _dd_checks(rec, [d for d, _ in kept], vulnerable) if rec is not None else {}
+    kept = explained_decisions(player)
+    checks = _dd_checks(rec, [d for d, _, _ in kept], vulnerable) if rec is not None else {}
     out: list[dict[str, Any]] = []
-    domain = getattr(player, "domain", None) or bridge_domain()
-    phrasing, thresholds = bridge_phrasing(domain), Thresholds.from_constants(domain.constants)
-    for d, cp in kept:
+    for d, cp, explanation in kept:
+        phrasing = explanation.phrasing
         result = d.result
-        explained = next(
-            c
-            for c in explain(result, phrasing=phrasing, thresholds=thresholds).choices
-            if c.choice.node == cp.node
-        )
+        explained = next(c for c in explanation.choices if c.choice.node == cp.node)
         tie = getattr(d, "tiebreak", None)
+        view = decision_view(explanation, cp.node, tie)
         played = tie.labels[tie.card] if tie is not None else None
         out.append(
             {
@@ -256,6 +273,7 @@ def _decisions(player: Any, rec: Any = None, vulnerable: bool = False) -> list[d
                     if a.reason not in NOT_APPLICABLE
                 ],
                 "not_applicable": sum(a.reason in NOT_APPLICABLE for a in cp.alternatives),
+                "reader": view.lines() if view is not None else [],
             }
         )
         if tie is not None:
@@ -343,8 +361,9 @@ def _dd_check_data(check: Any, rec: Any, n: int, seat: int) -> dict[str, Any]:
     return check.to_dict(played)
 
 
-def _play_text(data: dict[str, Any], explain: bool) -> str:
+def _play_text(data: dict[str, Any], explain: str) -> str:
     from knowledge.bridge.dd_check import format_check
+    from knowledge.bridge.play_reader import deal_reader_lines
 
     lines = [
         f"Board {data['board']}: {data['contract']} by {data['declarer']} "
@@ -361,10 +380,12 @@ def _play_text(data: dict[str, Any], explain: bool) -> str:
         f"Declarer took {data['tricks']} tricks: {verdict}, {data['score']:+d} "
         f"({data['seconds']:.2f} s thinking)"
     )
-    if explain:
-        decisions = data.get("decisions") or []
-        if not decisions:
-            lines.append("(this declarer keeps no decision trees to explain)")
+    decisions = data.get("decisions") or []
+    if explain and not decisions:
+        lines.append("(this declarer keeps no decision trees to explain)")
+    if explain == "reader":
+        lines += deal_reader_lines(decisions)
+    if explain == "full":
         for d in decisions:
             lines.append(
                 f"\nTrick {d['trick']}, {d['seat']} to play "

@@ -31,7 +31,7 @@ from workbench.domains.bridge.table import BridgeTable
 from workbench.widgets.fitting_footer import FittingFooter
 from workbench.widgets.status_line import StatusLine
 
-__all__ = ["BoardPlayed", "BridgeScreen", "open_board", "stored_board"]
+__all__ = ["BoardPlayed", "BridgeScreen", "open_board", "play_notes", "stored_board"]
 
 
 @dataclass
@@ -163,10 +163,7 @@ class BridgeScreen(Screen[None]):
         state = self.start.copy()
         for c in rec.cards:
             state.play(c)
-        side = r.declarer & 1  # the log shows the declarer's scheme notes only
-        notes = [None] * self.start.cards_played + [
-            n if (seat & 1) == side else None for n, seat in zip(rec.notes, rec.seats, strict=True)
-        ]
+        notes = play_notes(self.start.cards_played, rec, declarer)
         self.post_message(BoardPlayed(state, notes, state.declarer_tricks))
 
     @on(BoardPlayed)
@@ -199,6 +196,22 @@ class BridgeScreen(Screen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def play_notes(start: int, rec: Any, declarer: Any) -> list[str | None]:
+    """The play log's notes, one a card from the deal's first: at each card declarer's
+    side chose by planning, the reader's view of that decision in a line -- the plan in
+    the knowledge's words and what it rests on, as ``play --explain`` says it; at a card
+    that followed a plan already made, the scheme's label; none for the defenders'."""
+    from knowledge.bridge.play_reader import decision_notes
+
+    explained = decision_notes(declarer)
+    side = rec.declarer & 1
+    notes: list[str | None] = [None] * start
+    for i, (note, seat) in enumerate(zip(rec.notes, rec.seats, strict=True)):
+        mine = (seat & 1) == side
+        notes.append(explained.get(start + i, note) if mine else None)
+    return notes
 
 
 def stored_board(db: Path | None, name: str) -> str | None:
