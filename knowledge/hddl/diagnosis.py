@@ -36,6 +36,7 @@ from engine.tofs.search.records import NO_METHOD
 from .conditions import Culprit
 from .model import (
     Action,
+    And,
     Atom,
     Const,
     Delete,
@@ -43,6 +44,7 @@ from .model import (
     Effect,
     EffectAnd,
     EffectForall,
+    Formula,
     Method,
     Not,
     Pos,
@@ -152,11 +154,13 @@ class _Diagnosis:
         first = Blame(
             f"`{text}` is false where {where} needs it: {why}", *self._at(culprit), culprit
         )
+        wrong_values = self._static(pred) and not self._in_init(pred, args)
         return [
             first,
             *suspects,
             *self._order(culprit, pred, deleted),
             *self._arguments(culprit, pred, args),
+            *(self._negations(culprit, pred) if wrong_values else []),
         ]
 
     def _holds(
@@ -304,10 +308,7 @@ class _Diagnosis:
         never = (
             self._static(pred)
             and all(not a.startswith("?") for a in args)
-            and not any(
-                a.predicate.lower() == pred and tuple(_name(t) for t in a.args) == args
-                for a in self.problem.init
-            )
+            and not self._in_init(pred, args)
         )
         for method_name, step in self._places(culprit):
             method = self.methods.get(method_name.lower())
@@ -332,6 +333,37 @@ class _Diagnosis:
         return not any(
             pred in _adds(a) or pred in _deletes(a) for a in self.domain.actions
         ) and any(a.predicate.lower() == pred for a in self.problem.init)
+
+    def _in_init(self, pred: str, args: Sequence[str]) -> bool:
+        return any(
+            a.predicate.lower() == pred and tuple(_name(t) for t in a.args) == tuple(args)
+            for a in self.problem.init
+        )
+
+    def _negations(self, culprit: Culprit, pred: str) -> list[Blame]:
+        """Where a static fact is asked with the wrong values, a negated literal beside it
+        binds nothing: if it was meant positive, it would have chosen other values."""
+        owner = culprit.origin.owner.lower()
+        place: Action | Method | None = self.actions.get(owner) or self.methods.get(owner)
+        if place is None:
+            return []
+        out: list[Blame] = []
+        for literal in _conjuncts(place.precondition):
+            if not isinstance(literal, Not) or not isinstance(literal.body, Atom):
+                continue
+            atom = literal.body
+            if atom.predicate.lower() == pred:
+                continue
+            text = _call_terms(atom.predicate, atom.args)
+            out.append(
+                Blame(
+                    f"{place.name} ({self.file}:{_line(place.pos)}) needs (not {text}) beside "
+                    f"it, which chooses no values: should it read {text}?",
+                    self.domain.path,
+                    _line(atom.pos) or _line(place.pos),
+                )
+            )
+        return out[:1]
 
     def _places(self, culprit: Culprit) -> list[tuple[str, int]]:
         """The method steps the failing literal stands in: the step it was pulled up from,
@@ -453,6 +485,14 @@ class _Diagnosis:
 
 
 # -- helpers ---------------------------------------------------------------------------------
+
+
+def _conjuncts(formula: Formula | None) -> list[Formula]:
+    if formula is None:
+        return []
+    if isinstance(formula, And):
+        return [c for part in formula.parts for c in _conjuncts(part)]
+    return [formula]
 
 
 def _culprit(failure: Failure) -> Culprit | None:
