@@ -11,7 +11,7 @@ each finding on one line, in the domain's own names, with the file line to open:
 
 * why the literal is false at that point: never true and added by no action; added only by
   actions that cannot apply (relaxed reachability); deleted by a named earlier step; or
-  added only by actions that never ran with these values on the path;
+  added only by actions that never ran with these arguments on the path;
 * an action that ran earlier on the path with the literal's objects and does not add it
   (a lost add effect), most recent first;
 * a later step of the method that holds the failing step, which could add what it needs
@@ -212,7 +212,7 @@ class _Diagnosis:
                 # A static fact: nothing is lost; the values asked for are the fault.
                 why = (
                     f"`{pred}` is static (no action adds or deletes it), and the initial "
-                    "state does not hold it with these values"
+                    "state does not hold it with these arguments"
                 )
                 return why, [], False
             held = " and the initial state does not hold it" if not in_init else ""
@@ -225,7 +225,7 @@ class _Diagnosis:
             return self.facts.why_never(pred, args), suspects, False
         names = ", ".join(a.name for a in adders)
         return (
-            f"it is added only by {names}, which did not run with these values before it",
+            f"it is added only by {names}, which did not run with these arguments before it",
             suspects,
             False,
         )
@@ -358,7 +358,7 @@ class _Diagnosis:
             out.append(
                 Blame(
                     f"{place.name} ({self.file}:{_line(place.pos)}) needs (not {text}) beside "
-                    f"it, which chooses no values: should it read {text}?",
+                    f"it, which chooses no objects: should it read {text}?",
                     self.domain.path,
                     _line(atom.pos) or _line(place.pos),
                 )
