@@ -122,7 +122,7 @@ def test_plain_examples_and_hddl_end_with_the_outcome_and_the_steps(capsys) -> N
     status, last = _last(["plan", "examples", "dinner"], capsys)
     assert status == 0
     assert last == (
-        "Outcome: plan found (the first one: first-plan mode compares no others); 3 steps."
+        "Outcome: plan found (first-plan mode: the first found, not compared with others); 3 steps."
     )
     # delivery p1: drive to the books, load, drive south, unload; load the glasses, drive
     # north, unload -- seven actions
