@@ -332,13 +332,19 @@ def why_not(
     phrasing: Phrasing | None = None,
 ) -> tuple[RunResult, list[str]]:
     """``--why-not``: the forced run (:func:`engine.tofs.why_not.plan_why_not`) and, for
-    each forced alternative, the chosen plan against the plan through it -- where they
-    part and the difference by its relevant issues.  The chosen plan is searched once,
-    and a single forced alternative's re-plan serves both.  An alternative no choice point
-    offers is bad input, said with the choice points there are."""
+    each forced alternative, the chosen plan against the plan through it.  The chosen plan
+    is searched once, and a single forced alternative's re-plan serves both.  An
+    alternative no choice point offers is bad input, said in one line with the choice
+    points there are.
+
+    Plans whose steps have costs are compared by their issues (:mod:`engine.tofs.contrast`:
+    where they part, what the difference costs); plans of bare actions (HDDL's) side by
+    side (:func:`engine.tofs.plan_diff.side_by_side`: the two choices, the steps added and
+    removed, or where the forced choice fails and whether that is proven)."""
     from engine.tofs import plan
     from engine.tofs.contrast import compare
     from engine.tofs.magnitude import Thresholds
+    from engine.tofs.plan_diff import side_by_side
     from engine.tofs.render import contrast_text
     from engine.tofs.why_not import Anchor, find_choice, plan_why_not, replan_at
 
@@ -348,6 +354,7 @@ def why_not(
     except ValueError as exc:  # no such choice point: it says which there are
         raise BadInput(f"--why-not: {exc}") from exc
     thresholds = Thresholds.from_constants(domain.constants)
+    costed = any(s.costs for s in base.plan)
     lines: list[str] = []
     for task, alternative in force.items():
         found = find_choice(base, task, alternative)
@@ -359,11 +366,29 @@ def why_not(
             if len(force) == 1
             else replan_at(domain, problem, options, Anchor.of(base, choice), label)
         )
-        record = next(a for a in choice.alternatives if a.label == label)
+        if not costed:
+            lines += side_by_side(base, forced, choice, str(label))
+            continue
+        record = next(
+            (a for a in choice.alternatives if a.label == label),
+            None,
+        ) or _taken_record(forced, choice)
+        if record is None:  # the forced choice failed everywhere: no record to weigh
+            lines += side_by_side(base, forced, choice, str(label))
+            continue
         lines += contrast_text(
             compare(base, forced, choice, record, thresholds, phrasing), phrasing
         )
     return result, lines
+
+
+def _taken_record(run: RunResult, choice: Any) -> Any:
+    """The alternative ``run`` took at ``choice``'s node (a forced partial binding names
+    several; the run says which it took), or None."""
+    for cp in run.choice_points:
+        if cp.node == choice.node and cp.chosen is not None:
+            return next((a for a in choice.alternatives if a.label == cp.chosen.label), None)
+    return None
 
 
 def result_facts(result: RunResult) -> dict[str, Any]:
