@@ -154,7 +154,7 @@ def missing(result: RunResult, task: str, alternative: str) -> str:
     at = [c for c in points if _for_task(c, task)]
     where = f"'{task}'" if task else "any task"
     if task and not at:
-        why = f"no choice point on the plan is for task '{task}'"
+        why = f"no choice point on the plan has task '{task}'"
     else:
         try:
             want = parse_forced(alternative)
