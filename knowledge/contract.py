@@ -162,6 +162,11 @@ class KnowledgePackage:
     refused_modes: ClassVar[Mapping[str, str]] = {}
     """Search modes its problems cannot be planned in, each with the reason said when
     ``--mode`` asks for it (HDDL: ``{"game": "HDDL problems have no opponents"}``)."""
+    compares_actions: ClassVar[bool] = False
+    """``--why-not`` answers side by side by the actions (the two choices, the steps added
+    and removed, or where the forced choice fails) rather than by weighing the plans'
+    issues: set by a package whose plans are lists of actions (HDDL), whose costs, if
+    any, are only their number."""
     input_errors: ClassVar[tuple[type[Exception], ...]] = ()
     """Exceptions its readers raise for bad input (beyond ``ValueError`` and the engine's):
     the pipeline reports them in one line, exit status 1."""

@@ -206,7 +206,14 @@ def run_plan(pkg: KnowledgePackage, request: PlanRequest, read: Read | None = No
         if request.replan_from is not None:
             result = replan_at(domain, problem, options, *request.replan_from)
         elif request.force:
-            result, said = why_not(domain, problem, options, request.force, pkg.phrasing(domain))
+            result, said = why_not(
+                domain,
+                problem,
+                options,
+                request.force,
+                pkg.phrasing(domain),
+                side_by_side=pkg.compares_actions,
+            )
         else:
             result = pkg.settle(read, plan(domain, problem, options))
     except errors as exc:
@@ -330,6 +337,7 @@ def why_not(
     options: SearchOptions,
     force: dict[str, str],
     phrasing: Phrasing | None = None,
+    side_by_side: bool = False,
 ) -> tuple[RunResult, list[str]]:
     """``--why-not``: the forced run (:func:`engine.tofs.why_not.plan_why_not`) and, for
     each forced alternative, the chosen plan against the plan through it.  The chosen plan
@@ -338,13 +346,15 @@ def why_not(
     points there are.
 
     Plans whose steps have costs are compared by their issues (:mod:`engine.tofs.contrast`:
-    where they part, what the difference costs); plans of bare actions (HDDL's) side by
-    side (:func:`engine.tofs.plan_diff.side_by_side`: the two choices, the steps added and
-    removed, or where the forced choice fails and whether that is proven)."""
+    where they part, what the difference costs); with ``side_by_side`` (the package's
+    :attr:`~knowledge.contract.KnowledgePackage.compares_actions`), or for plans with no
+    costs at all, side by side (:func:`engine.tofs.plan_diff.side_by_side`: the two
+    choices, the steps added and removed, or where the forced choice fails and whether
+    that is proven)."""
     from engine.tofs import plan
     from engine.tofs.contrast import compare
     from engine.tofs.magnitude import Thresholds
-    from engine.tofs.plan_diff import side_by_side
+    from engine.tofs.plan_diff import side_by_side as answer_by_actions
     from engine.tofs.render import contrast_text
     from engine.tofs.why_not import Anchor, find_choice, plan_why_not, replan_at
 
@@ -354,7 +364,7 @@ def why_not(
     except ValueError as exc:  # no such choice point: it says which there are
         raise BadInput(f"--why-not: {exc}") from exc
     thresholds = Thresholds.from_constants(domain.constants)
-    costed = any(s.costs for s in base.plan)
+    by_actions = side_by_side or not any(s.costs for s in base.plan)
     lines: list[str] = []
     for task, alternative in force.items():
         found = find_choice(base, task, alternative)
@@ -366,15 +376,15 @@ def why_not(
             if len(force) == 1
             else replan_at(domain, problem, options, Anchor.of(base, choice), label)
         )
-        if not costed:
-            lines += side_by_side(base, forced, choice, str(label))
+        if by_actions:
+            lines += answer_by_actions(base, forced, choice, str(label))
             continue
         record = next(
             (a for a in choice.alternatives if a.label == label),
             None,
         ) or _taken_record(forced, choice)
         if record is None:  # the forced choice failed everywhere: no record to weigh
-            lines += side_by_side(base, forced, choice, str(label))
+            lines += answer_by_actions(base, forced, choice, str(label))
             continue
         lines += contrast_text(
             compare(base, forced, choice, record, thresholds, phrasing), phrasing

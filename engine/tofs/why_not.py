@@ -17,7 +17,7 @@ from typing import Any
 
 from .domain import Domain, Problem
 from .forcing import Forced, bare_name, parse_forced
-from .results import AlternativeRecord, ChoicePoint, PlanStep, RunResult
+from .results import AlternativeRecord, ChoicePoint, Expansion, PlanStep, RunResult
 from .search import SearchOptions, plan
 
 __all__ = ["Anchor", "find_choice", "missing", "plan_why_not", "replan_at"]
@@ -32,6 +32,9 @@ class Anchor:
     choice: ChoicePoint
     steps: tuple[PlanStep, ...] = ()
     choices: tuple[ChoicePoint, ...] = ()
+    expansions: tuple[Expansion, ...] = ()
+    """The plan's expansions above the node: with the re-plan's own, the forced plan's
+    whole decomposition (what an IPC plan of it is written from)."""
 
     @classmethod
     def of(cls, run: RunResult, choice: ChoicePoint) -> Anchor:
@@ -41,6 +44,7 @@ class Anchor:
             choice,
             tuple(s for s in run.plan if s.node is not None and s.node <= choice.node),
             tuple(cp for cp in run.choice_points if cp.node < choice.node),
+            tuple(e for e in run.expansions if e.node < choice.node),
         )
 
 
@@ -84,6 +88,7 @@ def replan_at(
         forced,
         plan=list(anchor.steps) + list(forced.plan),
         choice_points=list(anchor.choices) + list(forced.choice_points),
+        expansions=list(anchor.expansions) + list(forced.expansions),
     )
 
 

@@ -74,6 +74,7 @@ class HddlPackage(KnowledgePackage):
     formats = (FORMAT,)
     reads_stored_problems = True
     plans_imported_domains = True
+    compares_actions = True
     refused_modes: ClassVar[Mapping[str, str]] = {
         "game": "HDDL problems have no opponents (plan them in first or optimise mode)"
     }
