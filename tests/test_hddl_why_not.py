@@ -399,3 +399,34 @@ def test_why_not_never_ends_in_a_traceback(tmp_path_factory, text: str) -> None:
     except SystemExit as exc:
         code = int(exc.code or 0)
     assert code in (0, 1, 2, 3)
+
+
+def test_the_why_not_screen_says_what_the_forced_choice_does_to_the_actions(files) -> None:
+    """The workbench's why-not screen forces the alternative a line stands for (its exact
+    label) and, for plans without costs (HDDL in first mode), adds the action counts and
+    the steps added and removed to its summary -- the same sums as the command line's."""
+    from engine.tofs.contrast import compare
+    from engine.tofs.why_not import Anchor, replan_at
+    from knowledge.hddl.package import read_files, run_models
+    from workbench.screens.whynot import summary_text
+
+    domain, problem = read_files(str(files[0]), str(files[1]))
+    run = run_models(domain, problem)
+    assert all(not s.costs for s in run.result.plan)
+    choice = next(c for c in run.result.choice_points if c.task == "(deliver package_0 loc_2)")
+    alt = next(
+        a for a in choice.alternatives if a.label == "m_deliver_ordering_0(?l1=loc_1, ?v=truck_1)"
+    )
+    forced = replan_at(
+        run.engine_domain, run.engine_problem, run.options, Anchor.of(run.result, choice), alt.label
+    )
+    text = summary_text(compare(run.result, forced, choice, alt)).plain
+    # First-plan search tries methods in the order written and bindings in sorted order:
+    # for (get_to truck_1 loc_1) from loc_3, m_drive_to cannot apply (no road loc_3 ->
+    # loc_1); via loc_0 needs get_to loc_0, whose only road in is from loc_1, so it needs
+    # (get_to truck_1 loc_1) again in the same state (cut); via loc_1 is that at once (cut);
+    # via loc_2 drives loc_3 -> loc_2 -> loc_1.  Then pick_up, m_drive_to loc_1 -> loc_2,
+    # drop.
+    assert [s.description for s in forced.plan] == BY_TRUCK_1
+    n = len(run.result.plan)
+    assert f"{n} actions as planned, 5 forced: steps added 5 (drive 3, drop 1, pick_up 1)" in text

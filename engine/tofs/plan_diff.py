@@ -18,7 +18,7 @@ from difflib import SequenceMatcher
 
 from .results import ChoicePoint, PlanStep, RunResult, Status
 
-__all__ = ["DiffLine", "side_by_side", "step_diff"]
+__all__ = ["DiffLine", "action_summary", "side_by_side", "step_diff"]
 
 # How many changed steps the diff shows before it sums up the rest.
 SHOWN = 24
@@ -63,6 +63,23 @@ def _counted(steps: list[str]) -> str:
     by = Counter(s.strip("(").split(" ")[0].rstrip(")") for s in steps)
     parts = ", ".join(f"{op} {n}" for op, n in sorted(by.items(), key=lambda kv: (-kv[1], kv[0])))
     return f"{len(steps)} ({parts})" if steps else "0"
+
+
+def action_summary(base: RunResult, forced: RunResult) -> str:
+    """The two plans by their actions in one line -- how many each takes and the steps
+    the forced one adds and drops -- or, with no forced plan, whether none exists or the
+    search gave up (what the workbench's why-not screen adds for plans without costs)."""
+    if forced.value is None:
+        if forced.status is Status.NO_PLAN:
+            return "No plan exists with that choice."
+        return f"Forced: {forced.outcome_text}."
+    diff = step_diff(base.plan, forced.plan)
+    added = [d.text for d in diff if d.kind == "+"]
+    removed = [d.text for d in diff if d.kind == "-"]
+    return (
+        f"{len(base.plan)} actions as planned, {len(forced.plan)} forced: steps added "
+        f"{_counted(added)}; removed {_counted(removed)}."
+    )
 
 
 def _taken(run: RunResult, node: int) -> str | None:
