@@ -201,6 +201,7 @@ def run_plan(pkg: KnowledgePackage, request: PlanRequest, read: Read | None = No
     if reason is not None:
         raise Refused(reason)
     said: list[str] = []
+    answers: list[dict[str, Any]] = []
     t0 = time.perf_counter()
     try:
         if request.replan_from is not None:
@@ -213,6 +214,7 @@ def run_plan(pkg: KnowledgePackage, request: PlanRequest, read: Read | None = No
                 request.force,
                 pkg.phrasing(domain),
                 side_by_side=pkg.compares_actions,
+                answers=answers,
             )
         else:
             result = pkg.settle(read, plan(domain, problem, options))
@@ -220,6 +222,8 @@ def run_plan(pkg: KnowledgePackage, request: PlanRequest, read: Read | None = No
         raise _as_bad_input(exc) from exc
     seconds = time.perf_counter() - t0
     outcome = PlanOutcome(pkg, request, read, options, result, seconds, why_not=said)
+    if answers:
+        outcome.notes["why_not"] = answers
     if request.explain and not request.force and request.replan_from is None:
         outcome.explanation = outcome.explain()
     outcome.analysis = pkg.analysis(domain, problem, result)
@@ -338,6 +342,7 @@ def why_not(
     force: dict[str, str],
     phrasing: Phrasing | None = None,
     side_by_side: bool = False,
+    answers: list[dict[str, Any]] | None = None,
 ) -> tuple[RunResult, list[str]]:
     """``--why-not``: the forced run (:func:`engine.tofs.why_not.plan_why_not`) and, for
     each forced alternative, the chosen plan against the plan through it.  The chosen plan
@@ -350,11 +355,13 @@ def why_not(
     :attr:`~knowledge.contract.KnowledgePackage.compares_actions`), or for plans with no
     costs at all, side by side (:func:`engine.tofs.plan_diff.side_by_side`: the two
     choices, the steps added and removed, or where the forced choice fails and whether
-    that is proven)."""
+    that is proven); each of those answers is also appended to ``answers`` as data
+    (:func:`engine.tofs.plan_diff.side_by_side_data`, what ``--json`` shows)."""
     from engine.tofs import plan
     from engine.tofs.contrast import compare
     from engine.tofs.magnitude import Thresholds
     from engine.tofs.plan_diff import side_by_side as answer_by_actions
+    from engine.tofs.plan_diff import side_by_side_data
     from engine.tofs.render import contrast_text
     from engine.tofs.why_not import Anchor, find_choice, plan_why_not, replan_at
 
@@ -378,6 +385,8 @@ def why_not(
         )
         if by_actions:
             lines += answer_by_actions(base, forced, choice, str(label))
+            if answers is not None:
+                answers.append(side_by_side_data(base, forced, choice, str(label)))
             continue
         record = next(
             (a for a in choice.alternatives if a.label == label),

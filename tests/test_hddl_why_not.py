@@ -23,6 +23,7 @@ by searching ``DOMAIN``), not from the program's output.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -430,3 +431,37 @@ def test_the_why_not_screen_says_what_the_forced_choice_does_to_the_actions(file
     assert [s.description for s in forced.plan] == BY_TRUCK_1
     n = len(run.result.plan)
     assert f"{n} actions as planned, 5 forced: steps added 5 (drive 3, drop 1, pick_up 1)" in text
+
+
+def test_json_carries_the_answer_as_data(files, capsys) -> None:
+    code, out, _ = why_not(files, "get_to=m_i_am_there_ordering_0", capsys, "--json")
+    assert code == 2
+    (answer_data,) = json.loads(out)["why_not"]
+    line = line_of("(:action noop", "(at ?v ?l2)")
+    assert answer_data == {
+        "task": "(get_to truck_0 loc_1)",
+        "node": answer_data["node"],
+        "asked": "m_i_am_there_ordering_0",
+        "planned": "m_drive_to_ordering_0(?l1=loc_0)",
+        "forced": None,
+        "actions": {"planned": 4, "forced": None},
+        "added": [],
+        "removed": [],
+        "outcome": "no plan",
+        "outcome_text": "no plan exists (the whole tree was searched)",
+        "failure": "(get_to truck_0 loc_1): step 1 of m_i_am_there_ordering_0, noop "
+        f"(domain.hddl:{line}), needs `(at truck_0 loc_1)`",
+        "blame": {
+            "text": f"step 1 of m_i_am_there_ordering_0, noop (domain.hddl:{line}), needs "
+            "`(at truck_0 loc_1)`",
+            "file": str(files[0]),
+            "line": line,
+        },
+    }
+    code, out, _ = why_not(files, "m_deliver_ordering_0(?v=truck_1)", capsys, "--json")
+    (answer_data,) = json.loads(out)["why_not"]
+    assert (answer_data["actions"], answer_data["added"], answer_data["removed"]) == (
+        {"planned": 4, "forced": 5},
+        BY_TRUCK_1,
+        PLANNED,
+    )

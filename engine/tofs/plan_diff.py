@@ -13,12 +13,13 @@ identical steps reads as one "same" line).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from difflib import SequenceMatcher
+from typing import Any
 
-from .results import ChoicePoint, PlanStep, RunResult, Status
+from .results import Blame, ChoicePoint, Failure, PlanStep, RunResult, Status
 
-__all__ = ["DiffLine", "action_summary", "side_by_side", "step_diff"]
+__all__ = ["DiffLine", "action_summary", "side_by_side", "side_by_side_data", "step_diff"]
 
 # How many changed steps the diff shows before it sums up the rest.
 SHOWN = 24
@@ -132,3 +133,40 @@ def side_by_side(base: RunResult, forced: RunResult, choice: ChoicePoint, asked:
     if forced.failure is not None:
         lines.append(f"  deepest failure: {forced.failure.message}")
     return lines
+
+
+def _blame(failure: Failure | None) -> Blame | None:
+    """Where the deepest failure's literal was written: its own blame, or (a task no
+    method could do) the first of its causes' that has one."""
+    if failure is None:
+        return None
+    if failure.blame is not None:
+        return failure.blame
+    return next((b for b in map(_blame, failure.causes) if b is not None), None)
+
+
+def side_by_side_data(
+    base: RunResult, forced: RunResult, choice: ChoicePoint, asked: str
+) -> dict[str, Any]:
+    """:func:`side_by_side` as data (``--json``): the choice point, what was asked, both
+    choices, the action counts, the steps added and removed, and the forced run's outcome
+    ("plan", "no plan" -- proven -- or "gave up") with its deepest failure and blame."""
+    found = forced.value is not None
+    diff = step_diff(base.plan, forced.plan) if found else []
+    blame = _blame(forced.failure) if not found else None
+    return {
+        "task": choice.task,
+        "node": choice.node,
+        "asked": asked,
+        "planned": choice.chosen.label if choice.chosen is not None else None,
+        "forced": _taken(forced, choice.node) if found else None,
+        "actions": {"planned": len(base.plan), "forced": len(forced.plan) if found else None},
+        "added": [d.text for d in diff if d.kind == "+"],
+        "removed": [d.text for d in diff if d.kind == "-"],
+        "outcome": "plan"
+        if found
+        else ("no plan" if forced.status is Status.NO_PLAN else "gave up"),
+        "outcome_text": forced.outcome_text,
+        "failure": forced.failure.message if forced.failure is not None and not found else None,
+        "blame": asdict(blame) if blame is not None else None,
+    }

@@ -240,6 +240,8 @@ class HddlPackage(KnowledgePackage):
             from engine.tofs.render import explanation_dict
 
             data["explanation"] = explanation_dict(outcome.explanation)
+        if "why_not" in outcome.notes:  # --why-not: each answer side by side, as data
+            data["why_not"] = outcome.notes["why_not"]
         return data
 
     def output_formats(self) -> Mapping[str, Callable[[PlanOutcome], str]]:
