@@ -363,7 +363,7 @@ def why_not(
     from engine.tofs.plan_diff import side_by_side as answer_by_actions
     from engine.tofs.plan_diff import side_by_side_data
     from engine.tofs.render import contrast_text
-    from engine.tofs.why_not import Anchor, find_choice, plan_why_not, replan_at
+    from engine.tofs.why_not import Anchor, find_choice, plan_why_not, replan_left
 
     base = plan(domain, problem, options)
     try:
@@ -381,7 +381,7 @@ def why_not(
         forced = (
             result
             if len(force) == 1
-            else replan_at(domain, problem, options, Anchor.of(base, choice), label)
+            else replan_left(domain, problem, options, Anchor.of(base, choice), label, base)
         )
         if by_actions:
             lines += answer_by_actions(base, forced, choice, str(label))

@@ -465,3 +465,25 @@ def test_json_carries_the_answer_as_data(files, capsys) -> None:
         BY_TRUCK_1,
         PLANNED,
     )
+
+
+def test_the_re_plan_shares_the_node_budget_with_the_plan(files) -> None:
+    """The base run and the forced re-plan share one node budget: with three nodes left
+    after the plan, the forced plan (five actions, so at least five nodes below the choice
+    point) cannot be reached, and the stop names the user's budget."""
+    from engine.tofs import Status
+    from knowledge.hddl.package import read_files, run_models
+
+    domain, problem = read_files(str(files[0]), str(files[1]))
+    base = run_models(domain, problem, mode="optimise").result
+    budget = base.nodes + 3
+    forced = run_models(
+        domain,
+        problem,
+        mode="optimise",
+        node_budget=budget,
+        force={"": "m_deliver_ordering_0(?v=truck_1)"},
+    ).result
+    assert forced.status is Status.NODE_BUDGET and not forced.found
+    assert forced.nodes <= 3
+    assert f"the node budget of {budget:,} nodes" in forced.outcome_text

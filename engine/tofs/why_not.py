@@ -20,7 +20,15 @@ from .forcing import Forced, bare_name, parse_forced
 from .results import AlternativeRecord, ChoicePoint, Expansion, PlanStep, RunResult
 from .search import SearchOptions, plan
 
-__all__ = ["Anchor", "find_choice", "missing", "plan_why_not", "replan_at"]
+__all__ = [
+    "Anchor",
+    "find_choice",
+    "left_after",
+    "missing",
+    "plan_why_not",
+    "replan_at",
+    "replan_left",
+]
 
 
 @dataclass(frozen=True)
@@ -235,5 +243,31 @@ def plan_why_not(
         if found is None:
             raise ValueError(missing(result, task, alternative))
         match, label = found
-        result = replan_at(domain, problem, options, Anchor.of(result, match), label)
+        result = replan_left(domain, problem, options, Anchor.of(result, match), label, result)
     return result
+
+
+def replan_left(
+    domain: Domain,
+    problem: Problem,
+    options: SearchOptions,
+    anchor: Anchor,
+    alternative: str | Forced,
+    *spent: RunResult,
+) -> RunResult:
+    """:func:`replan_at` within what ``spent`` (the runs before it) left of the node
+    budget; a stop at it names the user's budget, the one the command as a whole kept."""
+    forced = replan_at(domain, problem, left_after(options, *spent), anchor, alternative)
+    if options.node_budget is not None and forced.options:
+        forced.options["node_budget"] = options.node_budget
+    return forced
+
+
+def left_after(options: SearchOptions, *runs: RunResult) -> SearchOptions:
+    """``options`` with the node budget ``runs`` have not spent: a why-not's base run and
+    its re-plans share the user's budgets (the time budget through ``started``, the node
+    budget so), as the explanation's re-plans do."""
+    if options.node_budget is None:
+        return options
+    spent = sum(r.nodes for r in runs)
+    return dc_replace(options, node_budget=max(options.node_budget - spent, 1))
