@@ -40,8 +40,10 @@ def _force(pairs: Sequence[str]) -> dict[str, str]:
     """``--why-not`` values as ``{task: alternative}``: ``TASK=ALTERNATIVE`` split at its
     first ``=`` outside parentheses, so the alternative may carry bindings
     (``deliver=m_deliver(?v=truck_1)``); an alternative alone (``m_deliver(?v=truck_1)``)
-    has the task "" (the first choice point on the plan that offers it)."""
-    from engine.tofs.forcing import parse_forced, split_task
+    has the task "" (the first choice point on the plan that offers it).  The alternative
+    is read against the plan's choice points (an exact label first, any label text may
+    be one), so only text no alternative can be is refused here."""
+    from engine.tofs.forcing import split_task
 
     out: dict[str, str] = {}
     for text in pairs:
@@ -54,11 +56,6 @@ def _force(pairs: Sequence[str]) -> dict[str, str]:
             )
         if text.count("(") != text.count(")"):
             raise SystemExit(_fail(f"--why-not '{text}': a parenthesis is left open"))
-        if "(" in alt and not alt.startswith("("):
-            try:
-                parse_forced(alt)
-            except ValueError as exc:
-                raise SystemExit(_fail(f"--why-not {exc}")) from exc
         if task in out:
             raise SystemExit(_fail(f"--why-not names {task or 'an alternative alone'} twice"))
         out[task] = alt
