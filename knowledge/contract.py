@@ -29,7 +29,15 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 from .request import PlanRequest
 
 if TYPE_CHECKING:
-    from engine.tofs import Domain, DomainSpec, Problem, Registry, RunResult
+    from engine.tofs import (
+        AlternativeRecord,
+        ChoicePoint,
+        Domain,
+        DomainSpec,
+        Problem,
+        Registry,
+        RunResult,
+    )
     from engine.tofs.explanation import Phrasing
 
     from .pipeline import PlanOutcome, PlanReport
@@ -290,6 +298,16 @@ class KnowledgePackage:
         reachability).  It must never turn a result into one that claims more than it
         proves.  Default: the result as it is."""
         return result
+
+    def prove_forced(
+        self, read: Read, choice: ChoicePoint, allowed: list[AlternativeRecord]
+    ) -> str | None:
+        """Why forcing the ``allowed`` alternatives at ``choice`` (a why-not) can lead to no
+        plan, if the package can prove it before searching (HDDL: relaxed reachability
+        over the forced method's own steps) -- the search below it then only looks for
+        the deepest failure to show.  None: not proven (the default), search as usual.
+        It must never claim what it does not prove."""
+        return None
 
     def facts(self, outcome: PlanOutcome) -> dict[str, Any]:
         """Facts a knowledge test can check beyond every run's (found, value, status,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +28,14 @@ from .request import (
 from .statuses import exit_status
 
 if TYPE_CHECKING:
-    from engine.tofs import Domain, Problem, RunResult, SearchOptions
+    from engine.tofs import (
+        AlternativeRecord,
+        ChoicePoint,
+        Domain,
+        Problem,
+        RunResult,
+        SearchOptions,
+    )
     from engine.tofs.explanation import Explanation, Phrasing
 
 __all__ = [
@@ -215,6 +222,7 @@ def run_plan(pkg: KnowledgePackage, request: PlanRequest, read: Read | None = No
                 pkg.phrasing(domain),
                 side_by_side=pkg.compares_actions,
                 answers=answers,
+                prove=lambda choice, open_: pkg.prove_forced(read, choice, open_),
             )
         else:
             result = pkg.settle(read, plan(domain, problem, options))
@@ -343,6 +351,7 @@ def why_not(
     phrasing: Phrasing | None = None,
     side_by_side: bool = False,
     answers: list[dict[str, Any]] | None = None,
+    prove: Callable[[ChoicePoint, list[AlternativeRecord]], str | None] | None = None,
 ) -> tuple[RunResult, list[str]]:
     """``--why-not``: the forced run (:func:`engine.tofs.why_not.plan_why_not`) and, for
     each forced alternative, the chosen plan against the plan through it.  The chosen plan
@@ -356,18 +365,20 @@ def why_not(
     costs at all, side by side (:func:`engine.tofs.plan_diff.side_by_side`: the two
     choices, the steps added and removed, or where the forced choice fails and whether
     that is proven); each of those answers is also appended to ``answers`` as data
-    (:func:`engine.tofs.plan_diff.side_by_side_data`, what ``--json`` shows)."""
+    (:func:`engine.tofs.plan_diff.side_by_side_data`, what ``--json`` shows).  ``prove``
+    (the package's :meth:`~knowledge.contract.KnowledgePackage.prove_forced`) may prove a
+    forced choice to have no plan before it is searched."""
     from engine.tofs import plan
     from engine.tofs.contrast import compare
     from engine.tofs.magnitude import Thresholds
     from engine.tofs.plan_diff import side_by_side as answer_by_actions
     from engine.tofs.plan_diff import side_by_side_data
     from engine.tofs.render import contrast_text
-    from engine.tofs.why_not import Anchor, find_choice, plan_why_not, replan_left
+    from engine.tofs.why_not import Anchor, find_choice, plan_why_not, replan_proving
 
     base = plan(domain, problem, options)
     try:
-        result = plan_why_not(domain, problem, options, force, base=base)
+        result = plan_why_not(domain, problem, options, force, base=base, prove=prove)
     except ValueError as exc:  # no such choice point: it says which there are
         raise BadInput(f"--why-not: {exc}") from exc
     thresholds = Thresholds.from_constants(domain.constants)
@@ -381,7 +392,9 @@ def why_not(
         forced = (
             result
             if len(force) == 1
-            else replan_left(domain, problem, options, Anchor.of(base, choice), label, base)
+            else replan_proving(
+                domain, problem, options, Anchor.of(base, choice), label, prove, base
+            )
         )
         if by_actions:
             lines += answer_by_actions(base, forced, choice, str(label))

@@ -289,28 +289,59 @@ def test_a_method_whose_precondition_cannot_hold_is_blamed(files, capsys) -> Non
     ]
 
 
-def test_a_cut_search_gives_up_and_says_so(files, capsys) -> None:
-    """Loading at loc_0, where the package is not, can never work; but getting a truck to
-    loc_0 goes round get_to loops the recursion cut prunes (truck_0 at loc_0 asked to
-    get to loc_0 via loc_1 needs get_to loc_0 again in the same state), so the search is
-    incomplete: it gives up, and says so, with the deepest failure's blame."""
+def test_a_load_where_the_package_is_not_is_proven_impossible(files, capsys) -> None:
+    """Loading at loc_0, where the package is not, can never work: up to the load only
+    get_to's drives and noops can run, and load's pick_up, and none of them puts a package
+    anywhere (drive moves vehicles; pick_up takes the package away).  The search alone
+    cannot say so -- getting a truck to loc_0 goes round get_to loops the recursion cut
+    prunes, which leaves it incomplete -- so the answer rests on relaxed reachability
+    over the forced method's own steps, for both trucks (?v is left free), and shows the
+    deepest failure the search met with its blame."""
     code, out, err = why_not(files, "deliver=m_deliver_ordering_0(?l1=loc_0)", capsys)
-    assert (code, err) == (3, "")
+    assert (code, err) == (2, "")
     lines = answer(out)
     planned = "m_deliver_ordering_0(?l1=loc_1, ?v=truck_0)"
     assert lines[1] == f"  as planned: {planned}  4 actions"
     assert lines[2] == (
         f"  forced:     {'m_deliver_ordering_0(?l1=loc_0)':<{len(planned)}}  "
-        "gave up at pruning recursion, which can cut plans off with no plan "
-        "(none found yet; none ruled out)"
+        "no plan exists with that choice (proven by relaxed reachability: step 2 of "
+        "m_deliver_ordering_0, (load truck_0 loc_0 package_0), can never be done after the "
+        "steps before it, from the state at the choice point (and so for each of the 2 "
+        "bindings allowed))"
     )
-    assert "no plan exists" not in out
+    assert "gave up" not in out
     line = line_of("(:action pick_up", "(at ?p ?l)")
     assert lines[3].startswith("  deepest failure: (load truck_")
     assert lines[3].endswith(
         f"loc_0 package_0): no method applies (step 1 of m_load_ordering_0, pick_up "
         f"(domain.hddl:{line}), needs `(at package_0 loc_0)`)"
     )
+
+
+def test_a_choice_with_a_plan_is_never_proven_impossible(files) -> None:
+    """The proof is asked before every forced search: on every alternative of every
+    choice point on the plan, it must say nothing where the forced search finds a plan."""
+    from engine.tofs.why_not import Anchor, allowed, replan_at
+    from knowledge.contract import Read
+    from knowledge.hddl.package import HddlPackage, read_files, run_models
+
+    domain, problem = read_files(str(files[0]), str(files[1]))
+    run = run_models(domain, problem)
+    read = Read(run.engine_domain, run.engine_problem, (domain, problem))
+    planned = 0
+    for choice in run.result.choice_points:
+        for alt in choice.alternatives:
+            forced = replan_at(
+                run.engine_domain,
+                run.engine_problem,
+                run.options,
+                Anchor.of(run.result, choice),
+                alt.label,
+            )
+            if forced.found:
+                planned += 1
+                assert HddlPackage().prove_forced(read, choice, allowed(choice, alt.label)) is None
+    assert planned >= 3  # truck_0's and truck_1's delivery, the detour via loc_2 at least
 
 
 CHOICES = "choice points: (deliver package_0 loc_2): m_deliver_ordering_0(?l1=loc_0, ?v=truck_0)"

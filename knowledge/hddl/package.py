@@ -149,6 +149,33 @@ class HddlPackage(KnowledgePackage):
             result.proof = f"proven by relaxed reachability: {reason}"
         return result
 
+    def prove_forced(self, read: Read, choice: Any, allowed: list[Any]) -> str | None:
+        """No plan below a forced method when relaxed reachability over its own steps,
+        from the choice point's state, shows a step that none of the allowed bindings can
+        get done (:mod:`.forced_proof`); an alternative whose precondition already failed
+        in that state needs no proof.  At most :data:`SETTLE_SECONDS`."""
+        from engine.tofs import Reason
+
+        from .forced_proof import forced_impossible
+
+        if choice.state is None or not allowed or len({a.method for a in allowed}) != 1:
+            return None
+        failed = (Reason.PRECONDITION_FAILED, Reason.NO_BINDING)
+        live = [a for a in allowed if a.reason not in failed]
+        if not live:  # the search shows that itself, completely
+            return None
+        domain, problem = read.own
+        proof: str | None = forced_impossible(
+            domain,
+            problem,
+            choice.state,
+            [str(v) for v in _task_args(choice)],
+            allowed[0].method,
+            [{k: str(v) for k, v in a.bindings} for a in live],
+            seconds=SETTLE_SECONDS,
+        )
+        return proof
+
     # -------------------------------------------------------------- plan flags
 
     def add_plan_arguments(self, parser: argparse.ArgumentParser) -> None:
@@ -256,6 +283,12 @@ SETTLE_SECONDS = 2.0
 # Only a search that ended on its own, cut by recursion or repeat pruning: a budget stop is
 # the user's "no further", and a proof after it would run past the budget.
 _SETTLED = frozenset(("incomplete",))
+
+
+def _task_args(choice: Any) -> tuple[Any, ...]:
+    """The arguments of the task at a choice point: the first of its task list."""
+    args: tuple[Any, ...] = choice.tasks[0][1] if choice.tasks else ()
+    return args
 
 
 def package() -> KnowledgePackage:
