@@ -188,7 +188,7 @@ def run_plan(pkg: KnowledgePackage, request: PlanRequest, read: Read | None = No
     setting) with the one line to say, and :class:`~knowledge.request.InputStopped` when a
     budget or ctrl+c stopped the reading."""
     from engine.tofs import plan
-    from engine.tofs.why_not import replan_at
+    from engine.tofs.why_not import replan_proving
 
     if request.mode is not None and request.mode in pkg.refused_modes:
         raise Refused(f"--mode {request.mode}: {pkg.refused_modes[request.mode]}")
@@ -211,8 +211,16 @@ def run_plan(pkg: KnowledgePackage, request: PlanRequest, read: Read | None = No
     answers: list[dict[str, Any]] = []
     t0 = time.perf_counter()
     try:
-        if request.replan_from is not None:
-            result = replan_at(domain, problem, options, *request.replan_from)
+        if request.replan_from is not None:  # the workbench's why-not screen
+            anchor, alternative = request.replan_from
+            result = replan_proving(
+                domain,
+                problem,
+                options,
+                anchor,
+                alternative,
+                lambda choice, open_: pkg.prove_forced(read, choice, open_),
+            )
         elif request.force:
             result, said = why_not(
                 domain,

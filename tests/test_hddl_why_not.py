@@ -518,3 +518,28 @@ def test_the_re_plan_shares_the_node_budget_with_the_plan(files) -> None:
     assert forced.status is Status.NODE_BUDGET and not forced.found
     assert forced.nodes <= 3
     assert f"the node budget of {budget:,} nodes" in forced.outcome_text
+
+
+def test_the_screens_re_plan_is_proven_impossible_too(files) -> None:
+    """The why-not screen re-plans through the same pipeline (``replan_from``): a load
+    where the package is not is proven impossible there as on the command line."""
+    from engine.tofs import Status
+    from engine.tofs.contrast import compare
+    from engine.tofs.why_not import Anchor
+    from knowledge.hddl.package import read_files, run_models
+    from workbench.screens.whynot import summary_text
+
+    domain, problem = read_files(str(files[0]), str(files[1]))
+    run = run_models(domain, problem)
+    choice = next(c for c in run.result.choice_points if c.task == "(deliver package_0 loc_2)")
+    label = "m_deliver_ordering_0(?l1=loc_0, ?v=truck_0)"
+    alt = next(a for a in choice.alternatives if a.label == label)
+    forced = run_models(domain, problem, replan_from=(Anchor.of(run.result, choice), label)).result
+    proof = (
+        "proven by relaxed reachability: step 2 of m_deliver_ordering_0, (load truck_0 loc_0 "
+        "package_0), can never be done after the steps before it, from the state at the "
+        "choice point"
+    )
+    assert (forced.status, forced.proof) == (Status.NO_PLAN, proof)
+    text = summary_text(compare(run.result, forced, choice, alt)).plain
+    assert f"No plan exists with that choice ({proof})." in text

@@ -72,7 +72,8 @@ def action_summary(base: RunResult, forced: RunResult) -> str:
     search gave up (what the workbench's why-not screen adds for plans without costs)."""
     if forced.value is None:
         if forced.status is Status.NO_PLAN:
-            return "No plan exists with that choice."
+            proof = f" ({forced.proof})" if forced.proof else ""
+            return f"No plan exists with that choice{proof}."
         return f"Forced: {forced.outcome_text}."
     diff = step_diff(base.plan, forced.plan)
     added = [d.text for d in diff if d.kind == "+"]
