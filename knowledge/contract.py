@@ -29,7 +29,16 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 from .request import PlanRequest
 
 if TYPE_CHECKING:
-    from engine.tofs import Domain, DomainSpec, Problem, Registry, RunResult, SearchOptions
+    from engine.tofs import (
+        AlternativeRecord,
+        ChoicePoint,
+        Domain,
+        DomainSpec,
+        Problem,
+        Registry,
+        RunResult,
+        SearchOptions,
+    )
     from engine.tofs.explanation import Phrasing
 
     from .pipeline import PlanOutcome, PlanReport
@@ -162,6 +171,11 @@ class KnowledgePackage:
     refused_modes: ClassVar[Mapping[str, str]] = {}
     """Search modes its problems cannot be planned in, each with the reason said when
     ``--mode`` asks for it (HDDL: ``{"game": "HDDL problems have no opponents"}``)."""
+    compares_actions: ClassVar[bool] = False
+    """``--why-not`` answers side by side by the actions (the two choices, the steps added
+    and removed, or where the forced choice fails) rather than by weighing the plans'
+    issues: set by a package whose plans are lists of actions (HDDL), whose costs, if
+    any, are only their number."""
     input_errors: ClassVar[tuple[type[Exception], ...]] = ()
     """Exceptions its readers raise for bad input (beyond ``ValueError`` and the engine's):
     the pipeline reports them in one line, exit status 1."""
@@ -288,6 +302,16 @@ class KnowledgePackage:
         ``options``' budgets).  It must never turn a result into one that claims more than
         it proves.  Default: the result as it is."""
         return result
+
+    def prove_forced(
+        self, read: Read, choice: ChoicePoint, allowed: list[AlternativeRecord]
+    ) -> str | None:
+        """Why forcing the ``allowed`` alternatives at ``choice`` (a why-not) can lead to no
+        plan, if the package can prove it before searching (HDDL: relaxed reachability
+        over the forced method's own steps) -- the search below it then only looks for
+        the deepest failure to show.  None: not proven (the default), search as usual.
+        It must never claim what it does not prove."""
+        return None
 
     def facts(self, outcome: PlanOutcome) -> dict[str, Any]:
         """Facts a knowledge test can check beyond every run's (found, value, status,

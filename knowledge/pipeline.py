@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +28,14 @@ from .request import (
 from .statuses import exit_status
 
 if TYPE_CHECKING:
-    from engine.tofs import Domain, Problem, RunResult, SearchOptions
+    from engine.tofs import (
+        AlternativeRecord,
+        ChoicePoint,
+        Domain,
+        Problem,
+        RunResult,
+        SearchOptions,
+    )
     from engine.tofs.explanation import Explanation, Phrasing
 
 __all__ = [
@@ -183,7 +190,7 @@ def run_plan(pkg: KnowledgePackage, request: PlanRequest, read: Read | None = No
     setting) with the one line to say, and :class:`~knowledge.request.InputStopped` when a
     budget or ctrl+c stopped the reading."""
     from engine.tofs import plan
-    from engine.tofs.why_not import replan_at
+    from engine.tofs.why_not import replan_proving
 
     if request.mode is not None and request.mode in pkg.refused_modes:
         raise Refused(f"--mode {request.mode}: {pkg.refused_modes[request.mode]}")
@@ -203,18 +210,38 @@ def run_plan(pkg: KnowledgePackage, request: PlanRequest, read: Read | None = No
     if reason is not None:
         raise Refused(reason)
     said: list[str] = []
+    answers: list[dict[str, Any]] = []
     t0 = time.perf_counter()
     try:
-        if request.replan_from is not None:
-            result = replan_at(domain, problem, options, *request.replan_from)
+        if request.replan_from is not None:  # the workbench's why-not screen
+            anchor, alternative = request.replan_from
+            result = replan_proving(
+                domain,
+                problem,
+                options,
+                anchor,
+                alternative,
+                lambda choice, open_: pkg.prove_forced(read, choice, open_),
+            )
         elif request.force:
-            result, said = why_not(domain, problem, options, request.force, pkg.phrasing(domain))
+            result, said = why_not(
+                domain,
+                problem,
+                options,
+                request.force,
+                pkg.phrasing(domain),
+                side_by_side=pkg.compares_actions,
+                answers=answers,
+                prove=lambda choice, open_: pkg.prove_forced(read, choice, open_),
+            )
         else:
             result = pkg.settle(read, plan(domain, problem, options), options)
     except errors as exc:
         raise _as_bad_input(exc) from exc
     seconds = time.perf_counter() - t0
     outcome = PlanOutcome(pkg, request, read, options, result, seconds, why_not=said)
+    if answers:
+        outcome.notes["why_not"] = answers
     if request.explain and not request.force and request.replan_from is None:
         outcome.explanation = outcome.explain()
     outcome.analysis = pkg.analysis(domain, problem, result)
@@ -358,24 +385,40 @@ def why_not(
     options: SearchOptions,
     force: dict[str, str],
     phrasing: Phrasing | None = None,
+    side_by_side: bool = False,
+    answers: list[dict[str, Any]] | None = None,
+    prove: Callable[[ChoicePoint, list[AlternativeRecord]], str | None] | None = None,
 ) -> tuple[RunResult, list[str]]:
     """``--why-not``: the forced run (:func:`engine.tofs.why_not.plan_why_not`) and, for
-    each forced alternative, the chosen plan against the plan through it -- where they
-    part and the difference by its relevant issues.  The chosen plan is searched once,
-    and a single forced alternative's re-plan serves both.  An alternative no choice point
-    offers is bad input, said with the choice points there are."""
+    each forced alternative, the chosen plan against the plan through it.  The chosen plan
+    is searched once, and a single forced alternative's re-plan serves both.  An
+    alternative no choice point offers is bad input, said in one line with the choice
+    points there are.
+
+    Plans whose steps have costs are compared by their issues (:mod:`engine.tofs.contrast`:
+    where they part, what the difference costs); with ``side_by_side`` (the package's
+    :attr:`~knowledge.contract.KnowledgePackage.compares_actions`), or for plans with no
+    costs at all, side by side (:func:`engine.tofs.plan_diff.side_by_side`: the two
+    choices, the steps added and removed, or where the forced choice fails and whether
+    that is proven); each of those answers is also appended to ``answers`` as data
+    (:func:`engine.tofs.plan_diff.side_by_side_data`, what ``--json`` shows).  ``prove``
+    (the package's :meth:`~knowledge.contract.KnowledgePackage.prove_forced`) may prove a
+    forced choice to have no plan before it is searched."""
     from engine.tofs import plan
     from engine.tofs.contrast import compare
     from engine.tofs.magnitude import Thresholds
+    from engine.tofs.plan_diff import side_by_side as answer_by_actions
+    from engine.tofs.plan_diff import side_by_side_data
     from engine.tofs.render import contrast_text
-    from engine.tofs.why_not import Anchor, find_choice, plan_why_not, replan_at
+    from engine.tofs.why_not import Anchor, find_choice, plan_why_not, replan_proving
 
     base = plan(domain, problem, options)
     try:
-        result = plan_why_not(domain, problem, options, force, base=base)
+        result = plan_why_not(domain, problem, options, force, base=base, prove=prove)
     except ValueError as exc:  # no such choice point: it says which there are
         raise BadInput(f"--why-not: {exc}") from exc
     thresholds = Thresholds.from_constants(domain.constants)
+    by_actions = side_by_side or not any(s.costs for s in base.plan)
     lines: list[str] = []
     for task, alternative in force.items():
         found = find_choice(base, task, alternative)
@@ -385,13 +428,35 @@ def why_not(
         forced = (
             result
             if len(force) == 1
-            else replan_at(domain, problem, options, Anchor.of(base, choice), label)
+            else replan_proving(
+                domain, problem, options, Anchor.of(base, choice), label, prove, base
+            )
         )
-        record = next(a for a in choice.alternatives if a.label == label)
+        if by_actions:
+            lines += answer_by_actions(base, forced, choice, str(label))
+            if answers is not None:
+                answers.append(side_by_side_data(base, forced, choice, str(label)))
+            continue
+        record = next(
+            (a for a in choice.alternatives if a.label == label),
+            None,
+        ) or _taken_record(forced, choice)
+        if record is None:  # the forced choice failed everywhere: no record to weigh
+            lines += answer_by_actions(base, forced, choice, str(label))
+            continue
         lines += contrast_text(
             compare(base, forced, choice, record, thresholds, phrasing), phrasing
         )
     return result, lines
+
+
+def _taken_record(run: RunResult, choice: Any) -> Any:
+    """The alternative ``run`` took at ``choice``'s node (a forced partial binding names
+    several; the run says which it took), or None."""
+    for cp in run.choice_points:
+        if cp.node == choice.node and cp.chosen is not None:
+            return next((a for a in choice.alternatives if a.label == cp.chosen.label), None)
+    return None
 
 
 def result_facts(result: RunResult) -> dict[str, Any]:

@@ -45,12 +45,28 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _force(pairs: Sequence[str]) -> dict[str, str]:
-    out = {}
+    """``--why-not`` values as ``{task: alternative}``: ``TASK=ALTERNATIVE`` split at its
+    first ``=`` outside parentheses, so the alternative may carry bindings
+    (``deliver=m_deliver(?v=truck_1)``); an alternative alone (``m_deliver(?v=truck_1)``)
+    has the task "" (the first choice point on the plan that offers it).  The alternative
+    is read against the plan's choice points (an exact label first, any label text may
+    be one), so only text no alternative can be is refused here."""
+    from engine.tofs.forcing import split_task
+
+    out: dict[str, str] = {}
     for text in pairs:
-        task, sep, alt = text.partition("=")
-        if not sep or not task.strip() or not alt.strip():
-            raise SystemExit(_fail(f"--why-not expects TASK=ALTERNATIVE, got '{text}'"))
-        out[task.strip()] = alt.strip()
+        task, alt = split_task(text)
+        if not alt or (not task and "=" in text and "(" not in text):
+            raise SystemExit(
+                _fail(
+                    f"--why-not expects TASK=ALTERNATIVE or METHOD(?var=value, ...), got '{text}'"
+                )
+            )
+        if text.count("(") != text.count(")"):
+            raise SystemExit(_fail(f"--why-not '{text}': a parenthesis is left open"))
+        if task in out:
+            raise SystemExit(_fail(f"--why-not names {task or 'an alternative alone'} twice"))
+        out[task] = alt
     return out
 
 
@@ -174,7 +190,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="TASK=ALTERNATIVE",
-        help="force ALTERNATIVE at the first choice point for TASK",
+        help="re-plan with ALTERNATIVE forced at the first choice point on the plan for TASK "
+        "(a task name or label) and compare: ALTERNATIVE is a label as --json shows it, or "
+        "a method with some of its variables bound, e.g. deliver=m_deliver(?v=truck_1) (the "
+        "others left to the search); the method alone, m_deliver(?v=truck_1), takes the "
+        "first choice point on the plan that offers it",
     )
     p.add_argument(
         "--explain",

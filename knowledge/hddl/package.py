@@ -74,6 +74,7 @@ class HddlPackage(KnowledgePackage):
     formats = (FORMAT,)
     reads_stored_problems = True
     plans_imported_domains = True
+    compares_actions = True
     refused_modes: ClassVar[Mapping[str, str]] = {
         "game": "HDDL problems have no opponents (plan them in first or optimise mode)"
     }
@@ -184,6 +185,33 @@ class HddlPackage(KnowledgePackage):
         result.suspects = diagnose(domain, problem, result.failure, result.suspects, facts)
         return result
 
+    def prove_forced(self, read: Read, choice: Any, allowed: list[Any]) -> str | None:
+        """No plan below a forced method when relaxed reachability over its own steps,
+        from the choice point's state, shows a step that none of the allowed bindings can
+        get done (:mod:`.forced_proof`); an alternative whose precondition already failed
+        in that state needs no proof.  At most :data:`SETTLE_SECONDS`."""
+        from engine.tofs import Reason
+
+        from .forced_proof import forced_impossible
+
+        if choice.state is None or not allowed or len({a.method for a in allowed}) != 1:
+            return None
+        failed = (Reason.PRECONDITION_FAILED, Reason.NO_BINDING)
+        live = [a for a in allowed if a.reason not in failed]
+        if not live:  # the search shows that itself, completely
+            return None
+        domain, problem = read.own
+        proof: str | None = forced_impossible(
+            domain,
+            problem,
+            choice.state,
+            [str(v) for v in _task_args(choice)],
+            allowed[0].method,
+            [{k: str(v) for k, v in a.bindings} for a in live],
+            seconds=SETTLE_SECONDS,
+        )
+        return proof
+
     # -------------------------------------------------------------- plan flags
 
     def add_plan_arguments(self, parser: argparse.ArgumentParser) -> None:
@@ -278,6 +306,8 @@ class HddlPackage(KnowledgePackage):
             from engine.tofs.render import explanation_dict
 
             data["explanation"] = explanation_dict(outcome.explanation)
+        if "why_not" in outcome.notes:  # --why-not: each answer side by side, as data
+            data["why_not"] = outcome.notes["why_not"]
         return data
 
     def output_formats(self) -> Mapping[str, Callable[[PlanOutcome], str]]:
@@ -296,6 +326,12 @@ EXHAUSTIVE_SECONDS = 1.0
 # Only a search that ended on its own, cut by recursion or repeat pruning: a budget stop is
 # the user's "no further", and a proof after it would run past the budget.
 _SETTLED = frozenset(("incomplete",))
+
+
+def _task_args(choice: Any) -> tuple[Any, ...]:
+    """The arguments of the task at a choice point: the first of its task list."""
+    args: tuple[Any, ...] = choice.tasks[0][1] if choice.tasks else ()
+    return args
 
 
 def package() -> KnowledgePackage:

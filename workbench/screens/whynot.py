@@ -26,6 +26,7 @@ from textual.worker import Worker, WorkerState
 from engine.tofs import AlternativeRecord, CancelToken, ChoicePoint, Progress, RunResult
 from engine.tofs.contrast import Contrast, compare, rows, value_text
 from engine.tofs.explanation import Phrasing
+from engine.tofs.plan_diff import action_summary
 from engine.tofs.render import issue_lines
 from workbench.replan import run_forced, settings_of
 from workbench.runner import ProblemRef, RunSettings, error_message
@@ -295,6 +296,10 @@ def summary_text(c: Contrast) -> Text:
             f"({sign} by {c.diff_words(abs(c.loss))})"
         )
     out.append("\n")
+    if not any(s.costs for s in (*c.base.plan, *c.forced.plan)):
+        # Plans of bare actions (HDDL's first plans) have no costs to weigh: say what
+        # the forced choice does to the actions, as `plan --why-not` does.
+        out.append(action_summary(c.base, c.forced) + "\n")
     out.append(c.divergence_text() + "\n")
     if c.issues is not None:
         e = c.base.explanation

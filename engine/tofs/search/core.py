@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..domain import Domain, Problem, Task, call_text
+from ..forcing import Forced
 from ..results import Reason, Status
 from .budgets import Watch
 from .options import Progress, SearchOptions
@@ -56,7 +57,7 @@ class SearchBase:
         if cutoff is None:
             cutoff = float(domain.constant("likelihood_cutoff", 0.0))
         self.cutoff = cutoff
-        self.force: dict[str | int, str] = dict(options.force or {})
+        self.force: dict[str | int, str | Forced] = dict(options.force or {})
         self.incumbent = INF  # the cheapest complete plan's cost so far
         # A partial plan that costs this much cannot beat the incumbent (branch and bound);
         # kept with it, so that no node computes it (NaN while there is none: no bound).
@@ -150,17 +151,29 @@ class SearchBase:
             label = self.task_labels[task] = self.domain.task_label(task)
         return label
 
-    def forced(self, task: Task, alts: list[Alternative], node: int) -> int | None:
-        """Index of the alternative ``force`` fixes at this node, if any (used once)."""
+    def forced(self, task: Task, alts: list[Alternative], node: int) -> frozenset[int] | None:
+        """Indices of the alternatives ``force`` leaves open at this node, if it forces
+        one here (used once): a label or method name fixes the first alternative it names,
+        a :class:`~engine.tofs.forcing.Forced` every alternative that agrees with it
+        (applicable or not: one that fails is the answer's failure)."""
         if not self.force:
             return None
         for key in (node, task[0], self.domain.task_label(task), call_text(*task)):
             if key in self.force:
                 want = self.force[key]
+                if isinstance(want, Forced):
+                    fmt = self.format_value
+                    hits = frozenset(
+                        i for i, a in enumerate(alts) if want.matches(a.name, a.bindings, fmt)
+                    )
+                    if hits:
+                        del self.force[key]
+                        return hits
+                    continue
                 for i, a in enumerate(alts):
                     if a.label == want or (a.method is not None and a.method.name == want):
                         del self.force[key]
-                        return i
+                        return frozenset((i,))
         return None
 
     @staticmethod

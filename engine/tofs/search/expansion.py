@@ -297,11 +297,18 @@ class Expander(SearchBase):
         return Subtree(failure=failure)
 
     def loop_check(
-        self, tasks: tuple[Task, ...], state: Any, alt: Alternative, ent: Entry, node: int
+        self,
+        tasks: tuple[Task, ...],
+        state: Any,
+        alt: Alternative,
+        ent: Entry,
+        node: int,
+        forced: bool = False,
     ) -> LoopCheck:
         """Whether ``alt`` is pruned as a loop (``prune_repeats``, ``prune_recursion``; its
         entry then says why), and else its key on the path and the tasks being decomposed
-        at its child."""
+        at its child.  ``forced``: ``alt`` was forced at this node (see
+        :meth:`still_decomposing`)."""
         path_key = None
         if self.repeats:
             path_key = (alt.tasks, self.state_key(alt.state))
@@ -320,7 +327,7 @@ class Expander(SearchBase):
                 return LoopCheck(True, None, self.decomposing)
         inner = self.decomposing
         if self.recursion:
-            found = self.still_decomposing(tasks, state, alt)
+            found = self.still_decomposing(tasks, state, alt, forced)
             if found is None:
                 ent.reason, ent.detail = (
                     Reason.RECURSION,
@@ -332,14 +339,20 @@ class Expander(SearchBase):
         return LoopCheck(False, path_key, inner)
 
     def still_decomposing(
-        self, tasks: tuple[Task, ...], state: Any, alt: Alternative
+        self, tasks: tuple[Task, ...], state: Any, alt: Alternative, forced: bool = False
     ) -> list[OpenTask] | None:
         """The tasks still being decomposed at ``alt``'s child, each with the state it was
         taken up in, or None if the child's first task is one of them in that same state
-        (see ``SearchOptions.prune_recursion``)."""
+        (see ``SearchOptions.prune_recursion``).
+
+        A task whose method was forced (a why-not's re-plan) is not recorded as open: the
+        cut is sound only because the outer task could have taken the inner one's way
+        directly, and a forced task cannot.  Forcing ``get_to(v, b)`` via ``a`` when the
+        truck stands at ``c`` needs ``get_to(v, b)`` again, in the same state, on the way
+        to ``a``: cutting it left the re-plan with nothing after two nodes."""
         size = len(alt.tasks)
         still = [open_task for open_task in self.decomposing if open_task.rest < size]
-        if alt.operator is None:  # a method: its task is open until the list is back to the rest
+        if alt.operator is None and not forced:  # a method: open until the list is back to the rest
             still.append(OpenTask(tasks[0], len(tasks) - 1, self.state_key(state)))
         if alt.tasks:
             first = alt.tasks[0]

@@ -85,7 +85,7 @@ class GameSearch(Reporter):
             if not alt.ok:
                 ent.reason, ent.failure = alt.reason, alt.failure
                 continue
-            if forced is not None and i != forced:
+            if forced is not None and i not in forced:
                 ent.reason, ent.detail = Reason.NOT_EXPANDED, "another alternative was forced"
                 continue
             if not external:

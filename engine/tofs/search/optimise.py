@@ -118,11 +118,12 @@ class CostSearch(Reporter):
                 ent.reason, ent.failure = alt.reason, alt.failure
                 if alt.failure is not None:
                     self.count_cut(alt.failure)
-                    if deeper(alt.failure, deepest):
+                    # Where an alternative is forced, the failure to report is the forced one's.
+                    if deeper(alt.failure, deepest) and (forced is None or i in forced):
                         deepest, deepest_via = alt.failure, None
                 continue
             applied += 1
-            if forced is not None and i != forced:
+            if forced is not None and i not in forced:
                 ent.reason, ent.detail = Reason.NOT_EXPANDED, "another alternative was forced"
                 continue
             if self.stop is not None:
@@ -152,7 +153,9 @@ class CostSearch(Reporter):
                         continue
                     self.transpositions[key] = child_g
             if self.loops:
-                pruned, path_key, inner = self.loop_check(tasks, state, alt, ent, node)
+                pruned, path_key, inner = self.loop_check(
+                    tasks, state, alt, ent, node, forced is not None
+                )
                 if pruned:
                     continue
             entry_bound = self.incumbent

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..criteria import ExternalCriterion, WeightedAverage
 from ..domain import Mode
+from ..forcing import Forced
 from ..trace import Trace
 
 __all__ = ["CancelToken", "Mode", "Progress", "SearchOptions"]
@@ -74,7 +75,9 @@ class SearchOptions:
     # {task: alternative} fixes an alternative.  A task is named by its name, label or call
     # text (the first node with that task is forced), or by a node id (an int) of an earlier
     # run with the same options: runs are deterministic, so the ids agree up to that node.
-    force: Mapping[str | int, str] | None = None
+    # An alternative is a label or method name (the first alternative it names), or a
+    # ``Forced`` (a method with some of its bindings: every alternative that agrees).
+    force: Mapping[str | int, str | Forced] | None = None
     # Stop the whole run at the first task that no method can accomplish (EDAPS: the
     # design is unmanufacturable; the dissertation stops there too).
     abort_on_dead_end: bool = False
@@ -118,7 +121,7 @@ class SearchOptions:
             **({"memory_budget": self.memory_budget} if self.memory_budget is not None else {}),
             "criterion": self.criterion.name,
             "likelihood_cutoff": self.likelihood_cutoff,
-            "force": {str(k): v for k, v in self.force.items()} if self.force else None,
+            "force": {str(k): str(v) for k, v in self.force.items()} if self.force else None,
             "abort_on_dead_end": self.abort_on_dead_end,
             "prune_repeats": self.prune_repeats,
             "record_failed_alternatives": self.record_failed_alternatives,
