@@ -268,7 +268,9 @@ def plan_report(pkg: KnowledgePackage, request: PlanRequest) -> PlanReport:
         data = pkg.json_data(outcome)
         return PlanReport(json.dumps(data, indent=2, ensure_ascii=False), outcome.status, data)
     text = pkg.text(outcome)
-    if not request.explain:  # the plain text: the answer last, where a reader looks for it
+    if not request.explain and not request.force:
+        # The plain text: the answer last, where a reader looks for it (a why-not's answer
+        # is its contrast, which stays last).
         text += f"\n{closing_line(outcome)}"
     return PlanReport(text, outcome.status)
 

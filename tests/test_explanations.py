@@ -321,7 +321,7 @@ def test_cli_why_not_breaks_the_difference_down(capsys) -> None:
     assert main(["plan", "edaps", "RM1", "--why-not", "Clean the flux=Brush"]) == 0
     out = capsys.readouterr().out
     assert "Why not Brush at Clean the flux?" in out
-    assert f"clearly worse, by {brush - vapor:.6g}" in out
+    assert f"clearly worse, by {brush - vapor:.2f} min" in out
     assert (
         f"why: Brush board to clean flux ({brush:.2f} min) instead of Spray board with "
         f"vapor to clean flux ({vapor:.2f} min): costs {brush - vapor:.2f} min more"

@@ -13,7 +13,7 @@ identical steps reads as one "same" line).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any
 
@@ -169,5 +169,5 @@ def side_by_side_data(
         else ("no plan" if forced.status is Status.NO_PLAN else "gave up"),
         "outcome_text": forced.outcome_text,
         "failure": forced.failure.message if forced.failure is not None and not found else None,
-        "blame": asdict(blame) if blame is not None else None,
+        "blame": blame.to_dict() if blame is not None else None,
     }

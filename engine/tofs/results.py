@@ -111,7 +111,11 @@ class Blame:
     line: int | None = None
     detail: Any = field(default=None, compare=False, repr=False)
     """The knowledge's own record of the failing part (HDDL: the grounded literal and the
-    place it was written), for its analysis of why it cannot hold; opaque to the engine."""
+    place it was written), for its analysis of why it cannot hold; opaque to the engine,
+    and never written out."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "file": self.file, "line": self.line}
 
 
 @dataclass(frozen=True)
@@ -421,9 +425,7 @@ class RunResult:
                 "policy": _policy_dict(self.policy) if self.policy else None,
                 "diagnostics": self.diagnostics,
                 "proof": self.proof,
-                "suspects": [
-                    {"text": b.text, "file": b.file, "line": b.line} for b in self.suspects
-                ],
+                "suspects": [b.to_dict() for b in self.suspects],
                 "stats": self.stats,
                 "options": self.options,
             }
@@ -433,9 +435,19 @@ class RunResult:
 def _failure_dict(f: Failure | None) -> dict[str, Any] | None:
     if f is None:
         return None
-    return asdict(f) | {
-        "message": f.message,
+    return {
+        "task": f.task,
+        "method": f.method,
+        "field": f.field,
+        "expression": f.expression,
+        "failing": f.failing,
         "values": [{"text": v.text, "value": v.value} for v in f.values],
+        "depth": f.depth,
+        "node": f.node,
+        "causes": [_failure_dict(c) for c in f.causes],
+        "via": [list(v) for v in f.via],
+        "blame": f.blame.to_dict() if f.blame is not None else None,
+        "message": f.message,
     }
 
 
