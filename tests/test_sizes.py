@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.app import App, ComposeResult
+from textual.pilot import Pilot
 from textual.widget import Widget
 
 from knowledge.bridge.cards import SUIT_SYMBOLS, Seat, hand_to_pbn
@@ -47,11 +49,11 @@ def before_the_lead(record: BoardRecord) -> PlayState:
     )
 
 
-def screen_lines(app: App[object]) -> list[str]:
+def screen_lines(app: App[Any]) -> list[str]:
     return [strip.text for strip in app.screen._compositor.render_strips()]
 
 
-def drawn(app: App[object], widget: Widget) -> list[str]:
+def drawn(app: App[Any], widget: Widget) -> list[str]:
     """The screen's characters inside ``widget``'s region (what the user sees of it),
     blank lines (padding) left out."""
     r = widget.region
@@ -102,13 +104,14 @@ async def test_the_table_draws_all_52_cards_whole(name: str, size: tuple[int, in
             assert not any("…" in line for line in lines), (seat, lines)
             assert diagram.region.right <= table.region.right - 1  # inside the border
             got = holdings(lines)
-            want = dict(zip(SUIT_SYMBOLS, hand_to_pbn(app.record.deal.hands[seat]).split(".")))
+            pbn = hand_to_pbn(app.record.deal.hands[seat]).split(".")
+            want = dict(zip(SUIT_SYMBOLS, pbn, strict=True))
             assert got == want, (seat, lines)
             seen += [f"{suit}{rank}" for suit, ranks in got.items() for rank in ranks]
         assert len(seen) == len(set(seen)) == 52
 
 
-async def press_v_on(app: WorkbenchApp, pilot, name: str) -> BridgeScreen:  # type: ignore[no-untyped-def]
+async def press_v_on(app: WorkbenchApp, pilot: Pilot[None], name: str) -> BridgeScreen:
     await pilot.pause()
     picker = app.screen.query_one(ProblemPicker)
     picker.focus()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 
 from workbench.app import WorkbenchApp
 
@@ -76,7 +77,7 @@ def test_why_not_at(snap_compare, size: tuple[int, int]) -> None:
     alt = next(a for a in cp.alternatives if a.label == "CashAce")
     app = WorkbenchApp()
 
-    async def open_it(pilot) -> None:  # type: ignore[no-untyped-def]
+    async def open_it(pilot: Pilot[None]) -> None:
         await pilot.pause()
         await app.push_screen(WhyNotScreen(FINESSE, result, cp, alt))
         await app.workers.wait_for_complete()
