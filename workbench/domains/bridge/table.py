@@ -292,11 +292,11 @@ class BridgeTable(Widget, can_focus=True):
     """Four :class:`HandDiagram`\\ s round a :class:`TrickPanel`, in a 3 x 3 grid.
 
     The grid is laid out from the hands shown, never from fixed widths: the West and
-    East columns are as wide as their diagrams need, the middle takes the rest, and the
-    table's width lies between :meth:`natural_width` compact and full (its ``min-width``
-    and ``max-width``), so a screen that gives it at least the compact width gets four
-    whole hands.  Below the full width the table goes *compact* on its own (seats by
-    their letters, no blank lines: 19 rows instead of 22).
+    East columns are as wide as their diagrams need and the middle takes the rest.  The
+    table fills the width its screen gives it; below :meth:`natural_width` (full) it goes
+    *compact* on its own (seats by their letters, no blank lines: 19 rows instead of 22),
+    so a screen that gives it at least the compact natural width gets four whole hands
+    (the board screen does; anything narrower ends lines in "…").
     """
 
     DEFAULT_CSS = """
@@ -403,7 +403,7 @@ class BridgeTable(Widget, can_focus=True):
         """Lay the grid out for the width the table has (compact below the full width)."""
         if not self.is_mounted:
             return
-        full, small = self.natural_width(False), self.natural_width(True)
+        full = self.natural_width(False)
         width = self.outer_size.width or full
         compact = width < full
         self.set_class(compact, "-compact")
@@ -420,8 +420,6 @@ class BridgeTable(Widget, can_focus=True):
             "grid_columns": f"{west} 1fr {east}",
             "grid_rows": f"5 {rows - 10} 5",
             "height": rows + 2,
-            "min_width": small,
-            "max_width": full,
         }
         styles = self.styles
         if self._layout != wanted:  # each change costs a layout pass
@@ -429,8 +427,6 @@ class BridgeTable(Widget, can_focus=True):
             styles.grid_columns = wanted["grid_columns"]  # type: ignore[assignment]
             styles.grid_rows = wanted["grid_rows"]  # type: ignore[assignment]
             styles.height = wanted["height"]  # type: ignore[assignment]
-            styles.min_width = wanted["min_width"]  # type: ignore[assignment]
-            styles.max_width = wanted["max_width"]  # type: ignore[assignment]
 
     # -- what to show ---------------------------------------------------------------------
 
