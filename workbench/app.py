@@ -14,12 +14,14 @@ offering at start-up the drafts a killed session left behind
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
+from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -38,6 +40,10 @@ __all__ = ["BREAKPOINTS", "WorkbenchApp", "run_app"]
 
 STARTUP_GRACE = 0.5
 """Seconds after mounting before the planning process is spawned (see ``on_mount``)."""
+
+PRELOAD_AFTER = 1.0
+"""Seconds after mounting before the other screens are preloaded (:mod:`workbench.preload`),
+after the planning process has been spawned."""
 
 BREAKPOINTS: list[tuple[int, str]] = [(0, "-narrow"), (110, "-normal")]
 """Below 110 columns (an 80-column terminal) every screen gets the class ``-narrow``, and
@@ -112,7 +118,29 @@ class WorkbenchApp(App[None]):
         # competes with this one for the CPU: start it once the first screen is up, while
         # the user reads it, not when they press Run (a Run before then starts it at once).
         self.set_timer(STARTUP_GRACE, planning_process.start)
+        self.set_timer(PRELOAD_AFTER, self._preload)
         self.call_after_refresh(self.offer_drafts)
+
+    @work(thread=True, exit_on_error=False, group="preload", description="preload screens")
+    def _preload(self) -> None:
+        """Thread body: import the screens F1, F2 and the other keys open, then have their
+        styles parsed on the event loop (see :mod:`workbench.preload`)."""
+        from workbench.preload import freeze_survivors, import_screens
+
+        import_screens()
+        freeze_survivors()
+        self.call_from_thread(self._warm_styles)
+
+    def on_unmount(self) -> None:
+        # What the preload froze lives as long as this app; a process that runs another
+        # (a test session) gets it back for collection.
+        gc.unfreeze()
+
+    def _warm_styles(self) -> None:
+        from workbench.preload import warm_styles, widgets_to_warm
+        from workbench.screens.editor import EditorScreen
+
+        warm_styles(self, widgets_to_warm(), [Path(EditorScreen.CSS_PATH)])
 
     async def action_quit(self) -> None:
         """Every way of quitting (q, ctrl+q, the palette's Quit) comes here: each editor

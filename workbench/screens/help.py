@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar
 
+from rich.markdown import Markdown as RichMarkdown
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Markdown
+from textual.widgets import Static
 
 __all__ = ["HelpScreen", "binding_rows"]
 
@@ -53,7 +54,10 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll(id="help-body") as body:
             body.border_title = "Help"
             body.border_subtitle = "escape to close"
-            yield Markdown(self.markdown())
+            # One Static holding Rich's rendering of the Markdown, not Textual's Markdown
+            # widget: that widget mounts a widget per list item (some 150 here), which made
+            # the first F1 take over two seconds; this is one widget, drawn in milliseconds.
+            yield Static(RichMarkdown(self.markdown()), id="help-text")
 
     def markdown(self) -> str:
         parts = ["# TOFS Workbench", "", ABOUT]

@@ -277,6 +277,7 @@ class PlanScreen(Screen[None]):
         self._token = CancelToken()
         self._request = request
         self.running = True
+        self.remove_class("-run-ended")
         self.app.sub_title = request.title
         self.query_one(StatusLine).set_status(
             f"Planning {request.title} ({settings.describe()})…", "running"
@@ -520,6 +521,7 @@ class PlanScreen(Screen[None]):
         tree.show_result(self.view)
         self.query_one(ExplanationPane).show(explain(tree.root.data, self.audit))
         self.query_one(StatusLine).show_result(message.request, result)
+        self.add_class("-run-ended")  # on a narrow screen the explanation gets half
         if result.status is Status.CANCELLED:
             self.notify(
                 f"{message.request.title}: cancelled after {result.nodes:,} nodes.",
@@ -550,6 +552,7 @@ class PlanScreen(Screen[None]):
         self.query_one(PlanTree).show_message(f"✗ {request.title}: run failed")
         self.query_one(ExplanationPane).show(explain_error(request, text))
         self.query_one(StatusLine).set_status(f"{request.title} failed: {text}", "error")
+        self.add_class("-run-ended")
         self.notify(text, title=f"{request.title} failed", severity="error", timeout=8)
 
     # ------------------------------------------------------------------ tree events

@@ -58,7 +58,10 @@ class StepperScreen(Screen[None]):
         }
         #search-tree { width: 1fr; }
         #step-panel { width: 42%; }
-        #step-position { height: 1; padding: 0 1; background: $panel; color: $text-muted; }
+        #step-position {
+            height: 1; padding: 0 1; background: $panel; color: $text-muted;
+            text-wrap: nowrap; text-overflow: ellipsis;
+        }
     }
     """
 

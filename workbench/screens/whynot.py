@@ -17,7 +17,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
+from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Header, Static
@@ -132,9 +132,11 @@ class WhyNotScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        summary = Static("", id="whynot-summary")
-        summary.border_title = f"Why not {self.alternative.label}?"
-        yield summary
+        # Scrolled: on a small terminal a long verdict shows a scroll bar rather than
+        # losing its last lines under the box's bottom edge.
+        with VerticalScroll(id="whynot-summary") as summary:
+            summary.border_title = f"Why not {self.alternative.label}?"
+            yield Static("", id="whynot-summary-text")
         with Horizontal(id="whynot-plans"):
             base = PlanColumn(id="base-plan")
             base.fmt = self._fmt
@@ -243,9 +245,8 @@ class WhyNotScreen(Screen[None]):
         self.notify(text, title="Why-not run failed", severity="error", timeout=8)
 
     def _say(self, text: Text, failed: bool = False) -> None:
-        summary = self.query_one("#whynot-summary", Static)
-        summary.set_class(failed, "-failed")
-        summary.update(text)
+        self.query_one("#whynot-summary").set_class(failed, "-failed")
+        self.query_one("#whynot-summary-text", Static).update(text)
         self.summary = text.plain
 
     def _fmt(self, v: float) -> str:

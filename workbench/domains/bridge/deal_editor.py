@@ -406,7 +406,7 @@ class DealEditorScreen(GuardedScreen[SavedDeal | None]):
             border-title-color: $text-muted;
             &:focus-within { border: round $accent; border-title-color: $accent; }
         }
-        & #deal-preview { width: 76; height: 1fr; }
+        & #deal-preview { width: 2fr; max-width: 76; height: 1fr; }
         & .field-label { color: $text-muted; margin-top: 1; }
         & .field-row { height: 1; margin-top: 1; }
         & .field-name { width: 10; color: $text-muted; }

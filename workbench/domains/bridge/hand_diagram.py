@@ -8,6 +8,9 @@ never decides what a hand holds -- it shows a 52-bit mask it is given.
 A hand can be *hidden*, as declarer sees a defender's hand: each suit shows ``?`` and the
 title says how many cards the hand still holds, which is what a declarer counts.  The
 hand whose turn it is gets a marker, so a table of four diagrams says who is to play.
+*Compact* diagrams name the seat by its letter ("▶ N dummy", "W decl"), as a bridge
+column's small diagrams do, so that four whole hands fit an 80-column terminal; a diagram
+that still gets less room than it needs ends its lines with "…", never cuts them silently.
 :class:`~workbench.domains.bridge.table.BridgeTable` puts four of these round a trick.
 """
 
@@ -17,6 +20,7 @@ from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -48,6 +52,8 @@ class HandDiagram(Widget):
         width: 1fr;
         height: 5;
         padding: 0 1;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
         & > .hand-diagram--title { text-style: bold; }
         & > .hand-diagram--turn { color: $text-accent; text-style: bold; }
         & > .hand-diagram--red { color: $text-error; }
@@ -70,6 +76,12 @@ class HandDiagram(Widget):
     """This seat is to play."""
     role: reactive[str] = reactive("")
     """A word after the seat's name: "declarer", "dummy"."""
+    compact: reactive[bool] = reactive(False, layout=True)
+    """The seat by its letter and the role abbreviated (a small table)."""
+
+    ROLE_SHORT: ClassVar[dict[str, str]] = {"declarer": "decl"}
+    GUTTER: ClassVar[int] = 2
+    """Columns of padding (``padding: 0 1`` in the CSS)."""
 
     def __init__(
         self,
@@ -89,8 +101,13 @@ class HandDiagram(Widget):
         self.set_reactive(HandDiagram.role, role)
 
     def title(self) -> str:
-        """The title line as text: 'North (dummy)', 'East: 12 cards' when hidden."""
-        head = self.seat.title + (f" ({self.role})" if self.role else "")
+        """The title line as text: 'North (dummy)', 'East: 12 cards' when hidden; compact,
+        'N dummy', 'W decl', 'E: 12 cards'."""
+        if self.compact:
+            role = self.ROLE_SHORT.get(self.role, self.role)
+            head = self.seat.letter + (f" {role}" if role else "")
+        else:
+            head = self.seat.title + (f" ({self.role})" if self.role else "")
         if self.hidden and self.hand is not None:
             n = self.hand.bit_count()
             head += f": {n} card{'s' * (n != 1)}"
@@ -108,6 +125,14 @@ class HandDiagram(Widget):
     def plain(self) -> str:
         """What the diagram shows, without styles (for tests, copying and logs)."""
         return "\n".join([self.title(), *self.suit_lines()])
+
+    def natural_width(self) -> int:
+        """Columns the diagram needs to show every line whole, its padding included."""
+        lines = [self.title(), *self.suit_lines()]
+        return max(Text(line).cell_len for line in lines) + self.GUTTER
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return self.natural_width() - self.GUTTER
 
     def render(self) -> Text:
         style = self.get_component_rich_style

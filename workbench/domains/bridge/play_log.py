@@ -7,6 +7,11 @@ trick or a card, such as the dissertation's "[Draw second round of trump]".  Not
 supplied by the caller (per trick, or per card in play order); the log does not invent
 them.  A trick still in progress gets a row of its own with the cards played so far.
 
+Notes wrap: the Note column takes the width the other columns leave (at least
+:attr:`PlayLog.MIN_NOTE`) and a row grows as tall as its note.  On a narrow log the seats
+are letters ("W", not "West"), so the note keeps room; if even that does not fit, the
+table scrolls sideways, with its scroll bar showing.
+
 Everything is read off a :class:`~knowledge.bridge.deal.PlayState`'s ``history`` (who led,
 the cards, who won), so the log agrees with the card core by construction.  Choosing a
 row (enter or a click) posts :class:`PlayLog.TrickSelected` with the trick's index and the
@@ -161,6 +166,11 @@ class PlayLog(DataTable[Text]):
     seat_order: var[bool] = var(True)
     """Cards in seat columns N E S W (else in play order, 1st to 4th)."""
 
+    MIN_NOTE = 16
+    """The narrowest the Note column gets (narrower, the table scrolls sideways)."""
+    COMPACT_BELOW = 70
+    """Below this many columns the seats are letters."""
+
     @dataclass
     class TrickSelected(Message):
         """The user chose a trick: ``index`` of the row (0 = the state's first trick),
@@ -188,9 +198,22 @@ class PlayLog(DataTable[Text]):
         self.set_reactive(PlayLog.seat_order, seat_order)
         self.rows_shown: list[TrickRow] = []
         """The rows in the table, in order (kept as data for callers and tests)."""
+        self._filled_for: tuple[int, bool] | None = None
 
     def on_mount(self) -> None:
         self._fill()
+
+    def on_resize(self) -> None:
+        if self._filled_for != (self.size.width, self.seat_order):
+            row = self.cursor_row
+            self._fill()
+            if self.rows_shown:
+                self.move_cursor(row=min(max(row, 0), len(self.rows_shown) - 1))
+
+    @property
+    def compact(self) -> bool:
+        """Seats as letters (a narrow log)."""
+        return 0 < self.size.width < self.COMPACT_BELOW
 
     def show_state(
         self, state: PlayState, *, annotations: Notes | None = None, card_notes: Notes | None = None
@@ -237,10 +260,11 @@ class PlayLog(DataTable[Text]):
                 t.append(WINNER_MARK)
                 t.stylize(winner_style)
             cards.append(t)
-        won = Text(row.winner.title if row.winner is not None else "\u2026")
+        name = (lambda seat: seat.letter) if self.compact else (lambda seat: seat.title)
+        won = Text(name(row.winner) if row.winner is not None else "\u2026")
         return [
             Text(str(row.number), justify="right"),
-            Text(row.leader.title),
+            Text(name(row.leader)),
             *cards,
             won,
             Text(str(row.declarer), justify="right"),
@@ -250,14 +274,28 @@ class PlayLog(DataTable[Text]):
 
     def _fill(self) -> None:
         self.clear(columns=True)
-        headings = ("#", "Led", *self.card_headings(), "Won by", "Decl", "Def", "Note")
+        self._filled_for = (self.size.width, self.seat_order)
+        won = "Won" if self.compact else "Won by"
+        headings = ("#", "Led", *self.card_headings(), won, "Decl", "Def", "Note")
         keys = ("no", "lead", "c0", "c1", "c2", "c3", "won", "decl", "def", "note")
+        rows = [self.cells(row) for row in self.rows_shown]
+        # Every column but the note as wide as its widest cell; the note takes the rest.
+        pad = 2 * self.cell_padding
+        used = sum(
+            max([len(heading), *(r[i].cell_len for r in rows)]) + pad
+            for i, heading in enumerate(headings[:-1])
+        )
+        room = self.size.width - self.styles.gutter.width - used - pad - 2  # 2: scroll bar
+        note_width = max(self.MIN_NOTE, room)
         for key, heading in zip(keys, headings, strict=True):
             self.add_column(
-                Text(heading, justify="right" if key in ("no", "decl", "def") else "left"), key=key
+                Text(heading, justify="right" if key in ("no", "decl", "def") else "left"),
+                key=key,
+                width=note_width if key == "note" else None,
             )
-        for row in self.rows_shown:
-            self.add_row(*self.cells(row), key=f"trick-{row.index}")
+        for row, cells in zip(self.rows_shown, rows, strict=True):
+            # height None: as tall as the note wraps to
+            self.add_row(*cells, key=f"trick-{row.index}", height=None)
 
     @on(DataTable.RowSelected)
     def _row_selected(self, event: DataTable.RowSelected) -> None:

@@ -135,6 +135,8 @@ class TrickPanel(Widget):
     TrickPanel {
         width: 1fr;
         height: 1fr;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
         & > .trick-panel--contract { text-style: bold; }
         & > .trick-panel--red { color: $text-error; }
         & > .trick-panel--lead { text-style: bold; }
@@ -154,9 +156,18 @@ class TrickPanel(Widget):
     }
 
     position: reactive[TablePosition | None] = reactive(None)
+    compact: reactive[bool] = reactive(False)
+    """Seats by their letters and no blank lines (a small table); every line fits
+    :attr:`COMPACT_WIDTH` columns."""
 
-    WIDTH = 30
-    """Content width the compass is laid out for (the table's middle column)."""
+    WIDTH = 34
+    """Content width the compass and every full line fit in (the table's middle column;
+    "Trick 12: South led, North to play" is the longest)."""
+    COMPACT_WIDTH = 20
+    """Content width every compact line fits in."""
+
+    def _seat(self, seat: Seat) -> str:
+        return seat.letter if self.compact else seat.title
 
     def headline(self) -> str:
         p = self.position
@@ -165,27 +176,37 @@ class TrickPanel(Widget):
         if p.passed_out:
             return "Passed out"
         if p.contract is not None:
-            by = f" by {p.declarer.title}" if p.declarer is not None else ""
+            by = f" by {self._seat(p.declarer)}" if p.declarer is not None else ""
             return p.contract.display() + by
         if p.trump is not None and p.declarer is not None:
-            trumps = "no trumps" if p.trump is Denom.NT else f"{p.trump.symbol} trumps"
-            return f"{trumps}, {p.declarer.title} declares"
+            if self.compact:
+                trumps = "NT" if p.trump is Denom.NT else f"{p.trump.symbol} trumps"
+            else:
+                trumps = "no trumps" if p.trump is Denom.NT else f"{p.trump.symbol} trumps"
+            return f"{trumps}, {self._seat(p.declarer)} declares"
         if p.declarer is not None:
-            return f"{p.declarer.title} declares"
+            return f"{self._seat(p.declarer)} declares"
         return "No contract"
 
     def status(self) -> str:
-        """The line under the trick: who led, who is to play, who won it."""
+        """The line under the trick: who led, who is to play, who won it.  Compact, the
+        leader is left to the compass's lead mark ("Trick 4: W to play")."""
         p = self.position
         if p is None or not p.in_play:
             return ""
         if p.complete and p.winner is not None:
             if p.over:
+                if self.compact:
+                    return f"Last trick won by {p.winner.letter}"
                 return f"Trick {p.trick_no} won by {p.winner.title}; play over"
-            return f"Trick {p.trick_no} won by {p.winner.title}"
+            return f"Trick {p.trick_no} won by {self._seat(p.winner)}"
         if not p.trick:
-            return f"Trick {p.trick_no}: {p.turn.title} to lead" if p.turn is not None else ""
+            if p.turn is None:
+                return ""
+            return f"Trick {p.trick_no}: {self._seat(p.turn)} to lead"
         assert p.leader is not None and p.turn is not None
+        if self.compact:
+            return f"Trick {p.trick_no}: {p.turn.letter} to play"
         return f"Trick {p.trick_no}: {p.leader.title} led, {p.turn.title} to play"
 
     def score(self) -> str:
@@ -196,8 +217,16 @@ class TrickPanel(Widget):
         if p.declarer is not None:
             side = p.declarer & 1
             need = f"/{p.contract.tricks_needed}" if p.contract is not None else ""
-            return f"Declarer {p.won[side]}{need} \u00b7 defence {p.won[side ^ 1]}"
+            decl, dfn = ("Decl", "def") if self.compact else ("Declarer", "defence")
+            return f"{decl} {p.won[side]}{need} \u00b7 {dfn} {p.won[side ^ 1]}"
+        if self.compact:
+            return f"NS {p.won[0]} \u00b7 EW {p.won[1]}"
         return f"N-S {p.won[0]} \u00b7 E-W {p.won[1]}"
+
+    @staticmethod
+    def line_count_for(compact: bool) -> int:
+        """Lines :meth:`render` draws, compact or not."""
+        return 7 if compact else 9
 
     def cell(self, seat: Seat) -> Text:
         """A seat's place in the compass: 'N ♠A', the leader marked '▸', '?' if to play."""
@@ -225,12 +254,13 @@ class TrickPanel(Widget):
 
     def render(self) -> Text:
         style = self.get_component_rich_style
-        width = max(self.size.width, 16) if self.size.width else self.WIDTH
+        width = max(self.size.width, 13) if self.size.width else self.WIDTH
         p = self.position
         lines: list[Text] = [Text(self.headline(), style=style("trick-panel--contract"))]
         vul = p.vulnerability if p is not None else None
         lines.append(Text(vul_text(vul) if vul is not None else ""))
-        lines.append(Text())
+        if not self.compact:
+            lines.append(Text())
         north, south = self.cell(Seat.N), self.cell(Seat.S)
         west, east = self.cell(Seat.W), self.cell(Seat.E)
         lines.append(_centred(north, width))
@@ -240,10 +270,13 @@ class TrickPanel(Widget):
         middle.append_text(east)
         lines.append(middle)
         lines.append(_centred(south, width))
-        lines.append(Text())
+        if not self.compact:
+            lines.append(Text())
         lines.append(Text(self.status()))
         lines.append(Text(self.score()))
-        return Text("\n").join(lines)
+        # One line each, whatever the width: a line too long ends in "…", never wraps
+        # below the panel's last row out of sight.
+        return Text("\n", no_wrap=True, overflow="ellipsis").join(lines)
 
     def plain(self) -> str:
         """What the panel shows, without styles."""
@@ -256,15 +289,23 @@ def _centred(text: Text, width: int) -> Text:
 
 
 class BridgeTable(Widget, can_focus=True):
-    """Four :class:`HandDiagram`\\ s round a :class:`TrickPanel`, in a 3 x 3 grid."""
+    """Four :class:`HandDiagram`\\ s round a :class:`TrickPanel`, in a 3 x 3 grid.
+
+    The grid is laid out from the hands shown, never from fixed widths: the West and
+    East columns are as wide as their diagrams need and the middle takes the rest.  The
+    table fills the width its screen gives it; below :meth:`natural_width` (full) it goes
+    *compact* on its own (seats by their letters, no blank lines: 19 rows instead of 22),
+    so a screen that gives it at least the compact natural width gets four whole hands
+    (the board screen does; anything narrower ends lines in "…").
+    """
 
     DEFAULT_CSS = """
     BridgeTable {
         layout: grid;
         grid-size: 3 3;
-        grid-columns: 20 32 20;
+        grid-columns: 20 1fr 20;
         grid-rows: 5 10 5;
-        width: 76;
+        width: 1fr;
         height: 22;
         padding: 0 1;
         border: round $panel-lighten-2;
@@ -273,12 +314,17 @@ class BridgeTable(Widget, can_focus=True):
         &:focus { border: round $accent; border-title-color: $accent; }
         &.-invalid { border: round $error; border-subtitle-color: $text-error; }
         & > HandDiagram { height: 1fr; }
-        & > #hand-N, & > #hand-S { padding-left: 8; }
         & > #hand-W, & > #hand-E { padding-top: 2; }
+        &.-compact > #hand-W, &.-compact > #hand-E { padding-top: 1; }
         & > TrickPanel { padding: 0 1; }
         & > .corner { color: $text-muted; width: 1fr; height: 1fr; }
     }
     """
+
+    GUTTER = 4
+    """Columns of border and padding round the grid (``border`` and ``padding: 0 1``)."""
+    MIN_SIDE = 8
+    """The narrowest West or East column (room for the corners' "Dealer S")."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
@@ -308,6 +354,7 @@ class BridgeTable(Widget, can_focus=True):
         self.state: PlayState | None = None
         """A copy of the play state shown (None when a deal is shown)."""
         self._corners: tuple[list[str], str] | None = None
+        self._layout: dict[str, object] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("", id="corner-nw", classes="corner")
@@ -322,6 +369,64 @@ class BridgeTable(Widget, can_focus=True):
 
     def on_mount(self) -> None:
         self._refresh_view()
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    # -- layout ---------------------------------------------------------------------------
+
+    def _side_width(self, seat: Seat, compact: bool) -> int:
+        diagram = self.hand(seat)
+        was = diagram.compact
+        diagram.set_reactive(HandDiagram.compact, compact)
+        try:
+            return max(self.MIN_SIDE, diagram.natural_width())
+        finally:
+            diagram.set_reactive(HandDiagram.compact, was)
+
+    def natural_width(self, compact: bool) -> int:
+        """Columns the table needs to show every hand and the middle whole, compact (seats
+        by their letters) or not, its border and padding included."""
+        middle = max(
+            TrickPanel.COMPACT_WIDTH if compact else TrickPanel.WIDTH,
+            self._side_width(Seat.N, compact),
+            self._side_width(Seat.S, compact),
+        )
+        west, east = self._side_width(Seat.W, compact), self._side_width(Seat.E, compact)
+        return west + middle + east + 2 + self.GUTTER  # the panel's own padding: 0 1
+
+    def natural_height(self, compact: bool) -> int:
+        """Rows the table needs, its border included."""
+        return 5 + (TrickPanel.line_count_for(compact)) + 5 + 2
+
+    def _fit(self) -> None:
+        """Lay the grid out for the width the table has (compact below the full width)."""
+        if not self.is_mounted:
+            return
+        full = self.natural_width(False)
+        width = self.outer_size.width or full
+        compact = width < full
+        self.set_class(compact, "-compact")
+        for seat in SEATS:
+            self.hand(seat).compact = compact
+        self.trick_panel.compact = compact
+        west, east = self._side_width(Seat.W, compact), self._side_width(Seat.E, compact)
+        middle = max(0, width - self.GUTTER - west - east)
+        rows = self.natural_height(compact) - 2
+        for seat in (Seat.N, Seat.S):  # the hand centred over the middle column
+            pad = max(0, (middle - self._side_width(seat, compact)) // 2)
+            self.hand(seat).styles.padding = (0, 1, 0, 1 + pad)
+        wanted = {
+            "grid_columns": f"{west} 1fr {east}",
+            "grid_rows": f"5 {rows - 10} 5",
+            "height": rows + 2,
+        }
+        styles = self.styles
+        if self._layout != wanted:  # each change costs a layout pass
+            self._layout = wanted
+            styles.grid_columns = wanted["grid_columns"]  # type: ignore[assignment]
+            styles.grid_rows = wanted["grid_rows"]  # type: ignore[assignment]
+            styles.height = wanted["height"]  # type: ignore[assignment]
 
     # -- what to show ---------------------------------------------------------------------
 
@@ -444,6 +549,7 @@ class BridgeTable(Widget, can_focus=True):
                 )
             diagram.role = role
         self.trick_panel.position = p
+        self._fit()
         board = p.board if p is not None and p.board else None
         dealer = p.dealer if p is not None else None
         nw = []

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Container, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Header
@@ -65,13 +65,38 @@ class BridgeScreen(Screen[None]):
         Binding("escape", "close", "Back", id="bridge.close"),
     ]
     DEFAULT_CSS = """
-    BridgeScreen #bridge-panes { height: 1fr; }
-    BridgeScreen #bridge-left { width: 1fr; }
-    BridgeScreen BridgeTable { width: 1fr; }
-    BridgeScreen PlayLog { width: 1fr; }
+    BridgeScreen {
+        #bridge-panes {
+            height: 1fr;
+            layout: grid;
+            grid-size: 2 2;
+            grid-columns: 76 1fr;
+            grid-rows: 22 1fr;
+        }
+        #bridge-table { width: 1fr; height: 1fr; }
+        #bridge-log { row-span: 2; width: 1fr; height: 1fr; }
+        #bridge-analysis-pane {
+            height: 1fr;
+            border: round $panel-lighten-2;
+            border-title-color: $text-muted;
+            &:focus-within { border: round $accent; }
+        }
+        #bridge-analysis { border: none; }
+        /* Narrow: the table takes the whole height of its column, the analysis goes
+           under the play log. */
+        &.-table-narrow #bridge-table { row-span: 2; }
+        &.-table-narrow #bridge-log { row-span: 1; }
+    }
     """
 
-    PANES: ClassVar[str] = "#bridge-table, #bridge-log"
+    NARROW_BELOW = 110
+    """Below this many columns (the app's narrow breakpoint) the analysis goes under the
+    log and the table takes its column's whole height."""
+    LOG_MIN = 50
+    """The play log keeps at least this many columns beside a full-size table; with less,
+    the table goes compact."""
+
+    PANES: ClassVar[str] = "#bridge-table, #bridge-log, #bridge-analysis-pane"
     """The panes a maximize key means (see :mod:`workbench.panes`)."""
 
     def __init__(self, record: BoardRecord, name: str, start: PlayState) -> None:
@@ -95,17 +120,18 @@ class BridgeScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Horizontal(id="bridge-panes"):
-            with Vertical(id="bridge-left"):
-                table = BridgeTable(id="bridge-table")
-                table.border_title = "Table"
-                yield table
-                analysis = AnalysisPanel(id="bridge-analysis")
-                analysis.border_title = "Declarer's analysis (after Lo 1987)"
-                yield analysis
+        with Container(id="bridge-panes"):  # a grid: see DEFAULT_CSS and _lay_out
+            table = BridgeTable(id="bridge-table")
+            table.border_title = "Table"
+            yield table
             log = PlayLog(id="bridge-log")
             log.border_title = "Play"
             yield log
+            # Scrolled, so that an analysis taller than its pane shows a scroll bar
+            # rather than losing its last lines.
+            with VerticalScroll(id="bridge-analysis-pane") as pane:
+                pane.border_title = "Declarer's analysis (after Lo 1987)"
+                yield AnalysisPanel(id="bridge-analysis")
         yield StatusLine("", id="bridge-status")
         yield FittingFooter()
 
@@ -126,6 +152,27 @@ class BridgeScreen(Screen[None]):
         )
         self._analyse(state)
         self.query_one(PlayLog).show_state(state, card_notes=notes)
+        self._lay_out()
+
+    def on_resize(self) -> None:
+        self._lay_out()
+
+    def _lay_out(self) -> None:
+        """The table's column: full size if the log keeps :data:`LOG_MIN` columns beside
+        it, else compact; the table's rows as it needs them (its hands whole either way)."""
+        table = self.query_one(BridgeTable)
+        room = self.query_one("#bridge-panes").size.width or self.app.size.width
+        full, small = table.natural_width(False), table.natural_width(True)
+        compact = room - full < self.LOG_MIN
+        width = small if compact else full
+        height = table.natural_height(compact)
+        panes = self.query_one("#bridge-panes").styles
+        narrow = self.app.size.width < self.NARROW_BELOW
+        columns, rows = f"{width} 1fr", "1fr 1fr" if narrow else f"{height} 1fr"
+        self.set_class(narrow, "-table-narrow")
+        if (str(panes.grid_columns), str(panes.grid_rows)) != (columns, rows):
+            panes.grid_columns = columns
+            panes.grid_rows = rows
 
     def _analyse(self, state: PlayState) -> None:
         """Declarer's analysis of the position shown (from declarer's view only)."""
