@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 from .request import PlanRequest
 
 if TYPE_CHECKING:
-    from engine.tofs import Domain, DomainSpec, Problem, Registry, RunResult, SearchOptions
+    from engine.tofs import Domain, DomainSpec, Problem, Registry, RunResult
     from engine.tofs.explanation import Phrasing
 
     from .pipeline import PlanOutcome, PlanReport
@@ -278,15 +278,12 @@ class KnowledgePackage:
         explanation and under ``analysis`` in ``--json``."""
         return None
 
-    def settle(
-        self, read: Read, result: RunResult, options: SearchOptions | None = None
-    ) -> RunResult:
+    def settle(self, read: Read, result: RunResult) -> RunResult:
         """The package's last word on a search's result, before it is explained: a package
         that can prove no plan exists where the search could not (it gave up) returns the
         result with status ``NO_PLAN`` and ``proof`` saying why (HDDL: relaxed
-        reachability, or a bounded search without the cut that left it incomplete, under
-        ``options``' budgets).  It must never turn a result into one that claims more than
-        it proves.  Default: the result as it is."""
+        reachability).  It must never turn a result into one that claims more than it
+        proves.  Default: the result as it is."""
         return result
 
     def facts(self, outcome: PlanOutcome) -> dict[str, Any]:

@@ -208,7 +208,7 @@ def run_plan(pkg: KnowledgePackage, request: PlanRequest, read: Read | None = No
         elif request.force:
             result, said = why_not(domain, problem, options, request.force, pkg.phrasing(domain))
         else:
-            result = pkg.settle(read, plan(domain, problem, options), options)
+            result = pkg.settle(read, plan(domain, problem, options))
     except errors as exc:
         raise _as_bad_input(exc) from exc
     seconds = time.perf_counter() - t0
