@@ -37,7 +37,6 @@ if TYPE_CHECKING:
         Problem,
         Registry,
         RunResult,
-        SearchOptions,
     )
     from engine.tofs.explanation import Phrasing
 
@@ -292,15 +291,12 @@ class KnowledgePackage:
         explanation and under ``analysis`` in ``--json``."""
         return None
 
-    def settle(
-        self, read: Read, result: RunResult, options: SearchOptions | None = None
-    ) -> RunResult:
+    def settle(self, read: Read, result: RunResult) -> RunResult:
         """The package's last word on a search's result, before it is explained: a package
         that can prove no plan exists where the search could not (it gave up) returns the
         result with status ``NO_PLAN`` and ``proof`` saying why (HDDL: relaxed
-        reachability, or a bounded search without the cut that left it incomplete, under
-        ``options``' budgets).  It must never turn a result into one that claims more than
-        it proves.  Default: the result as it is."""
+        reachability).  It must never turn a result into one that claims more than it
+        proves.  Default: the result as it is."""
         return result
 
     def prove_forced(

@@ -235,7 +235,7 @@ def run_plan(pkg: KnowledgePackage, request: PlanRequest, read: Read | None = No
                 prove=lambda choice, open_: pkg.prove_forced(read, choice, open_),
             )
         else:
-            result = pkg.settle(read, plan(domain, problem, options), options)
+            result = pkg.settle(read, plan(domain, problem, options))
     except errors as exc:
         raise _as_bad_input(exc) from exc
     seconds = time.perf_counter() - t0

@@ -42,7 +42,7 @@ from .stored import FORMAT, PROBLEM_KIND
 
 if TYPE_CHECKING:
     from engine.tofs import Domain as EngineDomain
-    from engine.tofs import DomainSpec, RunResult, SearchOptions
+    from engine.tofs import DomainSpec, RunResult
     from engine.tofs import Problem as EngineProblem
     from engine.tofs.explanation import Phrasing
 
@@ -137,18 +137,16 @@ class HddlPackage(KnowledgePackage):
         n = len(result.plan)
         return f"{n} action{'s' if n != 1 else ''}"
 
-    def settle(
-        self, read: Read, result: RunResult, options: SearchOptions | None = None
-    ) -> RunResult:
+    def settle(self, read: Read, result: RunResult) -> RunResult:
         """A run with no plan gets the places to look first (``RunResult.suspects``:
         :mod:`knowledge.hddl.diagnosis` reads its deepest failure against the problem's
         relaxed reachability).  A search that ended without a plan because recursion or
         repeat cuts left it incomplete may still be on a problem with none: when relaxed
         reachability (:mod:`knowledge.hddl.reachability`) proves the initial task network
-        can never be accomplished, the answer is "no plan exists" with that reason; else a
-        search without the recursion cut (repeated states still pruned, which loses no
-        plan), bounded by :data:`EXHAUSTIVE_NODES` and the run's own budgets, may finish:
-        then it proves there is none, or finds the plan the cut had hidden.  The analysis
+        can never be accomplished, the answer is "no plan exists" with that reason.  (A
+        search without the recursion cut, bounded, was tried as a second proof and settled
+        none of the tune set's 11 such runs: a cut recursion comes back to the same state
+        with more tasks left, and without the cut it never ends.)  The analysis
         runs for at most :data:`SETTLE_SECONDS` (a larger grounding proves nothing and
         leaves the result as it was), and nothing runs after a budget stopped the run."""
         import time
@@ -172,16 +170,6 @@ class HddlPackage(KnowledgePackage):
             if reason is not None:
                 result.status = Status.NO_PLAN
                 result.proof = f"proven by relaxed reachability: {reason}"
-        if not result.complete and result.status in _SETTLED and options is not None:
-            other = _without_recursion_cut(read, result, options)
-            if other is not None and other.found:
-                return other
-            if other is not None:
-                result.status = Status.NO_PLAN
-                result.proof = (
-                    f"proven by a search without the recursion cut ({other.nodes} nodes; "
-                    "repeated states pruned, which loses no plan)"
-                )
         result.suspects = diagnose(domain, problem, result.failure, result.suspects, facts)
         return result
 
@@ -317,10 +305,6 @@ class HddlPackage(KnowledgePackage):
 # How long settling a search that gave up may analyse the problem (seconds): the IPC
 # problems the planner solves are analysed in well under this (benchmarks/reachability.py).
 SETTLE_SECONDS = 2.0
-# Nodes and seconds the search without the recursion cut may take to settle an incomplete
-# run (within the run's own budgets).
-EXHAUSTIVE_NODES = 20_000
-EXHAUSTIVE_SECONDS = 1.0
 # The stops after which a proof is worth looking for (not a cancel or an interrupt: the
 # user asked for it to stop; not the memory budget: the analysis needs memory too).
 # Only a search that ended on its own, cut by recursion or repeat pruning: a budget stop is
@@ -496,55 +480,3 @@ def run_models(
     read = Read(engine_domain, engine_problem, (domain, problem))
     outcome = run_plan(HddlPackage(), request, read)
     return HddlRun(domain, problem, engine_domain, engine_problem, outcome.options, outcome.result)
-
-
-def _without_recursion_cut(
-    read: Read, result: RunResult, options: SearchOptions
-) -> RunResult | None:
-    """The same search without the recursion cut, within :data:`EXHAUSTIVE_NODES` and the
-    run's budgets (its clock goes on from the run's start): its result when it finished
-    (a plan, or none with nothing cut), else None."""
-    from dataclasses import replace
-
-    from engine.tofs import Status, plan
-
-    if options.mode != "first" or not options.prune_recursion or options.force:
-        return None
-    if not result.stats.get("recursion_pruned") or result.stats.get("depth_cut"):
-        return None
-    nodes = EXHAUSTIVE_NODES
-    if options.node_budget is not None:
-        nodes = min(nodes, options.node_budget - result.nodes)
-    if nodes <= 0:
-        return None
-    import time
-
-    started = options.started
-    if started is None:  # the run's own clock: it started when the run did
-        started = time.perf_counter() - result.seconds
-    seconds = time.perf_counter() - started + EXHAUSTIVE_SECONDS
-    if options.time_budget is not None:
-        seconds = min(seconds, options.time_budget)
-    # Recursion without the cut can dive for ever, its task list growing: a depth well
-    # past the cut run's keeps each node cheap (a cut there leaves it unproven).
-    depth = max(200, 4 * result.stats.get("max_depth", 0))
-    other = plan(
-        read.domain,
-        read.problem,
-        replace(
-            options,
-            prune_recursion=False,
-            prune_repeats=True,
-            node_budget=nodes,
-            time_budget=seconds,
-            started=started,
-            depth_limit=depth,
-        ),
-    )
-    if other.found:
-        other.diagnostics.append(
-            f"the search that cuts recursion found no plan ({result.nodes} nodes); this "
-            f"one, without that cut, found it ({other.nodes} nodes)"
-        )
-        return other
-    return other if other.status is Status.NO_PLAN else None
