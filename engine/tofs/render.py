@@ -35,7 +35,7 @@ from .reader import (
     plan_words,
     reader_view,
 )
-from .results import Outcome, PolicyNode, RunResult
+from .results import SUSPECTS_SHOWN, Outcome, PolicyNode, RunResult
 
 __all__ = [
     "code",
@@ -610,7 +610,8 @@ def render_text(
         lines.append(f"{none}; {result.nodes} nodes; {result.seconds:.3f} s")
         if result.suspects:
             lines.append("Where to look first:")
-            lines += [f"  {i}. {b.text}" for i, b in enumerate(result.suspects, 1)]
+            shown = result.suspects[:SUSPECTS_SHOWN]
+            lines += [f"  {i}. {b.text}" for i, b in enumerate(shown, 1)]
         if result.failure is not None:
             via = result.failure.via
             if via:

@@ -89,6 +89,9 @@ def diagnose(
     if failure is not None:
         diagnosis = _Diagnosis(domain, problem, failure, facts)
         found, tasks = diagnosis.findings(conditions)[:FINDINGS], diagnosis.no_method()
+        if len(found) < FINDINGS:
+            more = diagnosis.reordered(conditions)
+            found += [b for b in more if all(b.text != f.text for f in found)]
     for line in engine_tasks[:1]:  # the task that most often had no method that applied
         name = line.text.split(":", 1)[0]
         if not any(name in t.text for t in tasks):
@@ -259,13 +262,19 @@ class _Diagnosis:
                 break
         return out
 
-    def _order(self, culprit: Culprit, pred: str, deleted: bool) -> list[Blame]:
+    def _order(
+        self,
+        culprit: Culprit,
+        pred: str,
+        deleted: bool,
+        places: list[tuple[str, int]] | None = None,
+    ) -> list[Blame]:
         """Two steps of the method holding the failing step that clash over ``pred``: a
         later step that could add it (the two may stand in the wrong order), or, when it
         was deleted on the way, an earlier step that may delete it (the wrong order, or
         the wrong arguments in one of the calls)."""
         out: list[Blame] = []
-        for method_name, step in self._places(culprit):
+        for method_name, step in self._places(culprit) if places is None else places:
             method = self.methods.get(method_name.lower())
             if method is None or not 0 < step <= len(method.subtasks):
                 continue
@@ -376,6 +385,29 @@ class _Diagnosis:
         if parent is not None and parent not in places:
             places.append(parent)
         return places
+
+    def reordered(self, suspects: Sequence[Blame]) -> list[Blame]:
+        """For the engine's suspects: a literal a method checks for one of its later steps
+        (pulled up from step k) that a step after k could add -- the two may have changed
+        places.  The first such finding, if any."""
+        for blame in suspects:
+            culprit = blame.detail
+            if not _is_literal(culprit):
+                continue
+            assert isinstance(culprit, Culprit)
+            origin = culprit.origin
+            if origin.step is None or not origin.method:
+                continue
+            literal = culprit.literal
+            atom = literal.body if isinstance(literal, Not) else literal
+            if isinstance(literal, Not) or not isinstance(atom, Atom):
+                continue
+            found = self._order(
+                culprit, atom.predicate.lower(), False, [(origin.method, origin.step)]
+            )
+            if found:
+                return found[:1]
+        return []
 
     def no_method(self) -> list[Blame]:
         """A compound task none of whose methods applied."""
