@@ -50,6 +50,7 @@ from .model import (
     Pos,
     Problem,
     Term,
+    Typed,
     Var,
     When,
 )
@@ -89,9 +90,9 @@ def diagnose(
     if failure is not None:
         diagnosis = _Diagnosis(domain, problem, failure, facts)
         found, tasks = diagnosis.findings(conditions)[:FINDINGS], diagnosis.no_method()
-        if len(found) < FINDINGS:
-            more = diagnosis.reordered(conditions)
-            found += [b for b in more if all(b.text != f.text for f in found)]
+        for more in (diagnosis.reordered(conditions), diagnosis.unused()):
+            if len(found) < FINDINGS:
+                found += [b for b in more if all(b.text != f.text for f in found)]
     for line in engine_tasks[:1]:  # the task that most often had no method that applied
         name = line.text.split(":", 1)[0]
         if not any(name in t.text for t in tasks):
@@ -409,6 +410,55 @@ class _Diagnosis:
                 return found[:1]
         return []
 
+    def unused(self) -> list[Blame]:
+        """A method variable that no step and not its task takes (bound, if at all, only to
+        be checked): a step was likely meant to take it -- a subtask called with the wrong
+        variable leaves the right one unused.  Methods on the failed path are looked at;
+        elsewhere only the domain's one such method, if it has exactly one."""
+        on_path = [self.methods[s.method] for s in self.path if s.method in self.methods]
+        parent = self._parent()
+        if parent is not None and parent[0].lower() in self.methods:
+            on_path.append(self.methods[parent[0].lower()])
+        smelly = [m for m in self.domain.methods if _unused(m)]
+        candidates = [m for m in dict.fromkeys(on_path) if _unused(m)]
+        if not candidates and len(smelly) == 1:
+            candidates = smelly
+        for method in candidates:
+            var = _unused(method)[0]
+            slot = self._slot_for(method, var)
+            where = f" ({slot} could take it)" if slot else ""
+            return [
+                Blame(
+                    f"{method.name} ({self.file}:{_line(method.pos)}) binds {var.name} but "
+                    f"passes it to no step{where}: is a step called with the wrong variable?",
+                    self.domain.path,
+                    _line(method.pos),
+                )
+            ]
+        return []
+
+    def _slot_for(self, method: Method, var: Typed) -> str:
+        """The first step of ``method`` with an argument of ``var``'s type held by another
+        variable: where the unused variable could go."""
+        for i, step in enumerate(method.subtasks, 1):
+            declared = self._params_of(step.name)
+            for slot, term in enumerate(step.args):
+                if slot >= len(declared) or not isinstance(term, Var) or term.name == var.name:
+                    continue
+                if all(
+                    any(w in self.domain.ancestors(t) for w in declared[slot].types)
+                    for t in var.types
+                ):
+                    return f"step {i}, {_call_terms(step.name, step.args)},"
+        return ""
+
+    def _params_of(self, name: str) -> tuple[Typed, ...]:
+        action = self.actions.get(name.lower())
+        if action is not None:
+            return action.params
+        task = next((t for t in self.domain.tasks if t.name.lower() == name.lower()), None)
+        return task.params if task is not None else ()
+
     def no_method(self) -> list[Blame]:
         """A compound task none of whose methods applied."""
         f = self.failure
@@ -517,6 +567,14 @@ class _Diagnosis:
 
 
 # -- helpers ---------------------------------------------------------------------------------
+
+
+def _unused(method: Method) -> list[Typed]:
+    """The method's parameters that neither its task nor any of its steps takes."""
+    used = {t.name for t in method.task.args if isinstance(t, Var)}
+    for step in method.subtasks:
+        used.update(t.name for t in step.args if isinstance(t, Var))
+    return [p for p in method.params if p.name not in used]
 
 
 def _conjuncts(formula: Formula | None) -> list[Formula]:
