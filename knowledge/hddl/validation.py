@@ -45,6 +45,8 @@ into the nearest type above all of its members.  Any other ``either`` is refused
 from __future__ import annotations
 
 import re
+import sys
+import types
 import warnings
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -54,13 +56,39 @@ from itertools import pairwise, product
 from pathlib import Path
 from typing import Any
 
-from unified_planning.engines.plan_validator import SequentialPlanValidator
-from unified_planning.engines.results import FailedValidationReason, ValidationResultStatus
-from unified_planning.environment import get_environment
-from unified_planning.io import PDDLReader
-from unified_planning.model.problem_kind import FEATURES
-from unified_planning.model.walkers import StateEvaluator
-from unified_planning.plans import ActionInstance, SequentialPlan
+
+def _configspace_stub() -> types.ModuleType:
+    """A stand-in for ConfigSpace while unified-planning's ``engines`` package is imported.
+
+    ``unified_planning.engines.engine`` imports ``ConfigSpace.ConfigurationSpace`` only to
+    describe a planner's tunable settings, which validating a plan never asks for; the real
+    import pulls in scipy.stats and costs about 1.9 s of the 2.3 s the validator took to
+    import (``python -X importtime``), the most of a ``plan hddl --repair`` answer.  The
+    stand-in is removed again at once, so any later ``import ConfigSpace`` is the real one.
+    """
+    stub = types.ModuleType("ConfigSpace")
+
+    class ConfigurationSpace:  # only ever named in unified-planning's type hints here
+        """Not the real ConfigSpace class (see :func:`_configspace_stub`)."""
+
+    stub.ConfigurationSpace = ConfigurationSpace  # type: ignore[attr-defined]
+    return stub
+
+
+_STUBBED = "ConfigSpace" not in sys.modules
+if _STUBBED:
+    sys.modules["ConfigSpace"] = _configspace_stub()
+try:
+    from unified_planning.engines.plan_validator import SequentialPlanValidator
+    from unified_planning.engines.results import FailedValidationReason, ValidationResultStatus
+finally:
+    if _STUBBED:
+        del sys.modules["ConfigSpace"]
+from unified_planning.environment import get_environment  # noqa: E402
+from unified_planning.io import PDDLReader  # noqa: E402
+from unified_planning.model.problem_kind import FEATURES  # noqa: E402
+from unified_planning.model.walkers import StateEvaluator  # noqa: E402
+from unified_planning.plans import ActionInstance, SequentialPlan  # noqa: E402
 
 __all__ = [
     "IpcPlan",
@@ -283,9 +311,7 @@ def _no_either(sexp: _Sexp, parents: dict[str, str]) -> _Sexp:
 
 @lru_cache(maxsize=16)
 def _read_cached(domain: Path, problem: Path, _versions: tuple[int, int]) -> Any:
-    return _read_texts(
-        domain.read_text(encoding="utf-8"), problem.read_text(encoding="utf-8")
-    )
+    return _read_texts(domain.read_text(encoding="utf-8"), problem.read_text(encoding="utf-8"))
 
 
 @lru_cache(maxsize=16)

@@ -1,0 +1,875 @@
+"""The one-place edits worth trying on a broken HDDL domain, best first, from what the failed
+run says (issue 28).
+
+A repair is searched, not guessed, but the search must start where the fault most likely
+is: an author's one-place mistakes (an action that lost an add effect, a literal the wrong
+way round, a deleted method, two steps out of order, a call with the wrong variable) leave
+marks in the failed run that point at them.  This module reads those marks and turns them
+into :class:`Candidate` edits of the domain's text, ranked by how directly the analysis
+points at them (``rank``: lower first):
+
+tier 0
+    the decisive literal -- the one the deepest failure (or each of its methods' causes)
+    could not satisfy -- added, lifted to the action's variables, to the effect of an
+    action that ran earlier on the failing path with those objects (the latest first);
+    flipped or dropped where it was written (the line the failure blames); a method added
+    for a task that is called but has none at all;
+tier 1
+    a method added for the task no method could do (by analogy: a one-step method calling
+    the action or task whose parameters its own parameters name, a sibling with its failing
+    literal dropped, an "already done" method with no steps); the two steps of an enclosing
+    method around the failing one exchanged; an argument of such a step changed to another
+    variable of a fitting type; the literal added to an action that could add it when none
+    that ran could (relaxed reachability: no action of the domain adds it);
+tier 2
+    the other steps, arguments and precondition literals of the methods enclosing the
+    failure, and the preconditions of the actions that ran on the path;
+tier 3
+    the same for the methods on the path that had finished before the failure.
+
+Every candidate is an edit of the original text (:mod:`knowledge.hddl.edits`), so what is
+checked is exactly what the diff shows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from itertools import product
+from typing import TYPE_CHECKING, TypeVar
+
+from .edits import Edit, Node, Source
+from .model import (
+    Action,
+    And,
+    Atom,
+    Domain,
+    Formula,
+    Method,
+    Not,
+    Problem,
+    Subtask,
+    Task,
+    TaskCall,
+    Typed,
+    Var,
+)
+from .writer import formula_text, subtask_text
+
+if TYPE_CHECKING:
+    from engine.tofs.results import Failure
+
+    from .reachability import Reachability
+
+__all__ = [
+    "Analysis",
+    "Candidate",
+    "Failed",
+    "Path",
+    "Step",
+    "Writer",
+    "candidates",
+    "failed_literals",
+    "read_path",
+]
+
+# How many of the enclosing methods, nearest first, have their steps and arguments tried.
+ENCLOSING = 6
+# How many liftings of one literal into one action are tried (an object passed twice).
+LIFTINGS = 4
+# How many analogous one-step methods are tried for a task that lost its method.
+ANALOGIES = 8
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One edit to try: what it is in the author's words, where, and the text edits."""
+
+    kind: str
+    place: str
+    summary: str
+    line: int | None
+    edits: tuple[Edit, ...]
+    rank: tuple[int, int] = (9, 0)
+
+
+# -- the failing path ------------------------------------------------------------------------
+
+
+@dataclass
+class Step:
+    """One expansion on the way to the deepest failure: an action applied or a method
+    chosen, with the values its variables had."""
+
+    name: str  # the task or action
+    args: tuple[str, ...]
+    method: Method | None = None  # None: an action
+    action: Action | None = None
+    binding: dict[str, str] = field(default_factory=dict)  # variable -> object
+    parent: int | None = None  # the index of the method step it is a subtask of
+    position: int = 0  # its 0-based place among the parent's subtasks
+    entered: int = -1  # a method: the subtask being worked on when the path ended
+
+
+@dataclass
+class Path:
+    """The failing run's path (``Failure.via``) rebuilt against the domain: every step, the
+    methods still open at the failure (nearest first, with the step each was on), and the
+    failing task."""
+
+    steps: list[Step]
+    open: list[tuple[Step, int]]  # (method step, 0-based index of the failing subtask)
+    failing: str  # the task or action that failed, as "(name args)"
+
+    @property
+    def actions(self) -> list[Step]:
+        """The actions applied on the way, the latest first."""
+        return [s for s in reversed(self.steps) if s.action is not None]
+
+    @property
+    def closed(self) -> list[Step]:
+        """Methods on the path that had finished before the failure, the latest first."""
+        still = {id(s) for s, _ in self.open}
+        return [s for s in reversed(self.steps) if s.method is not None and id(s) not in still]
+
+
+def _call(text: str) -> tuple[str, tuple[str, ...]]:
+    words = text.strip().strip("()").split()
+    return (words[0].lower(), tuple(w.lower() for w in words[1:])) if words else ("", ())
+
+
+def _alternative(text: str) -> tuple[str, dict[str, str]]:
+    """``m_deliver(?l1=city_loc_1, ?v=truck_0)`` as the method's name and bindings."""
+    name, _, rest = text.partition("(")
+    binding: dict[str, str] = {}
+    for part in rest.rstrip(")").split(","):
+        var, eq, value = part.strip().partition("=")
+        if eq:
+            binding[var.strip().lower()] = value.strip().lower()
+    return name.strip().lower(), binding
+
+
+def read_path(domain: Domain, via: Sequence[tuple[str, str]], failing: str) -> Path:
+    """The path of ``via`` (as :class:`~engine.tofs.results.Failure` keeps it) rebuilt with
+    the domain's methods, so that each step knows the method it is a step of."""
+    methods = {m.name: m for m in domain.methods}
+    actions = {a.name: a for a in domain.actions}
+    steps: list[Step] = []
+    agenda: list[tuple[int | None, int]] = [(None, 0)]
+    for task_text, alternative in via:
+        name, args = _call(task_text)
+        parent, position = agenda.pop(0) if agenda else (None, 0)
+        step = Step(name, args, parent=parent, position=position)
+        if parent is not None:
+            steps[parent].entered = position
+        if alternative:
+            method_name, free = _alternative(alternative)
+            method = methods.get(method_name)
+            if method is None:
+                break
+            step.method = method
+            step.binding = _bind(method.task.args, args) | free
+            agenda[0:0] = [(len(steps), i) for i in range(len(method.subtasks))]
+        else:
+            action = actions.get(name)
+            step.action = action
+            if action is not None:
+                step.binding = {p.name: a for p, a in zip(action.params, args, strict=False)}
+        steps.append(step)
+    opened: list[tuple[Step, int]] = []
+    at, position = agenda[0] if agenda else (None, 0)
+    while at is not None:
+        enclosing = steps[at]
+        opened.append((enclosing, position))
+        at, position = enclosing.parent, enclosing.position
+    return Path(steps, opened, failing)
+
+
+def _bind(terms: Sequence[object], args: Sequence[str]) -> dict[str, str]:
+    return {t.name: a for t, a in zip(terms, args, strict=False) if isinstance(t, Var)}
+
+
+# -- the failed literals ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Failed:
+    """A literal a failure could not satisfy: ground where the failure bound it
+    (``args`` may hold ``?x`` where it did not), where it was written, and whether it was
+    written negated."""
+
+    predicate: str
+    args: tuple[str, ...]
+    negated: bool
+    line: int | None
+    owner: Action | Method | None = None
+    index: int = -1  # its place among the owner's top-level precondition conjuncts
+
+
+_BACKTICKS = re.compile(r"`([^`]*)`")
+
+
+def failed_literals(failure: Failure | None, domain: Domain, domain_file: str) -> list[Failed]:
+    """The literals the deepest failure and its causes name, in their order, each found
+    where it was written in the domain (by the line its blame gives)."""
+    out: list[Failed] = []
+    todo = [failure] if failure is not None else []
+    seen: set[tuple[str, tuple[str, ...], bool, int | None]] = set()
+    while todo:
+        f = todo.pop(0)
+        todo[:0] = list(f.causes)
+        literal = _ground(f)
+        if literal is None:
+            continue
+        predicate, args, negated = literal
+        line = (
+            f.blame.line if f.blame is not None and _same_file(f.blame.file, domain_file) else None
+        )
+        owner, index = _written(domain, predicate, negated, line)
+        key = (predicate, args, negated, line)
+        if key not in seen:
+            seen.add(key)
+            out.append(Failed(predicate, args, negated, line, owner, index))
+    return out
+
+
+def _same_file(blamed: str, domain_file: str) -> bool:
+    return not blamed or blamed.replace("\\", "/").split("/")[-1] == domain_file.split("/")[-1]
+
+
+def _ground(f: Failure) -> tuple[str, tuple[str, ...], bool] | None:
+    """The failing literal of one failure, its values filled in."""
+    text = ""
+    if f.blame is not None:
+        found = _BACKTICKS.findall(f.blame.text)
+        text = found[-1] if found else ""
+    if not text and f.failing:
+        values = {v.text.lower(): str(v.value).lower() for v in f.values}
+        text = " ".join(values.get(w.lower(), w) for w in re.findall(r"[()]|[^\s()]+", f.failing))
+    words = re.findall(r"[^\s()]+", text.lower())
+    if not words:
+        return None
+    negated = words[0] == "not"
+    if negated:
+        words = words[1:]
+    if not words or words[0] in {"and", "or", "forall", "exists", "imply", "=", "-"}:
+        return None
+    return words[0], tuple(words[1:]), negated
+
+
+def _conjuncts(formula: Formula | None) -> list[Formula]:
+    if formula is None:
+        return []
+    return list(formula.parts) if isinstance(formula, And) else [formula]
+
+
+def _literal_line(literal: Formula) -> int | None:
+    return literal.pos.line if literal.pos is not None else None
+
+
+def _written(
+    domain: Domain, predicate: str, negated: bool, line: int | None
+) -> tuple[Action | Method | None, int]:
+    """The action or method, and the conjunct, holding the literal at ``line``."""
+    if line is None:
+        return None, -1
+    owners: list[Action | Method] = [*domain.actions, *domain.methods]
+    for owner in owners:
+        for index, literal in enumerate(_conjuncts(owner.precondition)):
+            atom = literal.body if isinstance(literal, Not) else literal
+            if not isinstance(atom, Atom) or atom.predicate != predicate:
+                continue
+            if _literal_line(atom) == line and isinstance(literal, Not) == negated:
+                return owner, index
+    return None, -1
+
+
+# -- writing candidates ------------------------------------------------------------------------
+
+
+class Writer:
+    """Makes candidate edits on one domain text, in the author's words."""
+
+    def __init__(self, text: str, domain: Domain) -> None:
+        self.source = Source(text)
+        self.domain = domain
+        self.text = text
+
+    def _line(self, node: Node | None) -> int | None:
+        return self.source.line_of(node.start) if node is not None else None
+
+    # ---------------------------------------------------------------- effects
+
+    def add_effect(self, action: Action, literal: str, rank: tuple[int, int]) -> Candidate | None:
+        form = self.source.form(action.pos)
+        if form is None:
+            return None
+        effect = form.after(":effect")
+        if effect is None:
+            edit = self.source.append(form, f":effect (and {literal})")
+        elif effect.is_list and effect.head == "and":
+            edit = self.source.append(effect, literal)
+        elif effect.is_list and not effect.children:
+            edit = Edit(effect.start, effect.end, f"(and {literal})")
+        else:
+            edit = Edit(effect.start, effect.end, f"(and {self.source.slice(effect)} {literal})")
+        return Candidate(
+            "add-effect",
+            action.name,
+            f"add {literal} to the effect of action {action.name}",
+            self.source.line_of(edit.start) + (1 if edit.new.startswith("\n") else 0),
+            (edit,),
+            rank,
+        )
+
+    # ---------------------------------------------------------------- preconditions
+
+    def _conjunct_node(self, owner: Action | Method, index: int) -> Node | None:
+        literals = _conjuncts(owner.precondition)
+        if not 0 <= index < len(literals):
+            return None
+        literal = literals[index]
+        node = self.source.form(literal.pos)
+        if node is None:
+            return None
+        if isinstance(owner.precondition, And) and (
+            node.parent is None or node.parent.head != "and"
+        ):
+            return None  # not a top-level conjunct as written (the reader flattened it)
+        return node
+
+    def drop(self, owner: Action | Method, index: int, rank: tuple[int, int]) -> Candidate | None:
+        node = self._conjunct_node(owner, index)
+        if node is None:
+            return None
+        literal = _conjuncts(owner.precondition)[index]
+        if isinstance(owner.precondition, And):
+            edit = self.source.delete(node)
+        else:
+            edit = Edit(node.start, node.end, "(and)")
+        return Candidate(
+            "drop-precondition",
+            owner.name,
+            f"drop {formula_text(literal)} from the precondition of {_kind(owner)} {owner.name}",
+            self._line(node),
+            (edit,),
+            rank,
+        )
+
+    def flip(self, owner: Action | Method, index: int, rank: tuple[int, int]) -> Candidate | None:
+        node = self._conjunct_node(owner, index)
+        literal = _conjuncts(owner.precondition)[index] if node is not None else None
+        if node is None or literal is None:
+            return None
+        if isinstance(literal, Atom):
+            turned: Formula = Not(literal)
+            edit = Edit(node.start, node.end, f"(not {self.source.slice(node)})")
+        elif isinstance(literal, Not) and isinstance(literal.body, Atom):
+            inner = self.source.form(literal.body.pos)
+            if inner is None:
+                return None
+            turned = literal.body
+            edit = Edit(node.start, node.end, self.source.slice(inner))
+        else:
+            return None
+        if isinstance(owner, Method) and isinstance(turned, Not) and not _bound(owner, index):
+            return None  # a negated literal binds nothing: the method would not compile
+        return Candidate(
+            "flip-precondition",
+            owner.name,
+            f"turn {formula_text(literal)} into {formula_text(turned)} in the precondition "
+            f"of {_kind(owner)} {owner.name}",
+            self._line(node),
+            (edit,),
+            rank,
+        )
+
+    # ---------------------------------------------------------------- steps
+
+    def _call_node(self, sub: Subtask) -> Node | None:
+        form = self.source.form(sub.pos)
+        if form is None:
+            return None
+        if sub.id is not None:
+            kids = form.children or []
+            return kids[1] if len(kids) > 1 and kids[1].is_list else None
+        return form
+
+    def reorder(self, method: Method, i: int, j: int, rank: tuple[int, int]) -> Candidate | None:
+        subs = method.subtasks
+        a, b = subs[i], subs[j]
+        if (a.name, a.args) == (b.name, b.args):
+            return None
+        first, second = self._call_node(a), self._call_node(b)
+        if first is None or second is None:
+            return None
+        edits = (
+            Edit(first.start, first.end, self.source.slice(second)),
+            Edit(second.start, second.end, self.source.slice(first)),
+        )
+        return Candidate(
+            "reorder",
+            method.name,
+            f"swap steps {i + 1} {_bare(a)} and {j + 1} {_bare(b)} of method {method.name}",
+            self._line(first),
+            edits,
+            rank,
+        )
+
+    def change_argument(
+        self, method: Method, i: int, slot: int, other: str, rank: tuple[int, int]
+    ) -> Candidate | None:
+        sub = method.subtasks[i]
+        term = sub.args[slot]
+        token = self.source.token(term.pos)
+        if token is None or token.word != term.name:
+            return None
+        changed = Subtask(sub.name, (*sub.args[:slot], Var(other), *sub.args[slot + 1 :]))
+        return Candidate(
+            "change-argument",
+            method.name,
+            f"call {_bare(changed)} for {_bare(sub)} in step {i + 1} of method {method.name} "
+            f"({other} for {term.name})",
+            self._line(token),
+            (Edit(token.start, token.end, other),),
+            rank,
+        )
+
+    # ---------------------------------------------------------------- methods
+
+    def add_method(self, method: Method, how: str, rank: tuple[int, int]) -> Candidate | None:
+        """Insert ``method`` after the last method of its task (else after the last method,
+        else before the first action), written in the file's indentation."""
+        siblings = [m for m in self.domain.methods if m.task.name == method.task.name]
+        anchor_item = siblings[-1] if siblings else (self.domain.methods or (None,))[-1]
+        unit = "\t" if "\t" in self.text else "  "
+        if anchor_item is not None:
+            anchor = self.source.form(anchor_item.pos)
+            if anchor is None:
+                return None
+            indent = self.source.indent(anchor.start)
+            text = _method_text(method, indent, unit)
+            edit = Edit(anchor.end, anchor.end, "\n\n" + text)
+        else:
+            first = self.domain.actions[0] if self.domain.actions else None
+            anchor = self.source.form(first.pos) if first is not None else None
+            if anchor is None:
+                return None
+            indent = self.source.indent(anchor.start)
+            text = _method_text(method, indent, unit)
+            edit = Edit(anchor.start, anchor.start, text.lstrip(" \t") + "\n\n" + indent)
+        return Candidate(
+            "add-method",
+            method.task.name,
+            f"add method {method.name} for task {method.task.name}: {how}",
+            self.source.line_of(edit.start) + (1 if anchor_item is not None else 0),
+            (edit,),
+            rank,
+        )
+
+
+def _kind(owner: Action | Method) -> str:
+    return "action" if isinstance(owner, Action) else "method"
+
+
+def _bare(sub: Subtask) -> str:
+    return subtask_text(Subtask(sub.name, sub.args))
+
+
+def _bound(method: Method, index: int) -> bool:
+    """Whether the conjunct's variables are bound without it (by the task or another
+    positive literal): only then may it be negated."""
+    literals = _conjuncts(method.precondition)
+    bound = {t.name for t in method.task.args if isinstance(t, Var)}
+    for other, literal in enumerate(literals):
+        if other != index and isinstance(literal, Atom):
+            bound |= {t.name for t in literal.args if isinstance(t, Var)}
+    atom = literals[index]
+    names = {t.name for t in atom.args if isinstance(t, Var)} if isinstance(atom, Atom) else set()
+    return names <= bound
+
+
+def _typed_text(params: Sequence[Typed]) -> str:
+    parts = []
+    for p in params:
+        kind = p.types[0] if len(p.types) == 1 else "(either " + " ".join(p.types) + ")"
+        parts.append(f"{p.name} - {kind}")
+    return " ".join(parts)
+
+
+def _method_text(method: Method, indent: str, unit: str) -> str:
+    inner = indent + unit
+    call = " ".join([method.task.name, *(str(a) for a in method.task.args)])
+    lines = [
+        f"{indent}(:method {method.name}",
+        f"{inner}:parameters ({_typed_text(method.params)})",
+        f"{inner}:task ({call})",
+    ]
+    if method.precondition is not None:
+        lines.append(f"{inner}:precondition {formula_text(method.precondition)}")
+    steps = " ".join(_bare(s) for s in method.subtasks)
+    lines.append(f"{inner}:ordered-subtasks (and{' ' if steps else ''}{steps})")
+    lines.append(f"{indent})")
+    return "\n".join(lines)
+
+
+# -- the candidates ------------------------------------------------------------------------------
+
+
+@dataclass
+class Analysis:
+    """What the candidates are drawn from."""
+
+    text: str
+    domain: Domain
+    problem: Problem
+    domain_file: str
+    failure: Failure | None
+    facts: Reachability | None = None
+
+
+def candidates(analysis: Analysis) -> list[Candidate]:
+    """Every candidate edit, best first, each edit once (at its best rank)."""
+    domain = analysis.domain
+    writer = Writer(analysis.text, domain)
+    failure = analysis.failure
+    path = read_path(domain, failure.via, failure.task) if failure is not None else Path([], [], "")
+    literals = failed_literals(failure, domain, analysis.domain_file)
+    found: dict[tuple[Edit, ...], Candidate] = {}
+    order = 0
+    for candidate in _all(analysis, writer, path, literals):
+        if candidate is None:
+            continue
+        order += 1
+        ranked = Candidate(
+            candidate.kind,
+            candidate.place,
+            candidate.summary,
+            candidate.line,
+            candidate.edits,
+            (candidate.rank[0], order),
+        )
+        key = tuple(sorted(candidate.edits, key=lambda e: (e.start, e.end)))
+        if key not in found or ranked.rank < found[key].rank:
+            found[key] = ranked
+    return sorted(found.values(), key=lambda c: c.rank)
+
+
+def _all(
+    analysis: Analysis, writer: Writer, path: Path, literals: list[Failed]
+) -> Iterator[Candidate | None]:
+    domain = analysis.domain
+    # tier 0: the decisive literals, and tasks with no method at all
+    for failed in literals:
+        yield from _for_literal(writer, path, failed, 0)
+    for task in _methodless(domain, analysis.problem):
+        yield from _add_methods(writer, domain, task, literals, 0)
+    # tier 1: the task no method could do; the steps around the failure
+    failing_task, _ = _call(path.failing)
+    if failing_task in {t.name for t in domain.tasks}:
+        yield from _add_methods(writer, domain, failing_task, literals, 1)
+    for step, k in path.open[:ENCLOSING]:
+        assert step.method is not None
+        yield from _reorders(writer, step.method, k, 1, near=True)
+        yield from _arguments(writer, domain, step.method, range(k + 1), 1)
+    for failed in literals:
+        yield from _unused_adders(writer, analysis, failed, 1)
+    # tier 2: all else about the methods enclosing the failure and the actions that ran
+    for step, k in path.open[:ENCLOSING]:
+        assert step.method is not None
+        yield from _reorders(writer, step.method, k, 2, near=False)
+        yield from _arguments(writer, domain, step.method, range(len(step.method.subtasks)), 2)
+        yield from _literals_of(writer, step.method, 2)
+        yield from _add_methods(writer, domain, step.method.task.name, literals, 2)
+    for action in _unique([s.action for s in path.actions]):
+        yield from _literals_of(writer, action, 2)
+    # tier 3: the methods that had finished before the failure
+    for method in _unique([s.method for s in path.closed]):
+        yield from _reorders(writer, method, 0, 3, near=False)
+        yield from _arguments(writer, domain, method, range(len(method.subtasks)), 3)
+        yield from _literals_of(writer, method, 3)
+
+
+def _unique(items: Sequence[_Owner | None]) -> list[_Owner]:
+    """The actions or methods, each once, in their order."""
+    seen: set[str] = set()
+    out: list[_Owner] = []
+    for item in items:
+        if item is not None and item.name not in seen:
+            seen.add(item.name)
+            out.append(item)
+    return out
+
+
+def _for_literal(
+    writer: Writer, path: Path, failed: Failed, tier: int
+) -> Iterator[Candidate | None]:
+    """The literal added by an action that ran before (with those objects), dropped and
+    flipped where it was written -- a literal written negated flipped first (a negated
+    literal is the rarer, so the likelier slip), a positive one added first (a precondition
+    that no earlier step could give is the likelier slip than one that should not be)."""
+    adds = list(_lifted_adds(writer, path, failed, tier))
+    if failed.owner is None:
+        yield from adds
+        return
+    flip = writer.flip(failed.owner, failed.index, (tier, 0))
+    drop = writer.drop(failed.owner, failed.index, (tier, 0))
+    if failed.negated:
+        yield from (flip, drop, *adds)
+    else:
+        yield from (*adds, drop, flip)
+
+
+def _lifted_adds(
+    writer: Writer, path: Path, failed: Failed, tier: int
+) -> Iterator[Candidate | None]:
+    constants = {c.name for c in writer.domain.constants}
+    for step in path.actions:
+        action = step.action
+        assert action is not None
+        choices: list[list[str]] = []
+        for obj in failed.args:
+            names = [p.name for p in action.params if step.binding.get(p.name) == obj]
+            if obj in constants:
+                names.append(obj)
+            if not names:
+                break
+            choices.append(names)
+        else:
+            for n, terms in enumerate(product(*choices)):
+                if n >= LIFTINGS:
+                    break
+                literal = "(" + " ".join((failed.predicate, *terms)) + ")"
+                if failed.negated:
+                    literal = f"(not {literal})"
+                yield writer.add_effect(action, literal, (tier, 0))
+
+
+_Owner = TypeVar("_Owner", Action, Method)
+
+
+def _unused_adders(
+    writer: Writer, analysis: Analysis, failed: Failed, tier: int
+) -> Iterator[Candidate | None]:
+    """When no action of the domain adds the literal's predicate (relaxed reachability
+    says it can never hold), the actions that could: each action whose parameters fit the
+    predicate's, by type, the first fitting parameter for each argument."""
+    if failed.negated:
+        return
+    facts = analysis.facts
+    if facts is None or facts.can_hold(failed.predicate):
+        return
+    domain = analysis.domain
+    predicate = next((p for p in domain.predicates if p.name == failed.predicate), None)
+    if predicate is None:
+        return
+    for action in domain.actions:
+        terms: list[str] = []
+        for wanted in predicate.params:
+            fit = [p.name for p in action.params if _fits(domain, p, wanted)]
+            if not fit:
+                break
+            terms.append(fit[0])
+        else:
+            literal = "(" + " ".join((failed.predicate, *terms)) + ")"
+            yield writer.add_effect(action, literal, (tier, 0))
+
+
+def _fits(domain: Domain, value: Typed, wanted: Typed) -> bool:
+    """A variable of ``value``'s type(s) may stand where ``wanted`` is declared."""
+    return all(any(w in domain.ancestors(t) for w in wanted.types) for t in value.types)
+
+
+def _reorders(
+    writer: Writer, method: Method, k: int, tier: int, near: bool
+) -> Iterator[Candidate | None]:
+    """Pairs of steps to swap: with ``near``, those with the failing step ``k`` (a later
+    one first: step k needed what it adds); else every pair."""
+    n = len(method.subtasks)
+    if near:
+        for j in range(k + 1, n):
+            yield writer.reorder(method, k, j, (tier, 0))
+        for i in range(k - 1, -1, -1):
+            yield writer.reorder(method, i, k, (tier, 0))
+        return
+    for i in range(n):
+        for j in range(i + 1, n):
+            yield writer.reorder(method, i, j, (tier, 0))
+
+
+def _parameter_types(domain: Domain, name: str) -> tuple[Typed, ...] | None:
+    for task in domain.tasks:
+        if task.name == name:
+            return task.params
+    for action in domain.actions:
+        if action.name == name:
+            return action.params
+    return None
+
+
+def _arguments(
+    writer: Writer, domain: Domain, method: Method, steps: Sequence[int], tier: int
+) -> Iterator[Candidate | None]:
+    """Each variable argument of the steps replaced by another method variable whose type
+    fits the called parameter, the later steps (nearer the failure) first."""
+    for i in reversed(list(steps)):
+        if i >= len(method.subtasks):
+            continue
+        sub = method.subtasks[i]
+        declared = _parameter_types(domain, sub.name)
+        if declared is None or len(declared) != len(sub.args):
+            continue
+        for slot, term in enumerate(sub.args):
+            if not isinstance(term, Var):
+                continue
+            for other in method.params:
+                if other.name != term.name and _fits(domain, other, declared[slot]):
+                    yield writer.change_argument(method, i, slot, other.name, (tier, 0))
+
+
+def _literals_of(writer: Writer, owner: Action | Method, tier: int) -> Iterator[Candidate | None]:
+    for index in range(len(_conjuncts(owner.precondition))):
+        yield writer.flip(owner, index, (tier, 0))
+        yield writer.drop(owner, index, (tier, 0))
+
+
+# -- methods by analogy ----------------------------------------------------------------------------
+
+
+def _methodless(domain: Domain, problem: Problem) -> list[str]:
+    """Tasks that are called (by a method or the initial network) but have no method."""
+    decomposed = {m.task.name for m in domain.methods}
+    called: list[str] = []
+    calls = [s.name for m in domain.methods for s in m.subtasks]
+    calls += [s.name for s in (problem.htn.subtasks if problem.htn is not None else ())]
+    tasks = {t.name for t in domain.tasks}
+    for name in calls:
+        if name in tasks and name not in decomposed and name not in called:
+            called.append(name)
+    return called
+
+
+def _add_methods(
+    writer: Writer, domain: Domain, task_name: str, literals: list[Failed], tier: int
+) -> Iterator[Candidate | None]:
+    """Methods for ``task_name`` by analogy: one step calling an action or task whose
+    parameters the task's own name (the closest analogies first), each sibling with its
+    failing literal dropped, an "already done" method with no steps."""
+    task = next((t for t in domain.tasks if t.name == task_name), None)
+    if task is None:
+        return
+    names = _Names(domain)
+    analogies = sorted(
+        (a for a in (_one_step(domain, task, x) for x in _callables(domain)) if a is not None),
+        key=lambda a: a[0],
+    )
+    for _, callee, method in analogies[:ANALOGIES]:
+        named = Method(
+            names.fresh(f"m_{task.name}_{callee}"),
+            method.params,
+            method.task,
+            None,
+            method.subtasks,
+        )
+        yield writer.add_method(named, f"one step, {_bare(method.subtasks[0])}", (tier, 0))
+    for sibling in [m for m in domain.methods if m.task.name == task_name]:
+        for failed in literals:
+            if failed.owner is sibling:
+                kept = [
+                    c for i, c in enumerate(_conjuncts(sibling.precondition)) if i != failed.index
+                ]
+                pre = None if not kept else (kept[0] if len(kept) == 1 else And(tuple(kept)))
+                named = Method(
+                    names.fresh(f"{sibling.name}_relaxed"),
+                    sibling.params,
+                    sibling.task,
+                    pre,
+                    sibling.subtasks,
+                    sibling.constraints,
+                )
+                dropped = _conjuncts(sibling.precondition)[failed.index]
+                how = f"{sibling.name} without {formula_text(dropped)}"
+                yield writer.add_method(named, how, (tier, 0))
+    params = tuple(Typed(p.name, p.types) for p in task.params)
+    done = Method(
+        names.fresh(f"m_{task.name}_done"),
+        params,
+        _task_call(task),
+        None,
+        (),
+    )
+    yield writer.add_method(done, "already done (no steps)", (tier, 0))
+
+
+class _Names:
+    """Fresh method names: not a name the domain uses already."""
+
+    def __init__(self, domain: Domain) -> None:
+        self.used = {m.name for m in domain.methods} | {t.name for t in domain.tasks}
+        self.used |= {a.name for a in domain.actions}
+
+    def fresh(self, wanted: str) -> str:
+        name, n = wanted, 2
+        while name in self.used:
+            name, n = f"{wanted}_{n}", n + 1
+        return name
+
+
+def _task_call(task: Task) -> TaskCall:
+    return TaskCall(task.name, tuple(Var(p.name) for p in task.params))
+
+
+def _callables(domain: Domain) -> list[tuple[str, tuple[Typed, ...]]]:
+    return [(a.name, a.params) for a in domain.actions] + [(t.name, t.params) for t in domain.tasks]
+
+
+def _one_step(
+    domain: Domain, task: Task, callee: tuple[str, tuple[Typed, ...]]
+) -> tuple[tuple[int, int, int], str, Method] | None:
+    """A one-step method for ``task`` calling ``callee``: the callee's parameters take the
+    task's of the same name, then the task's others of a fitting type, in order; the rest
+    become new variables of the method.  Ranked by how many the task's names gave (the
+    closer the analogy, the better), then how many of the task's parameters it uses."""
+    name, params = callee
+    own = list(task.params)
+    if name == task.name:
+        return None
+    by_name = {p.name: p for p in own}
+    used: set[str] = set()
+    args: list[str] = [""] * len(params)
+    named = 0
+    for i, q in enumerate(params):
+        p = by_name.get(q.name)
+        if p is not None and _fits(domain, p, q):
+            args[i], named = p.name, named + 1
+            used.add(p.name)
+    for i, q in enumerate(params):
+        if args[i]:
+            continue
+        p2 = next((p for p in own if p.name not in used and _fits(domain, p, q)), None)
+        if p2 is not None:
+            args[i] = p2.name
+            used.add(p2.name)
+    if not used and own:
+        return None
+    extra: list[Typed] = []
+    taken = {p.name for p in own}
+    for i, q in enumerate(params):
+        if args[i]:
+            continue
+        fresh, n = q.name, 2
+        while fresh in taken:
+            fresh, n = f"{q.name}{n}", n + 1
+        taken.add(fresh)
+        args[i] = fresh
+        extra.append(Typed(fresh, q.types))
+    method = Method(
+        "",
+        (*(Typed(p.name, p.types) for p in own), *extra),
+        _task_call(task),
+        None,
+        (Subtask(name, tuple(Var(a) for a in args)),),
+    )
+    unused = len(own) - len(used)
+    return (-named, unused, len(extra)), name, method
