@@ -19,7 +19,8 @@ and this module puts them in the author's hands:
 
 The search stops at the caller's budgets (a deadline, memory, ctrl+c: :class:`Budget`), at
 ``seconds``, once ``limit`` repairs are found, or when the tier of candidates that gave
-the first repair is done (a weaker tier's repairs would only follow the better ones).
+the first repair is done, and the strong tiers (:data:`STRONG_TIERS`) with it (a weaker
+tier's repairs would only follow the better ones).
 The same domain, problem and budgets give the same repairs in the same order, except where
 the deadline cut the search short.
 """
@@ -32,7 +33,8 @@ from typing import TYPE_CHECKING, Any
 
 from .edits import apply_edits, unified_diff
 from .errors import HddlError
-from .repair_candidates import Analysis, Candidate, candidates
+from .repair_candidates import Analysis, candidates
+from .repair_writer import Candidate
 
 if TYPE_CHECKING:
     from engine.tofs import Problem as EngineProblem
@@ -54,13 +56,17 @@ __all__ = [
 # Nodes each candidate's search may take in the first pass (a repaired domain plans the
 # shipped and IPC problems the benchmark breaks in far fewer), and in the second pass for
 # the candidates the first stopped before they were decided.
-FIRST_NODES = 4_000
+FIRST_NODES = 1_500
 SECOND_NODES = 60_000
 # Seconds the broken run gets when the caller has none (propose_repairs on texts alone).
 DIAGNOSIS_SECONDS = 2.0
 # Seconds relaxed reachability may take to say which edits cannot help: worth it only
 # where it is cheap, so it is skipped when the broken problem's own analysis took longer.
 CHEAP_ANALYSIS = 0.05
+# Tiers of candidates (repair_candidates) always tried, even once one gave a repair: an
+# early tier's edit can plan for the wrong reason, and the edit that restores what the
+# author lost (a swap, a method) may be in the next.
+STRONG_TIERS = 1
 # Actions of a repair's plan shown in the text.
 PLAN_LINES = 12
 # Seconds ``plan --repair`` gives the repairs when the command has no time budget.
@@ -283,7 +289,9 @@ def repair_report(
         )
     )
     report.candidates = len(found)
-    search = _Search(domain_text, problem_text, problem, domain_file, budget, deadline, report)
+    search = _Search(
+        domain_text, problem_text, domain, problem, domain_file, budget, deadline, report
+    )
     search.proven = cheap and facts is not None and facts.unsolvable() is not None
     search.run(found, limit)
     report.seconds = time.perf_counter() - start
@@ -379,6 +387,7 @@ class _Search:
         self,
         text: str,
         problem_text: str,
+        domain: Domain,
         problem: Problem,
         domain_file: str,
         budget: Budget,
@@ -387,6 +396,7 @@ class _Search:
     ) -> None:
         self.text = text
         self.problem_text = problem_text
+        self.domain = domain
         self.problem = problem
         self.domain_file = domain_file
         self.budget = budget
@@ -397,17 +407,18 @@ class _Search:
     def run(self, found: list[Candidate], limit: int) -> None:
         report = self.report
         undecided: list[Candidate] = []
-        best_tier: int | None = None
+        last_tier: int | None = None
         for candidate in found:
-            if best_tier is not None and candidate.rank[0] > best_tier:
-                return  # the best tier's repairs are in; weaker ones would only follow
+            if last_tier is not None and candidate.rank[0] > last_tier:
+                return  # the best tiers' repairs are in; weaker ones would only follow
             if self._stopped():
                 return
             outcome = self.check(candidate, FIRST_NODES)
             if outcome == "undecided":
                 undecided.append(candidate)
             elif outcome == "repair":
-                best_tier = candidate.rank[0] if best_tier is None else best_tier
+                if last_tier is None:
+                    last_tier = max(candidate.rank[0], STRONG_TIERS)
                 if len(report.repairs) >= limit:
                     return
         if report.repairs:
@@ -433,10 +444,9 @@ class _Search:
 
         report = self.report
         report.tried += 1
-        edited = apply_edits(self.text, candidate.edits)
         try:
-            domain = parse_domain(edited, self.domain_file)
-        except HddlError:
+            domain = candidate.model(self.domain)
+        except (ValueError, KeyError):
             return "no"
         if self.proven and self._ruled_out(domain):
             report.ruled_out += 1
@@ -447,6 +457,13 @@ class _Search:
         result, engine_problem = planned
         if not result.found:
             return "undecided" if _budget_stop(result) else "no"
+        edited = apply_edits(self.text, candidate.edits)
+        try:  # what the diff shows must be what was planned
+            same = parse_domain(edited, self.domain_file) == domain
+        except HddlError:
+            same = False
+        if not same:
+            return "no"
         report.planned += 1
         tree = decomposition_tree(result, engine_problem.tasks)
         steps = tuple(call_text(a.name, a.args) for a in tree.actions)

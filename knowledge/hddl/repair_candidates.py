@@ -35,16 +35,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import product
 from typing import TYPE_CHECKING, TypeVar
 
-from .edits import Edit, Node, Source
+from .edits import Edit
 from .model import (
     Action,
     And,
     Atom,
+    Const,
+    Delete,
     Domain,
+    Effect,
+    EffectAnd,
     Formula,
     Method,
     Not,
@@ -55,7 +59,9 @@ from .model import (
     Typed,
     Var,
 )
-from .writer import formula_text, subtask_text
+from .repair_static import fits, inverted_swaps, misplaced_arguments, parameter_types
+from .repair_writer import Candidate, Writer, bare
+from .writer import formula_text
 
 if TYPE_CHECKING:
     from engine.tofs.results import Failure
@@ -78,20 +84,12 @@ __all__ = [
 ENCLOSING = 6
 # How many liftings of one literal into one action are tried (an object passed twice).
 LIFTINGS = 4
-# How many analogous one-step methods are tried for a task that lost its method.
-ANALOGIES = 8
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """One edit to try: what it is in the author's words, where, and the text edits."""
-
-    kind: str
-    place: str
-    summary: str
-    line: int | None
-    edits: tuple[Edit, ...]
-    rank: tuple[int, int] = (9, 0)
+# How many analogous one-step methods are tried for a task that lost its method, and how
+# many orders of its arguments for each callee.
+ANALOGIES = 20
+ORDERS = 4
+# How many of the swaps that undo the domain's own inversions come in tier 1.
+SWAPS = 8
 
 
 # -- the failing path ------------------------------------------------------------------------
@@ -285,235 +283,6 @@ def _written(
     return None, -1
 
 
-# -- writing candidates ------------------------------------------------------------------------
-
-
-class Writer:
-    """Makes candidate edits on one domain text, in the author's words."""
-
-    def __init__(self, text: str, domain: Domain) -> None:
-        self.source = Source(text)
-        self.domain = domain
-        self.text = text
-
-    def _line(self, node: Node | None) -> int | None:
-        return self.source.line_of(node.start) if node is not None else None
-
-    # ---------------------------------------------------------------- effects
-
-    def add_effect(self, action: Action, literal: str, rank: tuple[int, int]) -> Candidate | None:
-        form = self.source.form(action.pos)
-        if form is None:
-            return None
-        effect = form.after(":effect")
-        if effect is None:
-            edit = self.source.append(form, f":effect (and {literal})")
-        elif effect.is_list and effect.head == "and":
-            edit = self.source.append(effect, literal)
-        elif effect.is_list and not effect.children:
-            edit = Edit(effect.start, effect.end, f"(and {literal})")
-        else:
-            edit = Edit(effect.start, effect.end, f"(and {self.source.slice(effect)} {literal})")
-        return Candidate(
-            "add-effect",
-            action.name,
-            f"add {literal} to the effect of action {action.name}",
-            self.source.line_of(edit.start) + (1 if edit.new.startswith("\n") else 0),
-            (edit,),
-            rank,
-        )
-
-    # ---------------------------------------------------------------- preconditions
-
-    def _conjunct_node(self, owner: Action | Method, index: int) -> Node | None:
-        literals = _conjuncts(owner.precondition)
-        if not 0 <= index < len(literals):
-            return None
-        literal = literals[index]
-        node = self.source.form(literal.pos)
-        if node is None:
-            return None
-        if isinstance(owner.precondition, And) and (
-            node.parent is None or node.parent.head != "and"
-        ):
-            return None  # not a top-level conjunct as written (the reader flattened it)
-        return node
-
-    def drop(self, owner: Action | Method, index: int, rank: tuple[int, int]) -> Candidate | None:
-        node = self._conjunct_node(owner, index)
-        if node is None:
-            return None
-        literal = _conjuncts(owner.precondition)[index]
-        if isinstance(owner.precondition, And):
-            edit = self.source.delete(node)
-        else:
-            edit = Edit(node.start, node.end, "(and)")
-        return Candidate(
-            "drop-precondition",
-            owner.name,
-            f"drop {formula_text(literal)} from the precondition of {_kind(owner)} {owner.name}",
-            self._line(node),
-            (edit,),
-            rank,
-        )
-
-    def flip(self, owner: Action | Method, index: int, rank: tuple[int, int]) -> Candidate | None:
-        node = self._conjunct_node(owner, index)
-        literal = _conjuncts(owner.precondition)[index] if node is not None else None
-        if node is None or literal is None:
-            return None
-        if isinstance(literal, Atom):
-            turned: Formula = Not(literal)
-            edit = Edit(node.start, node.end, f"(not {self.source.slice(node)})")
-        elif isinstance(literal, Not) and isinstance(literal.body, Atom):
-            inner = self.source.form(literal.body.pos)
-            if inner is None:
-                return None
-            turned = literal.body
-            edit = Edit(node.start, node.end, self.source.slice(inner))
-        else:
-            return None
-        if isinstance(owner, Method) and isinstance(turned, Not) and not _bound(owner, index):
-            return None  # a negated literal binds nothing: the method would not compile
-        return Candidate(
-            "flip-precondition",
-            owner.name,
-            f"turn {formula_text(literal)} into {formula_text(turned)} in the precondition "
-            f"of {_kind(owner)} {owner.name}",
-            self._line(node),
-            (edit,),
-            rank,
-        )
-
-    # ---------------------------------------------------------------- steps
-
-    def _call_node(self, sub: Subtask) -> Node | None:
-        form = self.source.form(sub.pos)
-        if form is None:
-            return None
-        if sub.id is not None:
-            kids = form.children or []
-            return kids[1] if len(kids) > 1 and kids[1].is_list else None
-        return form
-
-    def reorder(self, method: Method, i: int, j: int, rank: tuple[int, int]) -> Candidate | None:
-        subs = method.subtasks
-        a, b = subs[i], subs[j]
-        if (a.name, a.args) == (b.name, b.args):
-            return None
-        first, second = self._call_node(a), self._call_node(b)
-        if first is None or second is None:
-            return None
-        edits = (
-            Edit(first.start, first.end, self.source.slice(second)),
-            Edit(second.start, second.end, self.source.slice(first)),
-        )
-        return Candidate(
-            "reorder",
-            method.name,
-            f"swap steps {i + 1} {_bare(a)} and {j + 1} {_bare(b)} of method {method.name}",
-            self._line(first),
-            edits,
-            rank,
-        )
-
-    def change_argument(
-        self, method: Method, i: int, slot: int, other: str, rank: tuple[int, int]
-    ) -> Candidate | None:
-        sub = method.subtasks[i]
-        term = sub.args[slot]
-        token = self.source.token(term.pos)
-        if token is None or token.word != term.name:
-            return None
-        changed = Subtask(sub.name, (*sub.args[:slot], Var(other), *sub.args[slot + 1 :]))
-        return Candidate(
-            "change-argument",
-            method.name,
-            f"call {_bare(changed)} for {_bare(sub)} in step {i + 1} of method {method.name} "
-            f"({other} for {term.name})",
-            self._line(token),
-            (Edit(token.start, token.end, other),),
-            rank,
-        )
-
-    # ---------------------------------------------------------------- methods
-
-    def add_method(self, method: Method, how: str, rank: tuple[int, int]) -> Candidate | None:
-        """Insert ``method`` after the last method of its task (else after the last method,
-        else before the first action), written in the file's indentation."""
-        siblings = [m for m in self.domain.methods if m.task.name == method.task.name]
-        anchor_item = siblings[-1] if siblings else (self.domain.methods or (None,))[-1]
-        unit = "\t" if "\t" in self.text else "  "
-        if anchor_item is not None:
-            anchor = self.source.form(anchor_item.pos)
-            if anchor is None:
-                return None
-            indent = self.source.indent(anchor.start)
-            text = _method_text(method, indent, unit)
-            edit = Edit(anchor.end, anchor.end, "\n\n" + text)
-        else:
-            first = self.domain.actions[0] if self.domain.actions else None
-            anchor = self.source.form(first.pos) if first is not None else None
-            if anchor is None:
-                return None
-            indent = self.source.indent(anchor.start)
-            text = _method_text(method, indent, unit)
-            edit = Edit(anchor.start, anchor.start, text.lstrip(" \t") + "\n\n" + indent)
-        return Candidate(
-            "add-method",
-            method.task.name,
-            f"add method {method.name} for task {method.task.name}: {how}",
-            self.source.line_of(edit.start) + (1 if anchor_item is not None else 0),
-            (edit,),
-            rank,
-        )
-
-
-def _kind(owner: Action | Method) -> str:
-    return "action" if isinstance(owner, Action) else "method"
-
-
-def _bare(sub: Subtask) -> str:
-    return subtask_text(Subtask(sub.name, sub.args))
-
-
-def _bound(method: Method, index: int) -> bool:
-    """Whether the conjunct's variables are bound without it (by the task or another
-    positive literal): only then may it be negated."""
-    literals = _conjuncts(method.precondition)
-    bound = {t.name for t in method.task.args if isinstance(t, Var)}
-    for other, literal in enumerate(literals):
-        if other != index and isinstance(literal, Atom):
-            bound |= {t.name for t in literal.args if isinstance(t, Var)}
-    atom = literals[index]
-    names = {t.name for t in atom.args if isinstance(t, Var)} if isinstance(atom, Atom) else set()
-    return names <= bound
-
-
-def _typed_text(params: Sequence[Typed]) -> str:
-    parts = []
-    for p in params:
-        kind = p.types[0] if len(p.types) == 1 else "(either " + " ".join(p.types) + ")"
-        parts.append(f"{p.name} - {kind}")
-    return " ".join(parts)
-
-
-def _method_text(method: Method, indent: str, unit: str) -> str:
-    inner = indent + unit
-    call = " ".join([method.task.name, *(str(a) for a in method.task.args)])
-    lines = [
-        f"{indent}(:method {method.name}",
-        f"{inner}:parameters ({_typed_text(method.params)})",
-        f"{inner}:task ({call})",
-    ]
-    if method.precondition is not None:
-        lines.append(f"{inner}:precondition {formula_text(method.precondition)}")
-    steps = " ".join(_bare(s) for s in method.subtasks)
-    lines.append(f"{inner}:ordered-subtasks (and{' ' if steps else ''}{steps})")
-    lines.append(f"{indent})")
-    return "\n".join(lines)
-
-
 # -- the candidates ------------------------------------------------------------------------------
 
 
@@ -537,19 +306,8 @@ def candidates(analysis: Analysis) -> list[Candidate]:
     path = read_path(domain, failure.via, failure.task) if failure is not None else Path([], [], "")
     literals = failed_literals(failure, domain, analysis.domain_file)
     found: dict[tuple[Edit, ...], Candidate] = {}
-    order = 0
-    for candidate in _all(analysis, writer, path, literals):
-        if candidate is None:
-            continue
-        order += 1
-        ranked = Candidate(
-            candidate.kind,
-            candidate.place,
-            candidate.summary,
-            candidate.line,
-            candidate.edits,
-            (candidate.rank[0], order),
-        )
+    for order, candidate in enumerate(c for c in _all(analysis, writer, path, literals) if c):
+        ranked = candidate.ranked((candidate.rank[0], order))
         key = tuple(sorted(candidate.edits, key=lambda e: (e.start, e.end)))
         if key not in found or ranked.rank < found[key].rank:
             found[key] = ranked
@@ -565,17 +323,30 @@ def _all(
         yield from _for_literal(writer, path, failed, 0)
     for task in _methodless(domain, analysis.problem):
         yield from _add_methods(writer, domain, task, literals, 0)
-    # tier 1: the task no method could do; the steps around the failure
+    # tier 1: the task no method could do; the steps around the failure; what the domain
+    # shows by itself (steps that need what a later step gives, unused variables)
     failing_task, _ = _call(path.failing)
     if failing_task in {t.name for t in domain.tasks}:
         yield from _add_methods(writer, domain, failing_task, literals, 1)
     for step, k in path.open[:ENCLOSING]:
         assert step.method is not None
         yield from _reorders(writer, step.method, k, 1, near=True)
+    swaps = inverted_swaps(domain)
+    for method, i, j in swaps[:SWAPS]:
+        yield writer.reorder(method, i, j, 1)
+    for method, i, slot, other in misplaced_arguments(domain):
+        yield writer.change_argument(method, i, slot, other, 1)
+    for step, k in path.open[:ENCLOSING]:
+        assert step.method is not None
         yield from _arguments(writer, domain, step.method, range(k + 1), 1)
     for failed in literals:
         yield from _unused_adders(writer, analysis, failed, 1)
-    # tier 2: all else about the methods enclosing the failure and the actions that ran
+    # tier 2: weaker edits of the decisive literals; all else about the methods enclosing
+    # the failure and the actions that ran
+    for failed in literals:
+        yield from _weak(writer, path, failed)
+    for method, i, j in swaps[SWAPS:]:
+        yield writer.reorder(method, i, j, 2)
     for step, k in path.open[:ENCLOSING]:
         assert step.method is not None
         yield from _reorders(writer, step.method, k, 2, near=False)
@@ -589,6 +360,9 @@ def _all(
         yield from _reorders(writer, method, 0, 3, near=False)
         yield from _arguments(writer, domain, method, range(len(method.subtasks)), 3)
         yield from _literals_of(writer, method, 3)
+
+
+_Owner = TypeVar("_Owner", Action, Method)
 
 
 def _unique(items: Sequence[_Owner | None]) -> list[_Owner]:
@@ -605,25 +379,35 @@ def _unique(items: Sequence[_Owner | None]) -> list[_Owner]:
 def _for_literal(
     writer: Writer, path: Path, failed: Failed, tier: int
 ) -> Iterator[Candidate | None]:
-    """The literal added by an action that ran before (with those objects), dropped and
-    flipped where it was written -- a literal written negated flipped first (a negated
-    literal is the rarer, so the likelier slip), a positive one added first (a precondition
-    that no earlier step could give is the likelier slip than one that should not be)."""
-    adds = list(_lifted_adds(writer, path, failed, tier))
-    if failed.owner is None:
-        yield from adds
-        return
-    flip = writer.flip(failed.owner, failed.index, (tier, 0))
-    drop = writer.drop(failed.owner, failed.index, (tier, 0))
-    if failed.negated:
-        yield from (flip, drop, *adds)
-    else:
-        yield from (*adds, drop, flip)
+    """The edits that restore something: the literal added by an action that ran before
+    (with those objects), a literal written negated made positive where it was written
+    (a negated literal is the rarer, so the likelier slip)."""
+    for action, literal, undoes in _lifted(writer, path, failed):
+        if not undoes:
+            yield writer.add_effect(action, literal, tier)
+    if failed.owner is not None and failed.negated:
+        yield writer.flip(failed.owner, failed.index, tier)
 
 
-def _lifted_adds(
-    writer: Writer, path: Path, failed: Failed, tier: int
-) -> Iterator[Candidate | None]:
+def _weak(writer: Writer, path: Path, failed: Failed) -> Iterator[Candidate | None]:
+    """Edits that weaken the model -- they almost always plan, rightly or not -- so they
+    come after those that restore something: the literal dropped where it was written, a
+    positive one negated, an action made to stop deleting (or adding) the literal."""
+    for action, literal, undoes in _lifted(writer, path, failed):
+        if undoes:
+            yield writer.add_effect(action, literal, 2)
+    if failed.owner is not None:
+        yield writer.drop(failed.owner, failed.index, 2)
+        if not failed.negated:
+            yield writer.flip(failed.owner, failed.index, 2)
+
+
+def _lifted(
+    writer: Writer, path: Path, failed: Failed
+) -> Iterator[tuple[Action, Atom | Delete, bool]]:
+    """The literal, lifted to the variables of each action that ran before the failure with
+    all of its objects (the latest action first), and whether that action's effect has its
+    opposite (then the edit would only make it stop deleting or adding it)."""
     constants = {c.name for c in writer.domain.constants}
     for step in path.actions:
         action = step.action
@@ -640,13 +424,27 @@ def _lifted_adds(
             for n, terms in enumerate(product(*choices)):
                 if n >= LIFTINGS:
                     break
-                literal = "(" + " ".join((failed.predicate, *terms)) + ")"
-                if failed.negated:
-                    literal = f"(not {literal})"
-                yield writer.add_effect(action, literal, (tier, 0))
+                args = tuple(Var(t) if t.startswith("?") else Const(t) for t in terms)
+                atom = Atom(failed.predicate, args)
+                literal: Atom | Delete = Delete(atom) if failed.negated else atom
+                yield action, literal, _undoes(action, atom, failed.negated)
 
 
-_Owner = TypeVar("_Owner", Action, Method)
+def _undoes(action: Action, atom: Atom, negated: bool) -> bool:
+    """Whether the action's effect already has the literal's opposite (a delete of the atom
+    an add would restore, or the add a delete would undo)."""
+    todo: list[Effect] = [action.effect] if action.effect is not None else []
+    while todo:
+        effect = todo.pop()
+        if isinstance(effect, EffectAnd):
+            todo.extend(effect.parts)
+            continue
+        opposite = effect.atom if isinstance(effect, Delete) and not negated else None
+        if isinstance(effect, Atom) and negated:
+            opposite = effect
+        if opposite == atom:
+            return True
+    return False
 
 
 def _unused_adders(
@@ -665,20 +463,14 @@ def _unused_adders(
     if predicate is None:
         return
     for action in domain.actions:
-        terms: list[str] = []
+        terms: list[Var] = []
         for wanted in predicate.params:
-            fit = [p.name for p in action.params if _fits(domain, p, wanted)]
+            fit = [p.name for p in action.params if fits(domain, p, wanted)]
             if not fit:
                 break
-            terms.append(fit[0])
+            terms.append(Var(fit[0]))
         else:
-            literal = "(" + " ".join((failed.predicate, *terms)) + ")"
-            yield writer.add_effect(action, literal, (tier, 0))
-
-
-def _fits(domain: Domain, value: Typed, wanted: Typed) -> bool:
-    """A variable of ``value``'s type(s) may stand where ``wanted`` is declared."""
-    return all(any(w in domain.ancestors(t) for w in wanted.types) for t in value.types)
+            yield writer.add_effect(action, Atom(failed.predicate, tuple(terms)), tier)
 
 
 def _reorders(
@@ -689,23 +481,13 @@ def _reorders(
     n = len(method.subtasks)
     if near:
         for j in range(k + 1, n):
-            yield writer.reorder(method, k, j, (tier, 0))
+            yield writer.reorder(method, k, j, tier)
         for i in range(k - 1, -1, -1):
-            yield writer.reorder(method, i, k, (tier, 0))
+            yield writer.reorder(method, i, k, tier)
         return
     for i in range(n):
         for j in range(i + 1, n):
-            yield writer.reorder(method, i, j, (tier, 0))
-
-
-def _parameter_types(domain: Domain, name: str) -> tuple[Typed, ...] | None:
-    for task in domain.tasks:
-        if task.name == name:
-            return task.params
-    for action in domain.actions:
-        if action.name == name:
-            return action.params
-    return None
+            yield writer.reorder(method, i, j, tier)
 
 
 def _arguments(
@@ -717,21 +499,21 @@ def _arguments(
         if i >= len(method.subtasks):
             continue
         sub = method.subtasks[i]
-        declared = _parameter_types(domain, sub.name)
+        declared = parameter_types(domain, sub.name)
         if declared is None or len(declared) != len(sub.args):
             continue
         for slot, term in enumerate(sub.args):
             if not isinstance(term, Var):
                 continue
             for other in method.params:
-                if other.name != term.name and _fits(domain, other, declared[slot]):
-                    yield writer.change_argument(method, i, slot, other.name, (tier, 0))
+                if other.name != term.name and fits(domain, other, declared[slot]):
+                    yield writer.change_argument(method, i, slot, other.name, tier)
 
 
 def _literals_of(writer: Writer, owner: Action | Method, tier: int) -> Iterator[Candidate | None]:
     for index in range(len(_conjuncts(owner.precondition))):
-        yield writer.flip(owner, index, (tier, 0))
-        yield writer.drop(owner, index, (tier, 0))
+        yield writer.flip(owner, index, tier)
+        yield writer.drop(owner, index, tier)
 
 
 # -- methods by analogy ----------------------------------------------------------------------------
@@ -753,53 +535,35 @@ def _methodless(domain: Domain, problem: Problem) -> list[str]:
 def _add_methods(
     writer: Writer, domain: Domain, task_name: str, literals: list[Failed], tier: int
 ) -> Iterator[Candidate | None]:
-    """Methods for ``task_name`` by analogy: one step calling an action or task whose
-    parameters the task's own name (the closest analogies first), each sibling with its
-    failing literal dropped, an "already done" method with no steps."""
+    """Methods for ``task_name`` by analogy: one step calling an action or task with the
+    task's own parameters (those of the same name first, then the other orders of the
+    fitting ones; the closest analogies first), each sibling with its failing literal
+    dropped, an "already done" method with no steps."""
     task = next((t for t in domain.tasks if t.name == task_name), None)
     if task is None:
         return
     names = _Names(domain)
     analogies = sorted(
-        (a for a in (_one_step(domain, task, x) for x in _callables(domain)) if a is not None),
+        (a for x in _callables(domain) for a in _one_steps(domain, task, x)),
         key=lambda a: a[0],
     )
     for _, callee, method in analogies[:ANALOGIES]:
-        named = Method(
-            names.fresh(f"m_{task.name}_{callee}"),
-            method.params,
-            method.task,
-            None,
-            method.subtasks,
-        )
-        yield writer.add_method(named, f"one step, {_bare(method.subtasks[0])}", (tier, 0))
+        named = replace(method, name=names.fresh(f"m_{task.name}_{callee}"))
+        yield writer.add_method(named, f"one step, {bare(method.subtasks[0])}", tier)
     for sibling in [m for m in domain.methods if m.task.name == task_name]:
         for failed in literals:
             if failed.owner is sibling:
-                kept = [
-                    c for i, c in enumerate(_conjuncts(sibling.precondition)) if i != failed.index
-                ]
+                parts = _conjuncts(sibling.precondition)
+                kept = [c for i, c in enumerate(parts) if i != failed.index]
                 pre = None if not kept else (kept[0] if len(kept) == 1 else And(tuple(kept)))
-                named = Method(
-                    names.fresh(f"{sibling.name}_relaxed"),
-                    sibling.params,
-                    sibling.task,
-                    pre,
-                    sibling.subtasks,
-                    sibling.constraints,
+                named = replace(
+                    sibling, name=names.fresh(f"{sibling.name}_relaxed"), precondition=pre
                 )
-                dropped = _conjuncts(sibling.precondition)[failed.index]
-                how = f"{sibling.name} without {formula_text(dropped)}"
-                yield writer.add_method(named, how, (tier, 0))
+                how = f"{sibling.name} without {formula_text(parts[failed.index])}"
+                yield writer.add_method(named, how, tier)
     params = tuple(Typed(p.name, p.types) for p in task.params)
-    done = Method(
-        names.fresh(f"m_{task.name}_done"),
-        params,
-        _task_call(task),
-        None,
-        (),
-    )
-    yield writer.add_method(done, "already done (no steps)", (tier, 0))
+    done = Method(names.fresh(f"m_{task.name}_done"), params, _task_call(task), None, ())
+    yield writer.add_method(done, "already done (no steps)", tier)
 
 
 class _Names:
@@ -813,6 +577,7 @@ class _Names:
         name, n = wanted, 2
         while name in self.used:
             name, n = f"{wanted}_{n}", n + 1
+        self.used.add(name)
         return name
 
 
@@ -824,52 +589,55 @@ def _callables(domain: Domain) -> list[tuple[str, tuple[Typed, ...]]]:
     return [(a.name, a.params) for a in domain.actions] + [(t.name, t.params) for t in domain.tasks]
 
 
-def _one_step(
+def _one_steps(
     domain: Domain, task: Task, callee: tuple[str, tuple[Typed, ...]]
-) -> tuple[tuple[int, int, int], str, Method] | None:
-    """A one-step method for ``task`` calling ``callee``: the callee's parameters take the
-    task's of the same name, then the task's others of a fitting type, in order; the rest
-    become new variables of the method.  Ranked by how many the task's names gave (the
-    closer the analogy, the better), then how many of the task's parameters it uses."""
+) -> Iterator[tuple[tuple[int, int, int, int], str, Method]]:
+    """One-step methods for ``task`` calling ``callee``: each of the callee's parameters
+    takes a parameter of the task of a fitting type (each at most once), or a new variable
+    of the method when none fits.  At most :data:`ORDERS` of them, ranked by how many of
+    the task's parameters they leave unused and how many new variables they need (the
+    closer the analogy, the fewer), then by how many parameters kept their name."""
     name, params = callee
-    own = list(task.params)
     if name == task.name:
-        return None
-    by_name = {p.name: p for p in own}
-    used: set[str] = set()
-    args: list[str] = [""] * len(params)
-    named = 0
-    for i, q in enumerate(params):
-        p = by_name.get(q.name)
-        if p is not None and _fits(domain, p, q):
-            args[i], named = p.name, named + 1
-            used.add(p.name)
-    for i, q in enumerate(params):
-        if args[i]:
+        return
+    own = list(task.params)
+    options: list[list[str]] = []
+    for q in params:
+        fitting = [p.name for p in own if fits(domain, p, q)]
+        fitting.sort(key=lambda n: n != q.name)  # the same name first
+        options.append([*fitting, ""])  # "": a new variable
+    found: list[tuple[tuple[int, int, int, int], list[str]]] = []
+    for count, choice in enumerate(product(*options)):
+        if count >= 512:
+            break
+        used = [c for c in choice if c]
+        if len(used) != len(set(used)):
             continue
-        p2 = next((p for p in own if p.name not in used and _fits(domain, p, q)), None)
-        if p2 is not None:
-            args[i] = p2.name
-            used.add(p2.name)
-    if not used and own:
-        return None
-    extra: list[Typed] = []
-    taken = {p.name for p in own}
-    for i, q in enumerate(params):
-        if args[i]:
+        if not used and own:
             continue
-        fresh, n = q.name, 2
-        while fresh in taken:
-            fresh, n = f"{q.name}{n}", n + 1
-        taken.add(fresh)
-        args[i] = fresh
-        extra.append(Typed(fresh, q.types))
-    method = Method(
-        "",
-        (*(Typed(p.name, p.types) for p in own), *extra),
-        _task_call(task),
-        None,
-        (Subtask(name, tuple(Var(a) for a in args)),),
-    )
-    unused = len(own) - len(used)
-    return (-named, unused, len(extra)), name, method
+        named = sum(1 for c, q in zip(choice, params, strict=True) if c == q.name)
+        fresh = sum(1 for c in choice if not c)
+        found.append(((len(own) - len(used), fresh, -named, len(found)), list(choice)))
+    found.sort(key=lambda f: f[0])
+    for score, chosen in found[:ORDERS]:
+        taken = {p.name for p in own}
+        args: list[str] = []
+        extra: list[Typed] = []
+        for c, q in zip(chosen, params, strict=True):
+            if c:
+                args.append(c)
+                continue
+            fresh_name, n = q.name, 2
+            while fresh_name in taken:
+                fresh_name, n = f"{q.name}{n}", n + 1
+            taken.add(fresh_name)
+            args.append(fresh_name)
+            extra.append(Typed(fresh_name, q.types))
+        method = Method(
+            "",
+            (*(Typed(p.name, p.types) for p in own), *extra),
+            _task_call(task),
+            None,
+            (Subtask(name, tuple(Var(a) for a in args)),),
+        )
+        yield score, name, method
