@@ -183,11 +183,16 @@ REPAIR_DIAGNOSIS_SECONDS = 5.0
 
 
 def _diagnosis(options: SearchOptions) -> SearchOptions:
-    """The options of a ``--repair`` run's own search: its time budget cut to leave the
-    repairs theirs (from the same start, so the command's wall clock still rules)."""
-    budget = options.time_budget
-    share = REPAIR_DIAGNOSIS_SECONDS if budget is None else budget * REPAIR_DIAGNOSIS_SHARE
-    return replace(options, time_budget=min(share, REPAIR_DIAGNOSIS_SECONDS))
+    """The options of a ``--repair`` run's own search: from now, at most
+    :data:`REPAIR_DIAGNOSIS_SECONDS` and at most its share of what is left of the time
+    budget (which counts from the command's start), leaving the repairs the rest."""
+    now = time.perf_counter()
+    seconds = REPAIR_DIAGNOSIS_SECONDS
+    if options.time_budget is not None:
+        start = options.started if options.started is not None else now
+        left = max(start + options.time_budget - now, 1e-3)
+        seconds = min(seconds, left * REPAIR_DIAGNOSIS_SHARE)
+    return replace(options, time_budget=seconds, started=now)
 
 
 def _bad_input(pkg: KnowledgePackage) -> tuple[type[Exception], ...]:

@@ -173,12 +173,17 @@ class Source:
             start -= 1
         return Edit(start, node.end, "")
 
+    def starts_line(self, node: Node) -> bool:
+        """Whether only whitespace comes before ``node`` on its line."""
+        start = self.line_starts[self.line_of(node.start) - 1]
+        return not self.text[start : node.start].strip()
+
     def append(self, into: Node, text: str) -> Edit:
         """Add ``text`` as the last element of the list ``into``: on a line of its own,
-        indented as the last element, when that one stands on its own line."""
+        indented as the last element, when that one starts its line."""
         kids = into.children or []
         last = kids[-1] if kids else None
-        if last is not None and len(kids) > 1 and self.own_line(last):
+        if last is not None and len(kids) > 1 and self.starts_line(last):
             return Edit(last.end, last.end, "\n" + self.indent(last.start) + text)
         return Edit(into.end - 1, into.end - 1, (" " if last is not None else "") + text)
 

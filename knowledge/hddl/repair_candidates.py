@@ -318,16 +318,18 @@ def _all(
     analysis: Analysis, writer: Writer, path: Path, literals: list[Failed]
 ) -> Iterator[Candidate | None]:
     domain = analysis.domain
+    htn = analysis.problem.htn
+    roots = frozenset(s.name for s in (htn.subtasks if htn is not None else ()))
     # tier 0: the decisive literals, and tasks with no method at all
     for failed in literals:
         yield from _for_literal(writer, path, failed, 0)
     for task in _methodless(domain, analysis.problem):
-        yield from _add_methods(writer, domain, task, literals, 0)
+        yield from _add_methods(writer, domain, task, literals, 0, roots)
     # tier 1: the task no method could do; the steps around the failure; what the domain
     # shows by itself (steps that need what a later step gives, unused variables)
     failing_task, _ = _call(path.failing)
     if failing_task in {t.name for t in domain.tasks}:
-        yield from _add_methods(writer, domain, failing_task, literals, 1)
+        yield from _add_methods(writer, domain, failing_task, literals, 1, roots)
     for step, k in path.open[:ENCLOSING]:
         assert step.method is not None
         yield from _reorders(writer, step.method, k, 1, near=True)
@@ -352,7 +354,7 @@ def _all(
         yield from _reorders(writer, step.method, k, 2, near=False)
         yield from _arguments(writer, domain, step.method, range(len(step.method.subtasks)), 2)
         yield from _literals_of(writer, step.method, 2)
-        yield from _add_methods(writer, domain, step.method.task.name, literals, 2)
+        yield from _add_methods(writer, domain, step.method.task.name, literals, 2, roots)
     for action in _unique([s.action for s in path.actions]):
         yield from _literals_of(writer, action, 2)
     # tier 3: the methods that had finished before the failure
@@ -533,12 +535,18 @@ def _methodless(domain: Domain, problem: Problem) -> list[str]:
 
 
 def _add_methods(
-    writer: Writer, domain: Domain, task_name: str, literals: list[Failed], tier: int
+    writer: Writer,
+    domain: Domain,
+    task_name: str,
+    literals: list[Failed],
+    tier: int,
+    roots: frozenset[str] = frozenset(),
 ) -> Iterator[Candidate | None]:
     """Methods for ``task_name`` by analogy: one step calling an action or task with the
     task's own parameters (those of the same name first, then the other orders of the
     fitting ones; the closest analogies first), each sibling with its failing literal
-    dropped, an "already done" method with no steps."""
+    dropped, an "already done" method with no steps (not for a task of the initial
+    network, ``roots``: the whole problem would be done by doing nothing)."""
     task = next((t for t in domain.tasks if t.name == task_name), None)
     if task is None:
         return
@@ -561,6 +569,8 @@ def _add_methods(
                 )
                 how = f"{sibling.name} without {formula_text(parts[failed.index])}"
                 yield writer.add_method(named, how, tier)
+    if task_name in roots:
+        return  # an "already done" task of the initial network: the problem would be a no-op
     params = tuple(Typed(p.name, p.types) for p in task.params)
     done = Method(names.fresh(f"m_{task.name}_done"), params, _task_call(task), None, ())
     yield writer.add_method(done, "already done (no steps)", tier)
