@@ -30,9 +30,10 @@ pinned
     or the method's name, for a swap with a swapped subtask, for a wrong variable with the
     subtask called;
 repaired
-    ``plan ... --repair --json`` gives ``"repairs"`` with at least one whose ``"valid"`` is
-    true (a repaired domain that plans and passes the validator).  If the flag is refused
-    (today), repaired is 0 and the report says so;
+    ``plan ... --repair --json`` (under the same ``--time-budget``) gives ``"repairs"`` with
+    at least one whose ``"valid"`` is true (a one-place edit of the domain that plans and
+    whose plan the independent validator accepts: :mod:`knowledge.hddl.repair`).  If the
+    flag is refused (a build without it), repaired is 0 and the report says so;
 seconds
     wall time of the ``--explain`` child (start-up included), plus the ``--repair`` child's
     when there is one: the time to the answer.
