@@ -230,8 +230,9 @@ def propose_repairs(
 ) -> list[Repair]:
     """One-place edits of ``domain_text`` that make the problem plan, best first, each with
     a plan the independent validator accepted (empty when the problem already plans, or no
-    repair was found within ``seconds``).  Raises :class:`~knowledge.hddl.HddlError` for
-    texts that are not a domain and a problem of it."""
+    repair was found within ``seconds``).  Raises :class:`~knowledge.hddl.HddlError` (or
+    ``HddlPlanError``, a ``ValueError``) for texts that are not a domain and a problem of
+    it."""
     report = repair_report(
         domain_text,
         problem_text,
@@ -271,6 +272,9 @@ def repair_report(
     else:
         domain, problem = models
     if result is None:
+        from .planning import compile_problem
+
+        compile_problem(domain, problem)  # what cannot be planned is bad input, said here
         planned = _plan(domain, problem, budget, min(deadline, start + DIAGNOSIS_SECONDS), None)
         result = planned[0] if planned is not None else None
     report = RepairReport(domain_file=domain_file)
@@ -359,7 +363,7 @@ def _plan(
 
     try:
         engine_domain, engine_problem = compile_problem(domain, problem)
-    except (ValueError, KeyError, HddlError):
+    except Exception:  # an edit the compiler refuses is no repair (never the user's input)
         return None
     if budget.node_budget is not None:
         nodes = min(nodes, budget.node_budget) if nodes is not None else budget.node_budget
@@ -375,7 +379,7 @@ def _plan(
     )
     try:
         result: RunResult = plan(engine_domain, engine_problem, options)
-    except (ValueError, KeyError):
+    except Exception:  # as above: the engine refuses the edited domain
         return None
     return result, engine_problem
 
@@ -446,7 +450,7 @@ class _Search:
         report.tried += 1
         try:
             domain = candidate.model(self.domain)
-        except (ValueError, KeyError):
+        except ValueError:
             return "no"
         if self.proven and self._ruled_out(domain):
             report.ruled_out += 1
