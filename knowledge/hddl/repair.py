@@ -63,10 +63,14 @@ DIAGNOSIS_SECONDS = 2.0
 # Seconds relaxed reachability may take to say which edits cannot help: worth it only
 # where it is cheap, so it is skipped when the broken problem's own analysis took longer.
 CHEAP_ANALYSIS = 0.05
-# Tiers of candidates (repair_candidates) always tried, even once one gave a repair: an
-# early tier's edit can plan for the wrong reason, and the edit that restores what the
-# author lost (a swap, a method) may be in the next.
-STRONG_TIERS = 1
+# Tiers of candidates (repair_candidates) tried to the end even once one gave a repair.
+# 0: the search stops with the tier that gave the first repair -- the next tier's edits
+# would only follow it, and going on through tier 1 cost a second or two per break on
+# the tune set (benchmarks/fault_finding.py --seed 1).
+STRONG_TIERS = 0
+# Repairs ``plan --repair`` shows at most: each costs a validation (unified-planning reads
+# the edited domain again: 0.1 s on Transport, 2 s on Barman-BDI).
+CLI_LIMIT = 3
 # Actions of a repair's plan shown in the text.
 PLAN_LINES = 12
 # Seconds ``plan --repair`` gives the repairs when the command has no time budget.
@@ -286,6 +290,7 @@ def repair_report(
     if report.stopped is not None:  # ctrl+c during the run, or no time left for repairs
         report.seconds = time.perf_counter() - start
         return report
+    _prefetch_validator()
     facts, cheap = _facts(domain, problem, deadline)
     found = candidates(
         Analysis(
@@ -332,10 +337,29 @@ def repair_outcome(outcome: PlanOutcome) -> RepairReport:
         domain_file=domain_file,
         problem_file=problem_file,
         seconds=seconds,
+        limit=CLI_LIMIT,
         budget=budget,
         result=outcome.result,
         models=(domain, problem),
     )
+
+
+def _prefetch_validator() -> None:
+    """Start importing the validator (unified-planning: about a second, much of it reading
+    files) in the background while the first candidates are planned; the first
+    validation waits for it if it is not done."""
+    import contextlib
+    import sys
+    import threading
+
+    if "knowledge.hddl.validation" in sys.modules:
+        return
+
+    def load() -> None:
+        with contextlib.suppress(ImportError):  # said when a repair needs it (_validate)
+            import knowledge.hddl.validation  # noqa: F401
+
+    threading.Thread(target=load, name="import-validator", daemon=True).start()
 
 
 def _facts(domain: Domain, problem: Problem, deadline: float) -> tuple[Reachability | None, bool]:
