@@ -11,7 +11,8 @@ domain can say more on its own:
   the fewest left first (the swap that undoes a slip leaves none);
 * **misplaced arguments**: a method variable that nothing uses (not its task, not its
   precondition, no step) while another variable is passed twice, or where it would fit:
-  the slip of passing ``?s1`` for ``?s2`` leaves ``?s2`` unused.
+  the slip of passing ``?s1`` for ``?s2`` leaves ``?s2`` unused, or passes ``?s1`` twice
+  in one call.
 
 Literals are compared lifted, in the method's own variables (``None`` where a step's
 variable is not one of the method's); a step's needs and adds through a compound task
@@ -164,15 +165,14 @@ def inverted_swaps(domain: Domain) -> list[tuple[Method, int, int]]:
 
 
 def misplaced_arguments(domain: Domain) -> list[tuple[Method, int, int, str]]:
-    """(method, step, argument slot, variable): a variable the method declares but never
-    uses, put in place of an argument of a step where its type fits -- the arguments that
-    are passed twice in one call first, then those of variables used more than once."""
+    """(method, step, argument slot, variable) to put there: a variable the method declares
+    but never uses, where its type fits -- first in a call that passes one variable twice,
+    then in place of the variables used most -- and then, in a call that passes one
+    variable twice, any other variable of the method that fits either place."""
     out: list[tuple[tuple[int, int, int], tuple[Method, int, int, str]]] = []
     for index, method in enumerate(domain.methods):
         used = _used(method)
         unused = [p for p in method.params if p.name not in used]
-        if not unused:
-            continue
         counts: dict[str, int] = {}
         for sub in method.subtasks:
             for t in sub.args:
@@ -191,6 +191,12 @@ def misplaced_arguments(domain: Domain) -> list[tuple[Method, int, int, str]]:
                     if fits(domain, free, declared[slot]):
                         rank = (0 if twice else 1, -counts.get(term.name, 0), index)
                         out.append((rank, (method, i, slot, free.name)))
+                if not twice:
+                    continue
+                for other in method.params:
+                    fitting = fits(domain, other, declared[slot])
+                    if fitting and other.name not in names and other not in unused:
+                        out.append(((2, 0, index), (method, i, slot, other.name)))
     out.sort(key=lambda f: f[0])
     return [item for _, item in out]
 
