@@ -175,6 +175,9 @@ class KnowledgePackage:
     and removed, or where the forced choice fails) rather than by weighing the plans'
     issues: set by a package whose plans are lists of actions (HDDL), whose costs, if
     any, are only their number."""
+    proposes_repairs: ClassVar[bool] = False
+    """``plan --repair`` is honoured: :meth:`repairs` proposes edits of the domain (HDDL);
+    elsewhere the flag is refused with the reason."""
     input_errors: ClassVar[tuple[type[Exception], ...]] = ()
     """Exceptions its readers raise for bad input (beyond ``ValueError`` and the engine's):
     the pipeline reports them in one line, exit status 1."""
@@ -307,6 +310,12 @@ class KnowledgePackage:
         over the forced method's own steps) -- the search below it then only looks for
         the deepest failure to show.  None: not proven (the default), search as usual.
         It must never claim what it does not prove."""
+        return None
+
+    def repairs(self, outcome: PlanOutcome) -> Any:
+        """``plan --repair``: one-place edits of the domain that make the problem plan, for
+        the package's text and JSON (HDDL: :class:`knowledge.hddl.repair.RepairReport`);
+        called by the pipeline after the run when :attr:`proposes_repairs` is set."""
         return None
 
     def facts(self, outcome: PlanOutcome) -> dict[str, Any]:

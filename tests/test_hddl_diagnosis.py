@@ -153,3 +153,33 @@ def test_suspects_come_first_in_explain_and_in_json(
 def test_a_plan_has_no_suspects(tmp_path: Path) -> None:
     run = run_files(*files(tmp_path, DOMAIN, SOLVABLE))
     assert run.result.found and run.result.suspects == []
+
+
+def test_a_run_that_gave_up_shows_the_suspects_and_only_the_ends_of_its_path() -> None:
+    """Gave up: the suspects say where to look; of a 12-step path, the first two and the
+    last three steps stay, the rest is one line (``--explain=full`` has all of it)."""
+    from engine.tofs.render import render_text
+    from engine.tofs.results import Blame, Failure, RunResult, Status
+
+    via = tuple((f"(t{i})", f"m{i}" if i % 2 else "") for i in range(12))
+    failure = Failure("(t12)", None, "no method", "", "", (), 13, 40, via=via)
+    suspects = [Blame(f"suspect {i}") for i in range(7)]
+    result = RunResult(
+        "d", "p", "first", Status.NODE_BUDGET, None, [], [], 40, 40, 0.1, failure=failure
+    )
+    result.suspects = suspects
+    lines = render_text(result, explain=False).splitlines()
+    start = lines.index("Where to look first:")
+    assert lines[start + 1 : start + 6] == [f"  {i + 1}. suspect {i}" for i in range(5)]
+    assert "suspect 5" not in "\n".join(lines)  # five are shown
+    path = lines[start + 7 : start + 13]
+    assert path == [
+        "    (t0)",
+        "    (t1) -> m1",
+        "    … 7 more steps of the path (--explain=full)",
+        "    (t9) -> m9",
+        "    (t10)",
+        "    (t11) -> m11",
+    ]
+    full = render_text(result, explain="full").splitlines()
+    assert "    (t5) -> m5" in full

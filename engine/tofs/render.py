@@ -35,7 +35,7 @@ from .reader import (
     plan_words,
     reader_view,
 )
-from .results import Outcome, PolicyNode, RunResult
+from .results import SUSPECTS_SHOWN, Outcome, PolicyNode, RunResult
 
 __all__ = [
     "code",
@@ -621,7 +621,8 @@ def render_text(
         lines.append(f"{none}; {result.nodes} nodes; {result.seconds:.3f} s")
         if result.suspects:
             lines.append("Where to look first:")
-            lines += [f"  {i}. {b.text}" for i, b in enumerate(result.suspects, 1)]
+            shown = result.suspects[:SUSPECTS_SHOWN]
+            lines += [f"  {i}. {b.text}" for i, b in enumerate(shown, 1)]
         if result.failure is not None:
             via = result.failure.via
             if via:
@@ -632,7 +633,13 @@ def render_text(
                         "" if result.complete else " in the part of the tree searched"
                     )
                 lines.append(f"{task} could not be done{why}; its deepest failure was reached by:")
-                lines += [f"    {task} -> {alt}" if alt else f"    {task}" for task, alt in via]
+                steps = [f"    {task} -> {alt}" if alt else f"    {task}" for task, alt in via]
+                if result.outcome is Outcome.GAVE_UP and level != "full" and len(steps) > 8:
+                    # Gave up: the suspects above say where to look; the path is context,
+                    # its start and its end (the whole of it with --explain=full).
+                    hidden = len(steps) - 5
+                    steps[2:-3] = [f"    … {hidden} more steps of the path (--explain=full)"]
+                lines += steps
             lines.append(f"deepest failure: {result.failure.message}")
     if result.plan and level == "reader" and result.mode == "game":
         # A game's plan is a line of play, said in a sentence: the reader's view follows.

@@ -94,6 +94,9 @@ _STOPPED_BY = {
 }
 
 
+SUSPECTS_SHOWN = 5  # an author reads at most five places to look first
+
+
 @dataclass(frozen=True)
 class Blame:
     """Where the failing part of a condition was written, and how it got where it failed,
@@ -329,10 +332,11 @@ class RunResult:
     that could not (``KnowledgePackage.settle``: HDDL's relaxed reachability); the status is
     then ``NO_PLAN``."""
     suspects: list[Blame] = field(default_factory=list)
-    """At most five places to look first when there is no plan, best first: each a literal
-    or a task with where it was written (``Blame``'s text, file and line), filled by the
-    domain's own analysis (``KnowledgePackage.settle``; HDDL ranks the literals and places
-    that cut the most branches and why each cannot hold).  Empty when there is a plan."""
+    """Places to look first when there is no plan, best first (the first
+    :data:`SUSPECTS_SHOWN` are shown): each a literal or a task with where it was written
+    (``Blame``'s text, file and line); the engine's are the conditions that cut the most
+    branches, which the domain's own analysis may rank and join (``KnowledgePackage.settle``;
+    HDDL says why the decisive literal cannot hold).  Empty when there is a plan."""
     explanation: Any = field(default=None, repr=False, compare=False)
     """The run explained in its domain's words, when the caller built one
     (:class:`engine.tofs.explanation.Explanation`): what the workbench's panes show."""
@@ -425,7 +429,7 @@ class RunResult:
                 "policy": _policy_dict(self.policy) if self.policy else None,
                 "diagnostics": self.diagnostics,
                 "proof": self.proof,
-                "suspects": [b.to_dict() for b in self.suspects],
+                "suspects": [b.to_dict() for b in self.suspects[:SUSPECTS_SHOWN]],
                 "stats": self.stats,
                 "options": self.options,
             }

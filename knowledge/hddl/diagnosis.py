@@ -50,6 +50,7 @@ from .model import (
     Pos,
     Problem,
     Term,
+    Typed,
     Var,
     When,
 )
@@ -89,6 +90,9 @@ def diagnose(
     if failure is not None:
         diagnosis = _Diagnosis(domain, problem, failure, facts)
         found, tasks = diagnosis.findings(conditions)[:FINDINGS], diagnosis.no_method()
+        for more in (diagnosis.reordered(conditions), diagnosis.unused()):
+            if len(found) < FINDINGS:
+                found += [b for b in more if all(b.text != f.text for f in found)]
     for line in engine_tasks[:1]:  # the task that most often had no method that applied
         name = line.text.split(":", 1)[0]
         if not any(name in t.text for t in tasks):
@@ -259,13 +263,19 @@ class _Diagnosis:
                 break
         return out
 
-    def _order(self, culprit: Culprit, pred: str, deleted: bool) -> list[Blame]:
+    def _order(
+        self,
+        culprit: Culprit,
+        pred: str,
+        deleted: bool,
+        places: list[tuple[str, int]] | None = None,
+    ) -> list[Blame]:
         """Two steps of the method holding the failing step that clash over ``pred``: a
         later step that could add it (the two may stand in the wrong order), or, when it
         was deleted on the way, an earlier step that may delete it (the wrong order, or
         the wrong arguments in one of the calls)."""
         out: list[Blame] = []
-        for method_name, step in self._places(culprit):
+        for method_name, step in self._places(culprit) if places is None else places:
             method = self.methods.get(method_name.lower())
             if method is None or not 0 < step <= len(method.subtasks):
                 continue
@@ -377,6 +387,78 @@ class _Diagnosis:
             places.append(parent)
         return places
 
+    def reordered(self, suspects: Sequence[Blame]) -> list[Blame]:
+        """For the engine's suspects: a literal a method checks for one of its later steps
+        (pulled up from step k) that a step after k could add -- the two may have changed
+        places.  The first such finding, if any."""
+        for blame in suspects:
+            culprit = blame.detail
+            if not _is_literal(culprit):
+                continue
+            assert isinstance(culprit, Culprit)
+            origin = culprit.origin
+            if origin.step is None or not origin.method:
+                continue
+            literal = culprit.literal
+            atom = literal.body if isinstance(literal, Not) else literal
+            if isinstance(literal, Not) or not isinstance(atom, Atom):
+                continue
+            found = self._order(
+                culprit, atom.predicate.lower(), False, [(origin.method, origin.step)]
+            )
+            if found:
+                return found[:1]
+        return []
+
+    def unused(self) -> list[Blame]:
+        """A method variable that no step and not its task takes (bound, if at all, only to
+        be checked): a step was likely meant to take it -- a subtask called with the wrong
+        variable leaves the right one unused.  Methods on the failed path are looked at;
+        elsewhere only the domain's one such method, if it has exactly one."""
+        on_path = [self.methods[s.method] for s in self.path if s.method in self.methods]
+        parent = self._parent()
+        if parent is not None and parent[0].lower() in self.methods:
+            on_path.append(self.methods[parent[0].lower()])
+        smelly = [m for m in self.domain.methods if _unused(m)]
+        candidates = [m for m in dict.fromkeys(on_path) if _unused(m)]
+        if not candidates and len(smelly) == 1:
+            candidates = smelly
+        for method in candidates:
+            var = _unused(method)[0]
+            slot = self._slot_for(method, var)
+            where = f" ({slot} could take it)" if slot else ""
+            return [
+                Blame(
+                    f"{method.name} ({self.file}:{_line(method.pos)}) binds {var.name} but "
+                    f"passes it to no step{where}: is a step called with the wrong variable?",
+                    self.domain.path,
+                    _line(method.pos),
+                )
+            ]
+        return []
+
+    def _slot_for(self, method: Method, var: Typed) -> str:
+        """The first step of ``method`` with an argument of ``var``'s type held by another
+        variable: where the unused variable could go."""
+        for i, step in enumerate(method.subtasks, 1):
+            declared = self._params_of(step.name)
+            for slot, term in enumerate(step.args):
+                if slot >= len(declared) or not isinstance(term, Var) or term.name == var.name:
+                    continue
+                if all(
+                    any(w in self.domain.ancestors(t) for w in declared[slot].types)
+                    for t in var.types
+                ):
+                    return f"step {i}, {_call_terms(step.name, step.args)},"
+        return ""
+
+    def _params_of(self, name: str) -> tuple[Typed, ...]:
+        action = self.actions.get(name.lower())
+        if action is not None:
+            return action.params
+        task = next((t for t in self.domain.tasks if t.name.lower() == name.lower()), None)
+        return task.params if task is not None else ()
+
     def no_method(self) -> list[Blame]:
         """A compound task none of whose methods applied."""
         f = self.failure
@@ -485,6 +567,14 @@ class _Diagnosis:
 
 
 # -- helpers ---------------------------------------------------------------------------------
+
+
+def _unused(method: Method) -> list[Typed]:
+    """The method's parameters that neither its task nor any of its steps takes."""
+    used = {t.name for t in method.task.args if isinstance(t, Var)}
+    for step in method.subtasks:
+        used.update(t.name for t in step.args if isinstance(t, Var))
+    return [p for p in method.params if p.name not in used]
 
 
 def _conjuncts(formula: Formula | None) -> list[Formula]:

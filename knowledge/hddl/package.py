@@ -79,6 +79,7 @@ class HddlPackage(KnowledgePackage):
         "game": "HDDL problems have no opponents (plan them in first or optimise mode)"
     }
     input_errors = (HddlError,)
+    proposes_repairs = True
 
     # -------------------------------------------------------------- reading
 
@@ -222,6 +223,12 @@ class HddlPackage(KnowledgePackage):
     def output_name(self, options: Mapping[str, Any]) -> str | None:
         return "ipc" if options.get("ipc") else None
 
+    def repairs(self, outcome: PlanOutcome) -> Any:
+        """``--repair``: :func:`knowledge.hddl.repair.repair_outcome`."""
+        from .repair import repair_outcome
+
+        return repair_outcome(outcome)
+
     # -------------------------------------------------------------- words and facts
 
     def phrasing(self, domain: EngineDomain) -> Phrasing:
@@ -258,6 +265,8 @@ class HddlPackage(KnowledgePackage):
             text += "\n" + shortest
         if outcome.why_not:
             text += "\n\n" + "\n".join(outcome.why_not)
+        if outcome.repair is not None:
+            text += "\n\n" + "\n".join(outcome.repair.lines())
         # The first line (the engine's) names the domain, the problem and the outcome in
         # the words every package uses; nothing is said before it.
         return text
@@ -296,6 +305,9 @@ class HddlPackage(KnowledgePackage):
             data["explanation"] = explanation_dict(outcome.explanation)
         if "why_not" in outcome.notes:  # --why-not: each answer side by side, as data
             data["why_not"] = outcome.notes["why_not"]
+        if outcome.repair is not None:
+            data["repairs"] = [r.as_json() for r in outcome.repair.repairs]
+            data["repair"] = outcome.repair.as_json()
         return data
 
     def output_formats(self) -> Mapping[str, Callable[[PlanOutcome], str]]:

@@ -15,6 +15,7 @@ from .game import GameSearch
 from .optimise import CostSearch
 from .options import SearchOptions
 from .records import flatten
+from .reporting import SUSPECTS_KEPT
 
 __all__ = ["Search", "plan"]
 
@@ -51,7 +52,7 @@ class Search(CostSearch, GameSearch):
             sys.setrecursionlimit(old_limit)
         if self.aborted is not None:
             result = self.result(Status.NO_PLAN, None, [], [], None, self.failure(self.aborted))
-            result.suspects = self.suspects()
+            result.suspects = self.suspects(SUSPECTS_KEPT)
             return result
         steps = [self.make_step(alt) for alt in flatten(out.steps)]
         choices = [self.choice_point(pc) for pc in flatten(out.choices)]
@@ -74,7 +75,7 @@ class Search(CostSearch, GameSearch):
         if out.value is not None:
             result.expansions.extend(self.expansion(*item) for item in flatten(out.path))
         else:
-            result.suspects = self.suspects()
+            result.suspects = self.suspects(SUSPECTS_KEPT)
         return result
 
 

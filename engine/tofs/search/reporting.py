@@ -27,7 +27,11 @@ from ..results import (
 from .expansion import EvaluationError, Expander
 from .records import NO_METHOD, Alternative, PendingChoice, PendingFailure, flatten
 
-__all__ = ["Reporter"]
+__all__ = ["SUSPECTS_KEPT", "Reporter"]
+
+# The run keeps more suspects than are shown (``results.SUSPECTS_SHOWN``), for the
+# knowledge's own analysis (``KnowledgePackage.settle``) to pick from.
+SUSPECTS_KEPT = 12
 
 
 class Reporter(Expander):
