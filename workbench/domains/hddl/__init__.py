@@ -2,7 +2,8 @@
 
 Planning, stepping through and explaining an HDDL problem need nothing of their own: the
 generic screens do it.  What HDDL adds is the editor of a domain, because an HDDL domain's
-source is its text (``workbench.domains.hddl.editor``).
+source is its text (``workbench.domains.hddl.editor``), and so the place a failure blames
+(a line of that text) opens in it with the cursor on the line.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from workbench.domains import DomainUI
 if TYPE_CHECKING:
     from textual.screen import Screen
 
+    from engine.tofs.results import Blame
+
 
 def _editor(db: Path | None, domain: str) -> Screen[Any]:
     from workbench.domains.hddl.editor import HddlEditorScreen
@@ -22,4 +25,28 @@ def _editor(db: Path | None, domain: str) -> Screen[Any]:
     return HddlEditorScreen(db, domain)
 
 
-UI = DomainUI("hddl", label="HDDL", knowledge_editor=_editor)
+def _place(db: Path | None, domain: str, blame: Blame) -> Screen[Any] | str:
+    """The HDDL editor of ``domain`` at the blamed line, when the blame is in its text (a
+    stored domain's blame names :func:`~knowledge.hddl.stored.stored_path` as its file);
+    otherwise why not, in one sentence."""
+    from knowledge.hddl.stored import stored_path
+
+    if blame.line is None:
+        return "The knowledge does not say on which line this was written."
+    if blame.file in ("", stored_path(domain)):
+        from workbench.domains.hddl.editor import HddlEditorScreen
+
+        return HddlEditorScreen(db, domain, blame.line)
+    inside = stored_path(f"{domain}/")
+    suffix = stored_path("")
+    if blame.file.startswith(inside[: -len(suffix)]) and blame.file.endswith(suffix):
+        problem = blame.file[len(domain) + 1 : -len(suffix)]
+        return (
+            f"This is line {blame.line} of the problem '{problem}', not of the domain: the "
+            "workbench edits HDDL problems by importing their files again "
+            "(workbench kb import PROBLEM.hddl)."
+        )
+    return f"This was written in {blame.file}, line {blame.line}, not in the stored domain '{domain}'."
+
+
+UI = DomainUI("hddl", label="HDDL", knowledge_editor=_editor, place_editor=_place)

@@ -94,10 +94,13 @@ class HddlEditorScreen(Screen[None]):
         Binding("escape", "leave", "Back", id="hddl.leave"),
     ]
 
-    def __init__(self, db: Path | None, domain: str) -> None:
+    def __init__(self, db: Path | None, domain: str, line: int | None = None) -> None:
+        """``line``: open with the cursor on that line of the text (1-based), as a blame
+        that points there asks (the planning screen's "Where to look")."""
         super().__init__()
         self.db = db
         self.domain = domain
+        self.line = line
         self.revision = 0
         self.saved_text = ""
         self.model: Any = None  # the last text that read, as a model
@@ -129,6 +132,18 @@ class HddlEditorScreen(Screen[None]):
         area.load_text(self.saved_text)
         self.validate()
         area.focus()
+        if self.line is not None:
+            self.go_to_line(self.line)
+
+    def go_to_line(self, line: int) -> None:
+        """Put the cursor at the start of the text on ``line`` (1-based; clamped to the
+        text) and scroll it to the middle of the view."""
+        area = self.query_one("#hddl-text", TextArea)
+        row = min(max(line, 1), area.document.line_count) - 1
+        text = area.document.get_line(row)
+        area.move_cursor((row, len(text) - len(text.lstrip())), center=True)
+        # Before the first layout the area has no height to centre in: again once it has.
+        self.call_after_refresh(area.scroll_cursor_visible, center=True)
 
     # -- validation ------------------------------------------------------------------------
 
