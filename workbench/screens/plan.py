@@ -22,7 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Header, Tree
 from textual.worker import Worker, WorkerState
 
-from engine.tofs import CancelToken, Outcome, Progress, Status
+from engine.tofs import CancelToken, Outcome, Progress, RunResult, Status
 from engine.tofs.results import Blame
 from knowledge import PackageError
 from workbench import runner
@@ -40,7 +40,6 @@ from workbench.widgets import (
     ProblemPicker,
     StatusLine,
 )
-from workbench.widgets.failure_list import FailureList
 from workbench.widgets.explain_md import (
     explain,
     explain_error,
@@ -48,6 +47,7 @@ from workbench.widgets.explain_md import (
     explain_problem,
     test_report,
 )
+from workbench.widgets.failure_list import FailureList
 from workbench.widgets.fitting_footer import FittingFooter
 from workbench.widgets.plan_items import PlanItem, RunView
 from workbench.widgets.run_options import RunOptions
@@ -397,6 +397,14 @@ class PlanScreen(Screen[None]):
             WhyNotScreen(self.shown, self.view.result, choice, alternative, db=self.db)
         )
 
+    def _show_places(self, result: RunResult | None) -> None:
+        """Show the "Where to look" pane for ``result`` if it has places, else hide it
+        (the class lets a narrow layout give the pane's column more rows)."""
+        places = self.query_one(FailureList)
+        places.display = places.show_result(result)
+        self.set_class(places.display, "-places")
+        self.refresh_bindings()
+
     def action_where_to_look(self) -> None:
         """Move to the "Where to look" pane (a run with no plan lists its places there)."""
         places = self.query_one(FailureList)
@@ -607,8 +615,7 @@ class PlanScreen(Screen[None]):
         tree = self.query_one(PlanTree)
         tree.show_result(self.view)
         self.query_one(ExplanationPane).show(explain(tree.root.data, self.audit))
-        places = self.query_one(FailureList)
-        places.display = places.show_result(result)
+        self._show_places(result)
         self.query_one(StatusLine).show_result(message.request, result)
         if result.status is Status.CANCELLED:
             self.notify(
@@ -638,8 +645,7 @@ class PlanScreen(Screen[None]):
         self.view = None
         self.shown = None
         self.query_one(PlanTree).show_message(f"✗ {request.title}: run failed")
-        places = self.query_one(FailureList)
-        places.display = places.show_result(None)
+        self._show_places(None)
         self.query_one(ExplanationPane).show(explain_error(request, text))
         self.query_one(StatusLine).set_status(f"{request.title} failed: {text}", "error")
         self.notify(text, title=f"{request.title} failed", severity="error", timeout=8)

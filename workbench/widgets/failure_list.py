@@ -20,16 +20,16 @@ __all__ = ["FailureList", "place_text"]
 
 
 def place_text(place: Place) -> Text:
-    """One entry: the role, the blame's words, and where it is (or that it has no line)."""
-    at = where(place.blame)
+    """One entry: the role, the blame's words, and the line enter opens (the file too when
+    the words do not name it), or that there is no line to open."""
+    blame = place.blame
+    at = where(blame)
+    if blame.line is None:
+        goes = ("(no line to open)", "dim")
+    else:
+        goes = (f"→ line {blame.line}" if at in blame.text else f"→ {at}", "cyan")
     mark = ("✗ ", "bold red") if place.role == "deepest failure" else ("? ", "yellow")
-    return Text.assemble(
-        mark,
-        (f"{place.role}: ", "bold"),
-        place.blame.text,
-        "  ",
-        (f"→ {at}", "cyan") if place.blame.line is not None else ("(no line to open)", "dim"),
-    )
+    return Text.assemble(mark, (f"{place.role}: ", "bold"), blame.text, "  ", goes)
 
 
 class FailureList(OptionList):

@@ -46,7 +46,9 @@ def _place(db: Path | None, domain: str, blame: Blame) -> Screen[Any] | str:
             "workbench edits HDDL problems by importing their files again "
             "(workbench kb import PROBLEM.hddl)."
         )
-    return f"This was written in {blame.file}, line {blame.line}, not in the stored domain '{domain}'."
+    return (
+        f"This was written in {blame.file}, line {blame.line}, not in the stored domain '{domain}'."
+    )
 
 
 UI = DomainUI("hddl", label="HDDL", knowledge_editor=_editor, place_editor=_place)
