@@ -84,6 +84,8 @@ async def test_a_run_with_no_plan_blames_drop_and_enter_opens_the_line(tmp_path:
         # m_unload's one step is drop; it needs the box in the truck.
         assert "step 1 of m_unload, drop" in first.blame.text
         assert "(in box t1)" in first.blame.text
+        palette = {c.title for c in app.get_system_commands(screen)}
+        assert "Where to look: the blame and suspects of a run with no plan" in palette
         await pilot.press("b")
         await pilot.pause()
         assert screen.focused is places and places.highlighted == 0
