@@ -30,9 +30,10 @@ pinned
     or the method's name, for a swap with a swapped subtask, for a wrong variable with the
     subtask called;
 repaired
-    ``plan ... --repair --json`` gives ``"repairs"`` with at least one whose ``"valid"`` is
-    true (a repaired domain that plans and passes the validator).  If the flag is refused
-    (today), repaired is 0 and the report says so;
+    ``plan ... --repair --json`` (under the same ``--time-budget``) gives ``"repairs"`` with
+    at least one whose ``"valid"`` is true (a one-place edit of the domain that plans and
+    whose plan the independent validator accepts: :mod:`knowledge.hddl.repair`).  If the
+    flag is refused (a build without it), repaired is 0 and the report says so;
 seconds
     wall time of the ``--explain`` child (start-up included), plus the ``--repair`` child's
     when there is one: the time to the answer.
@@ -76,6 +77,7 @@ class Child:
     code: int | None  # None: killed at the budget
     out: str
     seconds: float
+    cpu: float = 0.0  # the child's user + system seconds (exact with --jobs 1)
 
 
 @dataclass
@@ -89,6 +91,7 @@ class Record:
     pinned: bool = False
     repaired: bool = False
     seconds: float = 0.0
+    cpu: float = 0.0  # CPU seconds of the same children: the answer's cost on a quiet machine
     head: list[str] = field(default_factory=list)
 
 
@@ -108,6 +111,7 @@ def workbench(argv: list[str], budget: float) -> Child:
     """``workbench ARGV`` in a fresh interpreter, killed ``GRACE`` s after ``budget``: a
     broken domain can make the search run away, and one run must not hold up the rest."""
     start = time.perf_counter()
+    used = _children_cpu()
     try:
         done = subprocess.run(
             [sys.executable, "-c", WORKBENCH, *argv],
@@ -117,8 +121,22 @@ def workbench(argv: list[str], budget: float) -> Child:
         )
     except subprocess.TimeoutExpired as exc:
         out = exc.stdout if isinstance(exc.stdout, str) else (exc.stdout or b"").decode()
-        return Child(None, out, time.perf_counter() - start)
-    return Child(done.returncode, done.stdout + done.stderr, time.perf_counter() - start)
+        return Child(None, out, time.perf_counter() - start, _children_cpu() - used)
+    seconds = time.perf_counter() - start
+    return Child(done.returncode, done.stdout + done.stderr, seconds, _children_cpu() - used)
+
+
+def _children_cpu() -> float:
+    """User + system seconds of this process's finished children: a child's own cost,
+    apart from the load of whatever else the machine runs (exact when one child runs at a
+    time, --jobs 1; 0 where the platform does not say)."""
+    try:
+        import resource
+
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    except (ImportError, OSError):
+        return 0.0
+    return usage.ru_utime + usage.ru_stime
 
 
 # -- scoring ----------------------------------------------------------------------------------
@@ -265,11 +283,13 @@ def score_break(
     record.status = "killed" if child.code is None else STATUS.get(child.code, "crashed")
     record.named, record.pinned = score(child.out, fault)
     record.seconds = child.seconds
+    record.cpu = child.cpu
     record.head = child.out.splitlines()[:HEAD]
     if repair and record.status != "refused":
         fixed = workbench([*argv, "--repair", "--json"], budget)
         record.repaired = _repaired(fixed)
         record.seconds += fixed.seconds
+        record.cpu += fixed.cpu
     return record
 
 
@@ -365,6 +385,13 @@ def main(argv: list[str] | None = None) -> int:
     if repair_note:
         print(f"repaired counts 0: {repair_note}")
     print(table(runs))
+    kept = [r for run in runs for r in run.kept]
+    if kept:
+        print(
+            f"median CPU seconds per answer: {statistics.median(r.cpu for r in kept):.2f} "
+            "(the children's user + system time, apart from the machine's load; "
+            "exact with --jobs 1)"
+        )
     print("\nkept breaks (status; N = named, P = pinned, R = repaired):")
     for run in runs:
         for r in run.kept:
@@ -372,7 +399,10 @@ def main(argv: list[str] | None = None) -> int:
                 m if ok else "."
                 for m, ok in zip("NPR", (r.named, r.pinned, r.repaired), strict=True)
             )
-            print(f"  {marks} {r.seconds:6.2f}s {r.status:<15} {r.problem}: {r.fault}")
+            print(
+                f"  {marks} {r.seconds:6.2f}s ({r.cpu:5.2f} cpu) {r.status:<15} "
+                f"{r.problem}: {r.fault}"
+            )
     return 0
 
 

@@ -53,7 +53,7 @@ class Outcome:
 
 
 Validator = Callable[[Path, Path, str], list[str]]
-VALIDATOR = Path(__file__).resolve().parents[1] / "tests" / "hddl_validation.py"
+VALIDATOR = Path(__file__).resolve().parents[1] / "knowledge" / "hddl" / "validation.py"
 
 
 def run_one(

@@ -162,6 +162,9 @@ class KnowledgePackage:
     refused_modes: ClassVar[Mapping[str, str]] = {}
     """Search modes its problems cannot be planned in, each with the reason said when
     ``--mode`` asks for it (HDDL: ``{"game": "HDDL problems have no opponents"}``)."""
+    proposes_repairs: ClassVar[bool] = False
+    """``plan --repair`` is honoured: :meth:`repairs` proposes edits of the domain (HDDL);
+    elsewhere the flag is refused with the reason."""
     input_errors: ClassVar[tuple[type[Exception], ...]] = ()
     """Exceptions its readers raise for bad input (beyond ``ValueError`` and the engine's):
     the pipeline reports them in one line, exit status 1."""
@@ -285,6 +288,12 @@ class KnowledgePackage:
         reachability).  It must never turn a result into one that claims more than it
         proves.  Default: the result as it is."""
         return result
+
+    def repairs(self, outcome: PlanOutcome) -> Any:
+        """``plan --repair``: one-place edits of the domain that make the problem plan, for
+        the package's text and JSON (HDDL: :class:`knowledge.hddl.repair.RepairReport`);
+        called by the pipeline after the run when :attr:`proposes_repairs` is set."""
+        return None
 
     def facts(self, outcome: PlanOutcome) -> dict[str, Any]:
         """Facts a knowledge test can check beyond every run's (found, value, status,

@@ -72,6 +72,9 @@ class PlanOutcome:
     explanation: Explanation | None = None
     why_not: list[str] = field(default_factory=list)
     analysis: ProblemAnalysis | None = None
+    repair: Any = None
+    """``--repair``: the package's repairs (:meth:`~knowledge.contract.KnowledgePackage.
+    repairs`), shown after the run."""
     notes: dict[str, Any] = field(default_factory=dict)
     """What a package worked out from the run for its outputs, kept so it is worked out
     once (EDAPS: the critique of an unmanufacturable design)."""
@@ -161,10 +164,35 @@ def refusal(request: PlanRequest, problem: Problem, mode: str) -> str | None:
         return f"--deepening is for first-plan search (--mode first): {named}"
     if request.tree and mode != "game":
         return f"--tree prints a game's decision tree (its policy): {named}, which has none"
-    if request.output is not None and (request.json or request.explain):
-        flag = "--json" if request.json else "--explain"
+    if request.output is not None and (request.json or request.explain or request.repair):
+        flag = "--json" if request.json else "--explain" if request.explain else "--repair"
         return f"the {request.output} format prints the plan alone: {flag} cannot go with it"
+    if request.repair and (request.force or request.replan_from is not None):
+        return (
+            "--repair proposes edits of a domain whose problem does not plan; --why-not "
+            "forces an alternative of a plan: ask one at a time"
+        )
     return None
+
+
+# With --repair, the search of the problem as it is gets at most this share of the time
+# budget, and at most REPAIR_DIAGNOSIS_SECONDS when there is none: its deepest failure is
+# what the repairs start from, and the rest of the budget is theirs.
+REPAIR_DIAGNOSIS_SHARE = 0.5
+REPAIR_DIAGNOSIS_SECONDS = 5.0
+
+
+def _diagnosis(options: SearchOptions) -> SearchOptions:
+    """The options of a ``--repair`` run's own search: from now, at most
+    :data:`REPAIR_DIAGNOSIS_SECONDS` and at most its share of what is left of the time
+    budget (which counts from the command's start), leaving the repairs the rest."""
+    now = time.perf_counter()
+    seconds = REPAIR_DIAGNOSIS_SECONDS
+    if options.time_budget is not None:
+        start = options.started if options.started is not None else now
+        left = max(start + options.time_budget - now, 1e-3)
+        seconds = min(seconds, left * REPAIR_DIAGNOSIS_SHARE)
+    return replace(options, time_budget=seconds, started=now)
 
 
 def _bad_input(pkg: KnowledgePackage) -> tuple[type[Exception], ...]:
@@ -187,6 +215,11 @@ def run_plan(pkg: KnowledgePackage, request: PlanRequest, read: Read | None = No
         raise Refused(f"--mode {request.mode}: {pkg.refused_modes[request.mode]}")
     if request.output is not None and request.output not in pkg.output_formats():
         raise Refused(f"package '{pkg.name}' has no output format '{request.output}'")
+    if request.repair and not pkg.proposes_repairs:
+        raise Refused(
+            f"--repair proposes one-place edits of a domain's HDDL text, and package "
+            f"'{pkg.name}' has none (workbench plan hddl DOMAIN PROBLEM --repair)"
+        )
     errors = _bad_input(pkg)
     if read is None:
         try:
@@ -200,6 +233,8 @@ def run_plan(pkg: KnowledgePackage, request: PlanRequest, read: Read | None = No
     reason = refusal(request, problem, options.mode) or pkg.refusal(request, read)
     if reason is not None:
         raise Refused(reason)
+    if request.repair:
+        options = _diagnosis(options)
     said: list[str] = []
     t0 = time.perf_counter()
     try:
@@ -216,6 +251,11 @@ def run_plan(pkg: KnowledgePackage, request: PlanRequest, read: Read | None = No
     if request.explain and not request.force and request.replan_from is None:
         outcome.explanation = outcome.explain()
     outcome.analysis = pkg.analysis(domain, problem, result)
+    if request.repair:
+        try:
+            outcome.repair = pkg.repairs(outcome)
+        except errors as exc:
+            raise _as_bad_input(exc) from exc
     return outcome
 
 

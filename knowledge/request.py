@@ -74,6 +74,11 @@ class PlanRequest:
     """``--explain``: False, True or "reader" (the reader's view), "full" (the audit)."""
     tree: bool = False
     """``--tree``: print a game's decision tree."""
+    repair: bool = False
+    """``--repair``: after a run with no plan, propose one-place edits of the domain that
+    make it plan, each confirmed by re-planning and an independent validator (a package
+    that cannot -- :attr:`~knowledge.contract.KnowledgePackage.proposes_repairs` -- refuses
+    it)."""
     json: bool = False
     output: str | None = None
     """One of the package's own output formats (HDDL: ``ipc``) instead of text or JSON."""

@@ -72,6 +72,14 @@ FLAGS: dict[str, tuple[list[str], dict[str, Check | str]]] = {
     "memory-budget": (["--memory-budget", "3G"], {"*": options(memory_budget=3000.0)}),
     "explain": (["--explain"], {"*": lambda data: "explanation" in data}),
     "explain-full": (["--explain=full"], {"*": lambda data: "explanation" in data}),
+    # Repairs of a domain's text: HDDL's only (its example plans, so none is proposed).
+    "repair": (
+        ["--repair"],
+        {
+            "hddl": lambda data: data["repairs"] == [] and data["repair"]["already_plans"],
+            "*": REFUSED,
+        },
+    ),
 }
 
 

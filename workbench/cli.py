@@ -178,6 +178,13 @@ def build_parser() -> argparse.ArgumentParser:
         "choice point with its reason",
     )
     p.add_argument("--tree", action="store_true", help="print a game's decision tree (the policy)")
+    p.add_argument(
+        "--repair",
+        action="store_true",
+        help="when there is no plan, propose one-place edits of the domain that make it "
+        "plan, best first, each with the plan it gives, accepted by an independent "
+        "validator (hddl; the run itself gets at most half the time budget, 5 s at most)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     ls = sub.add_parser("list", parents=[common], help="list knowledge packages and their problems")
@@ -475,6 +482,7 @@ def _cmd_plan(args: argparse.Namespace, extra: Sequence[str] = ()) -> int:
         force=_force(args.why_not) or None,
         explain=args.explain,
         tree=args.tree,
+        repair=args.repair,
         json=args.json,
         output=pkg.output_name(options),
         deepening=args.deepening,

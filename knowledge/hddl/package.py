@@ -78,6 +78,7 @@ class HddlPackage(KnowledgePackage):
         "game": "HDDL problems have no opponents (plan them in first or optimise mode)"
     }
     input_errors = (HddlError,)
+    proposes_repairs = True
 
     # -------------------------------------------------------------- reading
 
@@ -170,6 +171,12 @@ class HddlPackage(KnowledgePackage):
     def output_name(self, options: Mapping[str, Any]) -> str | None:
         return "ipc" if options.get("ipc") else None
 
+    def repairs(self, outcome: PlanOutcome) -> Any:
+        """``--repair``: :func:`knowledge.hddl.repair.repair_outcome`."""
+        from .repair import repair_outcome
+
+        return repair_outcome(outcome)
+
     # -------------------------------------------------------------- words and facts
 
     def phrasing(self, domain: EngineDomain) -> Phrasing:
@@ -206,6 +213,8 @@ class HddlPackage(KnowledgePackage):
             text += "\n" + shortest
         if outcome.why_not:
             text += "\n\n" + "\n".join(outcome.why_not)
+        if outcome.repair is not None:
+            text += "\n\n" + "\n".join(outcome.repair.lines())
         return f"{status_word(result)}: {problem.name} ({domain.name})\n{text}"
 
     def json_data(self, outcome: PlanOutcome) -> dict[str, Any]:
@@ -239,6 +248,9 @@ class HddlPackage(KnowledgePackage):
             from engine.tofs.render import explanation_dict
 
             data["explanation"] = explanation_dict(outcome.explanation)
+        if outcome.repair is not None:
+            data["repairs"] = [r.as_json() for r in outcome.repair.repairs]
+            data["repair"] = outcome.repair.as_json()
         return data
 
     def output_formats(self) -> Mapping[str, Callable[[PlanOutcome], str]]:
