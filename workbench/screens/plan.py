@@ -10,6 +10,7 @@ superseded (or cancelled and replaced) are ignored rather than shown over the ne
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -138,6 +139,14 @@ class PlanScreen(Screen[None]):
             "enter on one opens its editor at the line",
         ),
         Binding(
+            "R",
+            "repair",
+            "Repair",
+            id="plan.repair",
+            tooltip="A run with no plan, of a package that repairs (HDDL): search one-place "
+            "edits of the domain that make it plan, preview them and apply one",
+        ),
+        Binding(
             "v",
             "domain_view",
             "Domain view",
@@ -233,6 +242,8 @@ class PlanScreen(Screen[None]):
             return True if self.view is not None else None
         if action == "where_to_look":
             return True if self.query_one(FailureList).places else None
+        if action == "repair":
+            return True if self._repairs() is not None else None
         if action == "domain_view":
             entry = self.query_one(ProblemPicker).current
             of_run = (
@@ -405,6 +416,39 @@ class PlanScreen(Screen[None]):
         self.set_class(places.display, "-places")
         self.refresh_bindings()
 
+    def _repairs(self) -> Callable[[Path | None, str, str], Screen[Any]] | None:
+        """The repair screen of the run on screen, when it ended with no plan and its
+        package repairs."""
+        if self.view is None or self.shown is None or self.running:
+            return None
+        if self.view.result.found:
+            return None
+        return domain_ui(self.shown.package).repairs
+
+    def action_repair(self) -> None:
+        """Search repairs of the shown run's domain for its problem (their own screen)."""
+        repairs = self._repairs()
+        request = self.shown
+        if repairs is None or request is None:
+            from workbench.palette import unavailable
+
+            self.notify(unavailable("plan.repair"), severity="warning")
+            return
+        try:
+            domain = request.domain_name()
+        except PackageError as exc:
+            self.notify(str(exc), severity="error")
+            return
+
+        def applied(revision: int | None) -> None:
+            if revision is not None:
+                self.query_one(StatusLine).set_status(
+                    f"{domain} is now at revision {revision}: r plans {request.title} again.",
+                    "ok",
+                )
+
+        self.app.push_screen(repairs(self.db, domain, request.problem), applied)
+
     def action_where_to_look(self) -> None:
         """Move to the "Where to look" pane (a run with no plan lists its places there)."""
         places = self.query_one(FailureList)
@@ -443,7 +487,11 @@ class PlanScreen(Screen[None]):
             self.notify(str(exc), severity="error")
             return None
         own = domain_ui(request.package).place_editor
-        target = own(self.db, domain, blame) if own is not None else self._toml_place(domain, blame)
+        target = (
+            own(self.db, domain, request.problem, blame)
+            if own is not None
+            else self._toml_place(domain, blame)
+        )
         if isinstance(target, str):
             self.notify(target, title=place.role, severity="warning")
             return None
