@@ -24,6 +24,7 @@ from textual.widgets import OptionList, Static, TextArea
 from engine.tofs import Status
 from tests.test_app import SIZE, run_problem, screen_of
 from tests.test_app_places import P1, broken_store, line_in_block, notes, stored_text
+from tests.test_app_reach import assert_every_binding_in_palette
 from workbench.app import WorkbenchApp
 from workbench.cli import main
 from workbench.domains.hddl.editor import HddlEditorScreen
@@ -71,8 +72,11 @@ async def test_r_on_a_run_with_no_plan_previews_and_applies_the_repair(tmp_path:
         await run_problem(app, pilot, P1)
         plan_screen = screen_of(app)
         assert plan_screen.view is not None and plan_screen.view.result.status is Status.NO_PLAN
+        palette = {c.title for c in app.get_system_commands(plan_screen)}
+        assert "Repair: one-place edits of the domain that make the problem plan" in palette
         await pilot.press("R")
         screen = await searched(app, pilot)
+        await assert_every_binding_in_palette(app, screen)
         first = screen.repairs[0]
         assert first.valid and first.kind == "add-effect" and first.place == "pick_up"
         assert "(in ?p ?v)" in first.summary and "pick_up" in first.summary
@@ -141,6 +145,7 @@ async def test_ctrl_r_in_the_hddl_editor_applies_a_repair_and_reloads(tmp_path: 
         await pilot.pause()
         editor = app.screen
         assert isinstance(editor, HddlEditorScreen)
+        await assert_every_binding_in_palette(app, editor)
         area = editor.query_one("#hddl-text", TextArea)
         # Unsaved edits first: the repair searches the stored text, so it is refused.
         area.insert(" ")

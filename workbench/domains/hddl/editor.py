@@ -123,7 +123,13 @@ class HddlEditorScreen(Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "save", "Save", id="hddl.save"),
+        Binding(
+            "ctrl+s",
+            "save",
+            "Save",
+            id="hddl.save",
+            tooltip="Save the text as the domain's next revision (the store re-reads it first)",
+        ),
         Binding(
             "ctrl+r",
             "repair",
@@ -132,7 +138,13 @@ class HddlEditorScreen(Screen[None]):
             tooltip="Search one-place edits that make the problem plan; preview each (diff, "
             "plan) and apply one as the next revision",
         ),
-        Binding("escape", "leave", "Back", id="hddl.leave"),
+        Binding(
+            "escape",
+            "leave",
+            "Back",
+            id="hddl.leave",
+            tooltip="Leave the editor (with unsaved edits it asks: save, discard or stay)",
+        ),
     ]
 
     def __init__(
