@@ -72,7 +72,8 @@ def _editor_tooltip() -> str:
 
 
 class PlanScreen(Screen[None]):
-    """Problem picker | plan tree | explanation, with a status line and the footer."""
+    """Problem picker | plan tree | explanation (and, under it after a run with no plan,
+    where to look), with a status line and the footer."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "run", "Run", id="plan.run", tooltip="Plan the highlighted problem"),
