@@ -136,6 +136,7 @@ class PlanScreen(Screen[None]):
             "where_to_look",
             "Where to look",
             id="plan.where_to_look",
+            show=False,  # the pane's own border says it, when there is a pane
             tooltip="A run with no plan: the deepest failure's blame and the suspects; "
             "enter on one opens its editor at the line",
         ),
@@ -144,6 +145,7 @@ class PlanScreen(Screen[None]):
             "repair",
             "Repair",
             id="plan.repair",
+            show=False,  # said on the Where to look pane's border, when there is a run to repair
             tooltip="A run with no plan, of a package that repairs (HDDL): search one-place "
             "edits of the domain that make it plan, preview them and apply one",
         ),
@@ -415,6 +417,10 @@ class PlanScreen(Screen[None]):
         places = self.query_one(FailureList)
         places.display = places.show_result(result)
         self.set_class(places.display, "-places")
+        repairs = self._repairs() is not None
+        places.border_subtitle = "b here · enter opens the line" + (
+            " · R repairs" if repairs else ""
+        )
         self.refresh_bindings()
 
     def _repairs(self) -> Callable[[Path | None, str, str], Screen[Any]] | None:
