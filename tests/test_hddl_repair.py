@@ -217,3 +217,16 @@ def test_other_packages_refuse_repair(capsys: pytest.CaptureFixture[str]) -> Non
         ["plan", "hddl", *files, "--repair", "--why-not", "(deliver box town)=m_deliver"], capsys
     )
     assert status == 1 and "ask one at a time" in err
+
+
+def test_a_runs_budgets_become_the_repair_searchs() -> None:
+    """The hook for a caller holding a run's ``SearchOptions`` (the workbench): the time
+    budget counts from the run's start, and the rest is passed on as it is."""
+    from engine.tofs import SearchOptions
+
+    cancel = CancelToken()
+    options = SearchOptions(
+        time_budget=2.0, started=100.0, node_budget=50, memory_budget=512.0, cancel=cancel
+    )
+    assert Budget.of(options) == Budget(102.0, 50, 512.0, cancel)
+    assert Budget.of(SearchOptions()).deadline is None
