@@ -379,6 +379,7 @@ def test_knowledge_tests_run_with_the_default_memory_budget(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """`kb test` runs get the memory budget `plan` gets when none is asked for."""
+    import knowledge.pipeline
     from knowledge import KnowledgePackage, default_memory_budget, get_package
     from workbench.kb.testing import jobs_for_tests, run_test_job
 
@@ -387,10 +388,10 @@ def test_knowledge_tests_run_with_the_default_memory_budget(
     assert spec.tests, "the dinner domain ships knowledge tests"
     seen: list[float | None] = []
 
-    def facts(self: KnowledgePackage, request: Any) -> dict[str, Any]:
+    def run_plan(package: KnowledgePackage, request: Any) -> Any:
         seen.append(request.memory_budget)
-        return {}
+        raise ValueError("seen; no need to plan")
 
-    monkeypatch.setattr(KnowledgePackage, "run_facts", facts)
+    monkeypatch.setattr(knowledge.pipeline, "run_plan", run_plan)
     run_test_job(jobs_for_tests("dinner", spec)[0])
     assert seen == [default_memory_budget()] and seen[0] is not None

@@ -52,6 +52,8 @@ TITLES: dict[str, str] = {
     "plan.filter": "Filter the plan tree",
     "plan.audit": "Explanation: the reader's view or the full audit",
     "plan.export": "Export the plan to Markdown",
+    "plan.where_to_look": "Where to look: the blame and suspects of a run with no plan",
+    "plan.repair": "Repair: one-place edits of the domain that make the problem plan",
     "plan.svg": "Export the screen as an SVG picture",
     "editor.new": "New item",
     "editor.rename": "Rename the item",
@@ -87,6 +89,9 @@ UNAVAILABLE: dict[str, str] = {
     "plan.step_through": _PLAN_FIRST,
     "plan.why_not": _PLAN_FIRST,
     "plan.export": _PLAN_FIRST,
+    "plan.where_to_look": "Only a run that ended with no plan has places to look at.",
+    "plan.repair": "Only a run that ended with no plan, of a package that repairs its "
+    "domains (HDDL), has repairs to search.",
     "editor.save": "Open an item first: enter on an item in the tree.",
     "editor.revert": "The open item has no unsaved edits.",
     "editor.rename": "Highlight an item in the tree first.",

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
     from engine.tofs import RunResult
+    from engine.tofs.results import Blame
     from workbench.kb.drafts import Draft
 
 __all__ = [
@@ -160,6 +161,17 @@ class DomainUI:
     knowledge_editor: Callable[[Path | None, str], Screen[Any]] | None = None
     """The editor for a domain of this package, in place of the generic knowledge editor:
     ``(store path, domain) -> screen`` (HDDL: the domain's text, which is its source)."""
+    place_editor: Callable[[Path | None, str, str, Blame], Screen[Any] | str] | None = None
+    """The editor of a domain of this package opened at the place a blame points at (a
+    line of the planning screen's "Where to look"): ``(store path, domain, problem of the
+    run, blame) ->`` the screen, with its cursor there, or a sentence saying why no editor
+    opens there (the blame is in a problem, not the domain).  None: the generic knowledge
+    editor, at the item of the domain's TOML that the line falls in."""
+    repairs: Callable[[Path | None, str, str], Screen[Any]] | None = None
+    """A screen that searches, previews and applies repairs of a domain for one of its
+    problems: ``(store path, domain, problem) -> screen`` (HDDL: one-place edits that make
+    the problem plan, applied as a revision).  ``R`` on the planning screen opens it for a
+    run that ended with no plan."""
     default_knowledge: str | None = None
     """A knowledge domain the knowledge editor opens on when nothing says which (the first
     package naming one the store holds wins; otherwise the store's first domain)."""

@@ -350,6 +350,15 @@ def cmd_test(store: KnowledgeStore, args: argparse.Namespace) -> int:
                     "problem": o.test.problem,
                     "passed": o.passed,
                     "failures": o.failures,
+                    "places": [
+                        {
+                            "role": p.role,
+                            "text": p.blame.text,
+                            "file": p.blame.file,
+                            "line": p.blame.line,
+                        }
+                        for p in o.places
+                    ],
                     "error": o.error,
                     "seconds": round(o.seconds, 4),
                 }

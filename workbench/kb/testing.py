@@ -25,6 +25,7 @@ from knowledge import (
 )
 from knowledge.batch import BatchExecutor, in_process
 
+from ..places import Place, blame_lines, places
 from .catalog import domain_owner
 from .store import KnowledgeStore
 
@@ -48,6 +49,10 @@ class TestOutcome:
     seconds: float = 0.0
     error: str | None = None
     traceback: str | None = None  # set when running the test raised: a fault, not a failure
+    places: list[Place] = field(default_factory=list)
+    """Where to look, when the test failed and its run found no plan: the deepest failure's
+    blame and the suspects (:func:`workbench.places.places`); ``failures`` ends with them
+    in words."""
 
 
 def _same(expected: Any, actual: Any, tolerance: float) -> bool:
@@ -164,7 +169,12 @@ def run_test_job(job: TestJob) -> TestOutcome:
             # stops with what it found instead of taking the machine down with the batch.
             memory_budget=options.get("memory_budget") or default_memory_budget(),
         )
-        facts = pkg.run_facts(request)
+        from knowledge.pipeline import outcome_facts, run_plan
+
+        # ``run_facts`` without throwing the run away: a failed test whose run found no
+        # plan says where the knowledge went wrong, as the planning screen does.
+        outcome = run_plan(pkg, request)
+        facts = outcome_facts(outcome)
     except (PackageError, ValueError, OSError) as exc:
         return TestOutcome(test, False, seconds=time.perf_counter() - t0, error=str(exc))
     except Exception as exc:  # a bug in a package or a primitive: report it, run the rest
@@ -176,7 +186,11 @@ def run_test_job(job: TestJob) -> TestOutcome:
             traceback="".join(traceback.format_exception(exc)),
         )
     failures = check(test, facts)
-    return TestOutcome(test, not failures, failures, time.perf_counter() - t0)
+    found: list[Place] = []
+    if failures:
+        found = places(outcome.result)
+        failures += blame_lines(outcome.result)
+    return TestOutcome(test, not failures, failures, time.perf_counter() - t0, places=found)
 
 
 def _could_not_run(job: TestJob, error: str, traceback_text: str | None) -> TestOutcome:

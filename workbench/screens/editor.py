@@ -245,15 +245,19 @@ the primitive at the cursor.  Empty list entries are dropped on save.
         domain: str | None = None,
         draft: Draft | None = None,
         item: ItemRef | None = None,
+        at: tuple[ItemRef, str] | None = None,
     ) -> None:
         """``draft``: unsaved edits left over from an earlier session, to put back into
         the form (they stay unsaved: the user still saves them); ``item``: the item of
-        ``domain`` to open (the palette's choice)."""
+        ``domain`` to open (the palette's choice).  ``at``: an item of ``domain`` and one of
+        its fields ("" for none) to open with the cursor there, as a blame that points into
+        the domain asks (the planning screen's "Where to look")."""
         super().__init__()
         self.db = db
         self.domain: str | None = domain if draft is None else draft.domain
         self.restore = draft
         self.item = item
+        self.at = at
         self.drafts = DraftBox.for_store(db)
         self.spec: DomainSpec | None = None
         self.base = 0
@@ -314,6 +318,8 @@ the primitive at the cursor.  Empty list entries are dropped on save.
             await self.load_domain(self.domain, keep=self.item)
         if self.restore is not None:
             await self.restore_draft(self.restore)
+        elif self.at is not None:
+            await self.go_to(*self.at)
 
     def on_unmount(self) -> None:
         if self._store is not None:
@@ -957,7 +963,15 @@ the primitive at the cursor.  Empty list entries are dropped on save.
             tree.move_cursor(tree.root)
             self._status(f"{finding}", "warning")
             return False
-        ref = ItemRef(finding.kind, finding.name)
+        if not await self.go_to(ItemRef(finding.kind, finding.name), finding.field):
+            return False
+        self._status(str(finding), "warning" if finding.severity == "warning" else "error")
+        return True
+
+    async def go_to(self, ref: ItemRef, field: str = "") -> bool:
+        """Open ``ref``, put the tree cursor on it and focus its ``field`` (if any); False
+        (and a warning) when the domain has no such item."""
+        tree = self.query_one(KnowledgeTree)
         form = self.query_one(ItemForm)
         if self.spec is None or find_item(self.spec, ref) is None:
             self.notify(f"{ref.title} is not in {self.domain} r{self.base}.", severity="warning")
@@ -967,9 +981,8 @@ the primitive at the cursor.  Empty list entries are dropped on save.
                 self.notify(f"Unsaved edits to {form.ref.title} were dropped.", severity="warning")
             await self.open_item(ref)
         tree.select_item(ref)
-        if finding.field:
-            form.focus_field(finding.field)
-        self._status(str(finding), "warning" if finding.severity == "warning" else "error")
+        if field:
+            form.focus_field(field)
         return True
 
     # ------------------------------------------------------------------ history

@@ -24,6 +24,8 @@ ABOUT = """\
 ✓ chosen, ✗ rejected with its reason, ▸ the opponent's planned (most likely) move,
 · another opponent move planned for.
 **Explanation** (right) says why the highlighted line is what it is.
+**Where to look** (under it, after a run with no plan) lists the deepest failure's blame
+and the suspects: *enter* opens the editor at the line.
 """
 
 

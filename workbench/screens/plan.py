@@ -10,8 +10,9 @@ superseded (or cancelled and replaced) are ignored rather than shown over the ne
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -22,12 +23,14 @@ from textual.screen import Screen
 from textual.widgets import Header, Tree
 from textual.worker import Worker, WorkerState
 
-from engine.tofs import CancelToken, Outcome, Progress, Status
+from engine.tofs import CancelToken, Outcome, Progress, RunResult, Status
+from engine.tofs.results import Blame
 from knowledge import PackageError
 from workbench import runner
 from workbench.domains import domain_ui, domain_uis, join_or
 from workbench.export import default_export_folder, export_path, plan_markdown
 from workbench.messages import PlanFailed, PlanFinished, PlanProgress, TestsFinished
+from workbench.places import Place
 from workbench.planning_process import PlanningError, planning_process
 from workbench.runner import ProblemRef, RunSettings
 from workbench.widgets import (
@@ -45,6 +48,7 @@ from workbench.widgets.explain_md import (
     explain_problem,
     test_report,
 )
+from workbench.widgets.failure_list import FailureList
 from workbench.widgets.fitting_footer import FittingFooter
 from workbench.widgets.plan_items import PlanItem, RunView
 from workbench.widgets.run_options import RunOptions
@@ -68,7 +72,8 @@ def _editor_tooltip() -> str:
 
 
 class PlanScreen(Screen[None]):
-    """Problem picker | plan tree | explanation, with a status line and the footer."""
+    """Problem picker | plan tree | explanation (and, under it after a run with no plan,
+    where to look), with a status line and the footer."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "run", "Run", id="plan.run", tooltip="Plan the highlighted problem"),
@@ -127,6 +132,24 @@ class PlanScreen(Screen[None]):
             tooltip="Re-plan with the highlighted alternative forced and compare",
         ),
         Binding(
+            "b",
+            "where_to_look",
+            "Where to look",
+            id="plan.where_to_look",
+            show=False,  # the pane's own border says it, when there is a pane
+            tooltip="A run with no plan: the deepest failure's blame and the suspects; "
+            "enter on one opens its editor at the line",
+        ),
+        Binding(
+            "R",
+            "repair",
+            "Repair",
+            id="plan.repair",
+            show=False,  # said on the Where to look pane's border, when there is a run to repair
+            tooltip="A run with no plan, of a package that repairs (HDDL): search one-place "
+            "edits of the domain that make it plan, preview them and apply one",
+        ),
+        Binding(
             "v",
             "domain_view",
             "Domain view",
@@ -157,7 +180,7 @@ class PlanScreen(Screen[None]):
         ),
     ]
 
-    PANES: ClassVar[str] = "#problems, #run-options, #plan-tree, #explanation"
+    PANES: ClassVar[str] = "#problems, #run-options, #plan-tree, #explanation, #failure"
     """The panes a maximize key means (see :mod:`workbench.panes`)."""
 
     NARROW_GUIDE_DEPTH = 2
@@ -195,9 +218,14 @@ class PlanScreen(Screen[None]):
             tree = PlanTree(id="plan-tree")
             tree.border_title = "Plan"
             yield tree
-            pane = ExplanationPane(id="explanation")
-            pane.border_title = self._pane_title()
-            yield pane
+            with Vertical(id="right"):
+                pane = ExplanationPane(id="explanation")
+                pane.border_title = self._pane_title()
+                yield pane
+                places = FailureList(id="failure")
+                places.border_title = "Where to look"
+                places.display = False  # until a run ends with no plan
+                yield places
         yield StatusLine("Ready.", id="status")
         yield FittingFooter()
 
@@ -215,6 +243,10 @@ class PlanScreen(Screen[None]):
             "toggle_audit",
         ):
             return True if self.view is not None else None
+        if action == "where_to_look":
+            return True if self.query_one(FailureList).places else None
+        if action == "repair":
+            return True if self._repairs() is not None else None
         if action == "domain_view":
             entry = self.query_one(ProblemPicker).current
             of_run = (
@@ -380,6 +412,125 @@ class PlanScreen(Screen[None]):
             WhyNotScreen(self.shown, self.view.result, choice, alternative, db=self.db)
         )
 
+    def _show_places(self, result: RunResult | None) -> None:
+        """Show the "Where to look" pane for ``result`` if it has places, else hide it
+        (the class lets a narrow layout give the pane's column more rows)."""
+        places = self.query_one(FailureList)
+        places.display = places.show_result(result)
+        self.set_class(places.display, "-places")
+        repairs = self._repairs() is not None
+        places.border_subtitle = "b here · enter opens the line" + (
+            " · R repairs" if repairs else ""
+        )
+        self.refresh_bindings()
+
+    def _repairs(self) -> Callable[[Path | None, str, str], Screen[Any]] | None:
+        """The repair screen of the run on screen, when it ended with no plan and its
+        package repairs."""
+        if self.view is None or self.shown is None or self.running:
+            return None
+        if self.view.result.found:
+            return None
+        return domain_ui(self.shown.package).repairs
+
+    def action_repair(self) -> None:
+        """Search repairs of the shown run's domain for its problem (their own screen)."""
+        repairs = self._repairs()
+        request = self.shown
+        if repairs is None or request is None:
+            from workbench.palette import unavailable
+
+            self.notify(unavailable("plan.repair"), severity="warning")
+            return
+        try:
+            domain = request.domain_name()
+        except PackageError as exc:
+            self.notify(str(exc), severity="error")
+            return
+
+        def applied(revision: int | None) -> None:
+            if revision is not None:
+                self.query_one(StatusLine).set_status(
+                    f"{domain} is now at revision {revision}: r plans {request.title} again.",
+                    "ok",
+                )
+
+        self.app.push_screen(repairs(self.db, domain, request.problem), applied)
+
+    def action_where_to_look(self) -> None:
+        """Move to the "Where to look" pane (a run with no plan lists its places there)."""
+        places = self.query_one(FailureList)
+        if not places.places:
+            from workbench.palette import unavailable
+
+            self.notify(unavailable("plan.where_to_look"), severity="warning")
+            return
+        if self.maximized is not None and self.maximized is not places:
+            self.minimize()
+        places.focus()
+
+    @on(FailureList.PlaceChosen)
+    def _place_chosen(self, message: FailureList.PlaceChosen) -> None:
+        message.stop()
+        self.open_place(message.place)
+
+    def open_place(self, place: Place) -> Screen[Any] | None:
+        """Open the editor of the shown run's domain where ``place`` was written: the
+        package's own (HDDL: its text, the cursor on the line), else the knowledge editor
+        at the TOML item the line falls in.  A place with no line, or one no editor
+        opens, is said in a notification and nothing else happens.  The screen opened,
+        if any."""
+        blame = place.blame
+        request = self.shown
+        if blame.line is None or request is None:
+            self.notify(
+                f"{place.role}: the knowledge does not say where this was written, so there "
+                "is no line to open.",
+                severity="warning",
+            )
+            return None
+        try:
+            domain = request.domain_name()
+        except PackageError as exc:
+            self.notify(str(exc), severity="error")
+            return None
+        own = domain_ui(request.package).place_editor
+        target = (
+            own(self.db, domain, request.problem, blame)
+            if own is not None
+            else self._toml_place(domain, blame)
+        )
+        if isinstance(target, str):
+            self.notify(target, title=place.role, severity="warning")
+            return None
+        self.app.push_screen(target)
+        return target
+
+    def _toml_place(self, domain: str, blame: Blame) -> Screen[Any] | str:
+        """The knowledge editor of ``domain`` at the item (and field) of its TOML text
+        that the blamed line falls in, or why not."""
+        from workbench.kb import StoreError
+        from workbench.kb.catalog import open_store
+        from workbench.places import toml_item_at
+        from workbench.screens.editor import EditorScreen
+        from workbench.widgets.kb_fields import ItemRef
+
+        try:
+            store = open_store(self.db)
+            try:
+                text = store.export(domain)
+            finally:
+                store.close()
+        except StoreError as exc:
+            return f"The knowledge could not be read: {exc}"
+        item = toml_item_at(text, blame.line or 0)
+        if item is None:
+            return (
+                f"Line {blame.line} of {domain}'s knowledge is in no task, method, operator, "
+                "constant or test; the knowledge editor opens on the domain (F2)."
+            )
+        return EditorScreen(self.db, domain, at=(ItemRef(item.kind, item.name), item.field))
+
     def action_domain_view(self) -> None:
         """The highlighted problem's own view if its package has one (a
         :class:`~workbench.domains.ProblemView`), else the view of the run on screen its
@@ -520,6 +671,7 @@ class PlanScreen(Screen[None]):
         tree = self.query_one(PlanTree)
         tree.show_result(self.view)
         self.query_one(ExplanationPane).show(explain(tree.root.data, self.audit))
+        self._show_places(result)
         self.query_one(StatusLine).show_result(message.request, result)
         self.add_class("-run-ended")  # on a narrow screen the explanation gets half
         if result.status is Status.CANCELLED:
@@ -550,6 +702,7 @@ class PlanScreen(Screen[None]):
         self.view = None
         self.shown = None
         self.query_one(PlanTree).show_message(f"✗ {request.title}: run failed")
+        self._show_places(None)
         self.query_one(ExplanationPane).show(explain_error(request, text))
         self.query_one(StatusLine).set_status(f"{request.title} failed: {text}", "error")
         self.add_class("-run-ended")

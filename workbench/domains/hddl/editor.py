@@ -76,6 +76,39 @@ def outline(domain: Any) -> list[tuple[str, list[tuple[str, int, int]]]]:
     ]
 
 
+def store_text(
+    db: Path | None, domain: str, text: str, base: int, message: str = "edited in the workbench"
+) -> int:
+    """Store ``text`` as the next revision of the HDDL domain ``domain``, its knowledge
+    tests kept, if the domain is still at revision ``base``; the new revision's id.
+
+    One write for the editor's save and an applied repair: the store re-reads the text in
+    its transaction and refuses, writing nothing, text that does not read, and a domain
+    saved by someone else since ``base`` (:class:`~workbench.kb.store.StaleRevision`).
+    Raises :class:`~workbench.kb.StoreError`, or ``ValueError`` (an
+    :class:`~knowledge.hddl.HddlError`) for text that does not read or names another
+    domain."""
+    from knowledge.hddl import parse_domain
+    from knowledge.hddl.stored import PACKAGE, domain_to_spec
+    from workbench.kb.catalog import open_store
+
+    model = parse_domain(text, f"{domain}.hddl")
+    if model.name != domain:
+        raise ValueError(
+            f"the text defines domain '{model.name}'; its name in the store is '{domain}'"
+        )
+    store = open_store(db)
+    try:
+        tests = store.load(domain).tests
+        spec = domain_to_spec(model).model_copy(update={"tests": tests})
+        rev = store.import_spec(
+            spec, package=PACKAGE, path=f"{domain}.hddl", base=base, message=message
+        )
+    finally:
+        store.close()
+    return rev.id
+
+
 class HddlEditorScreen(Screen[None]):
     """Edit one stored HDDL domain's text, validated as it is typed."""
 
@@ -90,14 +123,45 @@ class HddlEditorScreen(Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "save", "Save", id="hddl.save"),
-        Binding("escape", "leave", "Back", id="hddl.leave"),
+        Binding(
+            "ctrl+s",
+            "save",
+            "Save",
+            id="hddl.save",
+            tooltip="Save the text as the domain's next revision (the store re-reads it first)",
+        ),
+        Binding(
+            "ctrl+r",
+            "repair",
+            "Repair",
+            id="hddl.repair",
+            tooltip="Search one-place edits that make the problem plan; preview each (diff, "
+            "plan) and apply one as the next revision",
+        ),
+        Binding(
+            "escape",
+            "leave",
+            "Back",
+            id="hddl.leave",
+            tooltip="Leave the editor (with unsaved edits it asks: save, discard or stay)",
+        ),
     ]
 
-    def __init__(self, db: Path | None, domain: str) -> None:
+    def __init__(
+        self,
+        db: Path | None,
+        domain: str,
+        line: int | None = None,
+        problem: str | None = None,
+    ) -> None:
+        """``line``: open with the cursor on that line of the text (1-based), as a blame
+        that points there asks (the planning screen's "Where to look").  ``problem``: the
+        stored problem repairs are searched for (None: the domain's first)."""
         super().__init__()
         self.db = db
         self.domain = domain
+        self.line = line
+        self.problem = problem
         self.revision = 0
         self.saved_text = ""
         self.model: Any = None  # the last text that read, as a model
@@ -134,6 +198,8 @@ class HddlEditorScreen(Screen[None]):
         area.focus()
         if self.start_at is not None:
             self.go_to(*self.start_at)
+        if self.line is not None:
+            self.go_to_line(self.line)
 
     def go_to(self, kind: str, name: str) -> bool:
         """Put the text cursor on the declaration of store item ``name`` of ``kind``
@@ -151,6 +217,16 @@ class HddlEditorScreen(Screen[None]):
                     area.move_cursor((line - 1, max(column - 1, 0)), center=True)
                     return True
         return False
+
+    def go_to_line(self, line: int) -> None:
+        """Put the cursor at the start of the text on ``line`` (1-based; clamped to the
+        text) and scroll it to the middle of the view."""
+        area = self.query_one("#hddl-text", TextArea)
+        row = min(max(line, 1), area.document.line_count) - 1
+        text = area.document.get_line(row)
+        area.move_cursor((row, len(text) - len(text.lstrip())), center=True)
+        # Before the first layout the area has no height to centre in: again once it has.
+        self.call_after_refresh(area.scroll_cursor_visible, center=True)
 
     # -- validation ------------------------------------------------------------------------
 
@@ -227,9 +303,7 @@ class HddlEditorScreen(Screen[None]):
 
     def action_save(self) -> bool:
         """Store the text as the domain's next revision; False (and why) if it cannot be."""
-        from knowledge.hddl.stored import PACKAGE, domain_to_spec
         from workbench.kb import StoreError
-        from workbench.kb.catalog import open_store
 
         self.validate()
         if self.problems or self.model is None:
@@ -238,28 +312,75 @@ class HddlEditorScreen(Screen[None]):
         if not self.dirty:
             self.notify("Nothing to save.")
             return True
-        store = open_store(self.db)
+        text = self.query_one("#hddl-text", TextArea).text
         try:
-            tests = store.load(self.domain).tests
-            spec = domain_to_spec(self.model).model_copy(update={"tests": tests})
-            rev = store.import_spec(
-                spec,
-                package=PACKAGE,
-                path=f"{self.domain}.hddl",
-                base=self.revision,
-                message="edited in the workbench",
-            )
+            revision = store_text(self.db, self.domain, text, self.revision)
         except (StoreError, ValueError) as exc:
             self.notify(str(exc), title="Not saved", severity="error")
             return False
-        finally:
-            store.close()
-        self.revision = rev.id
-        self.saved_text = self.query_one("#hddl-text", TextArea).text
+        self.revision = revision
+        self.saved_text = text
         self._update_titles()
         self.validate()
-        self.notify(f"Saved '{self.domain}' as revision {rev.id}.")
+        self.notify(f"Saved '{self.domain}' as revision {revision}.")
         return True
+
+    def reload(self) -> None:
+        """Load the stored text again (after a repair was applied as a new revision)."""
+        from knowledge.hddl.stored import hddl_text
+        from workbench.kb.catalog import open_store
+
+        store = open_store(self.db)
+        try:
+            spec = store.load(self.domain)
+            self.revision = store.revision(self.domain)
+        finally:
+            store.close()
+        self.saved_text = hddl_text(spec)
+        area = self.query_one("#hddl-text", TextArea)
+        row = area.cursor_location[0]
+        area.load_text(self.saved_text)
+        self._update_titles()
+        self.validate()
+        self.go_to_line(row + 1)
+
+    def action_repair(self) -> None:
+        """Search one-place repairs of the stored domain for the problem (the run's, or the
+        domain's first stored one), previewed in their own screen; one applied there
+        becomes the next revision and is loaded here."""
+        from workbench.domains.hddl.repair_view import RepairScreen
+
+        if self.dirty:
+            self.notify(
+                "Save (ctrl+s) or undo your edits first: repairs are searched on the stored "
+                "text and applied as its next revision.",
+                severity="warning",
+            )
+            return
+        problem = self.problem or self._first_problem()
+        if problem is None:
+            self.notify(
+                f"No problem is stored with '{self.domain}': a repair makes a problem plan "
+                "(workbench kb import DOMAIN.hddl PROBLEM.hddl).",
+                severity="warning",
+            )
+            return
+
+        def applied(revision: int | None) -> None:
+            if revision is not None:
+                self.reload()
+
+        self.app.push_screen(RepairScreen(self.db, self.domain, problem), applied)
+
+    def _first_problem(self) -> str | None:
+        from workbench.kb.catalog import open_store
+
+        store = open_store(self.db)
+        try:
+            names = [str(p["name"]) for p in store.problems(self.domain)]
+        finally:
+            store.close()
+        return names[0] if names else None
 
     def action_leave(self) -> None:
         if not self.dirty:
