@@ -151,7 +151,7 @@ def test_kb_test_failures_carry_the_blame(capsys: CaptureFixture[str], tmp_path:
     db = str(broken_store(tmp_path))
     capsys.readouterr()
     line = line_in_block(stored_text(Path(db)), "(:action drop", ":precondition", "(in ?p ?v)")
-    expect = json.dumps({"outcome": "solved"})
+    expect = json.dumps({"outcome": "plan"})
     assert kb(capsys, "kb", "set", "mini", "test", "delivers", "problem=p1", f"expect={expect}",
               "--db", db)[0] == 0  # fmt: skip
     status, out = kb(capsys, "kb", "test", "mini", "--db", db)
@@ -162,21 +162,26 @@ def test_kb_test_failures_carry_the_blame(capsys: CaptureFixture[str], tmp_path:
     ) in out
     status, out = kb(capsys, "kb", "test", "mini", "--db", db, "--json")
     (report,) = json.loads(out)["mini"]
-    assert report["places"] == [
-        {
-            "role": "deepest failure",
-            "text": f"step 1 of m_unload, drop (mini (stored HDDL):{line}), needs `(in box t1)`",
-            "file": "mini (stored HDDL)",
-            "line": line,
-        }
-    ]
+    places = report["places"]
+    assert places[0] == {
+        "role": "deepest failure",
+        "text": f"step 1 of m_unload, drop (mini (stored HDDL):{line}), needs `(in box t1)`",
+        "file": "mini (stored HDDL)",
+        "line": line,
+    }
+    # Then the ranked suspects: pick_up ran with the box and the truck and adds no `in`.
+    assert [p["role"] for p in places[1:]] == [f"suspect {i}" for i in range(1, len(places))]
+    assert any(
+        p["text"].startswith("pick_up (") and "should its effect add (in ?p ?v)?" in p["text"]
+        for p in places
+    )
 
 
 def test_a_passing_test_of_an_unsolvable_problem_blames_nothing(
     capsys: CaptureFixture[str], tmp_path: Path
 ) -> None:
     db = str(broken_store(tmp_path))
-    expect = json.dumps({"outcome": "unsolvable"})
+    expect = json.dumps({"outcome": "no plan exists"})
     kb(capsys, "kb", "set", "mini", "test", "no-plan", "problem=p1", f"expect={expect}", "--db", db)
     status, out = kb(capsys, "kb", "test", "mini", "--db", db)
     assert status == 0 and "deepest failure" not in out
