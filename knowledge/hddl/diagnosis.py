@@ -413,7 +413,8 @@ class _Diagnosis:
     def inverted(self) -> list[Blame]:
         """A method on the failed path whose step needs what only a later step of it adds
         (:func:`~knowledge.hddl.repair_static.inverted_swaps`, which the repairs use too),
-        where swapping the two leaves none: the two may have changed places."""
+        where swapping the two leaves fewer such steps: the two may have changed places.
+        Only methods on the path: a clean domain has a few such methods of its own."""
         from .repair_static import inverted_swaps
 
         on_path = {s.method for s in self.path if s.method}
