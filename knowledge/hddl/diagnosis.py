@@ -90,7 +90,7 @@ def diagnose(
     if failure is not None:
         diagnosis = _Diagnosis(domain, problem, failure, facts)
         found, tasks = diagnosis.findings(conditions)[:FINDINGS], diagnosis.no_method()
-        for more in (diagnosis.reordered(conditions), diagnosis.unused()):
+        for more in (diagnosis.reordered(conditions), diagnosis.inverted(), diagnosis.unused()):
             if len(found) < FINDINGS:
                 found += [b for b in more if all(b.text != f.text for f in found)]
     for line in engine_tasks[:1]:  # the task that most often had no method that applied
@@ -408,6 +408,32 @@ class _Diagnosis:
             )
             if found:
                 return found[:1]
+        return []
+
+    def inverted(self) -> list[Blame]:
+        """A method on the failed path whose step needs what only a later step of it adds
+        (:func:`~knowledge.hddl.repair_static.inverted_swaps`, which the repairs use too),
+        where swapping the two leaves fewer such steps: the two may have changed places.
+        Only methods on the path: a clean domain has a few such methods of its own."""
+        from .repair_static import inverted_swaps
+
+        on_path = {s.method for s in self.path if s.method}
+        parent = self._parent()
+        if parent is not None:
+            on_path.add(parent[0].lower())
+        for method, i, j in inverted_swaps(self.domain):
+            if method.name.lower() not in on_path:
+                continue
+            a, b = method.subtasks[i], method.subtasks[j]
+            return [
+                Blame(
+                    f"{method.name} ({self.file}:{_line(method.pos)}): step {i + 1}, "
+                    f"{_call_terms(a.name, a.args)}, needs what only step {j + 1}, "
+                    f"{_call_terms(b.name, b.args)}, adds: should they change places?",
+                    self.domain.path,
+                    _line(a.pos) or _line(method.pos),
+                )
+            ]
         return []
 
     def unused(self) -> list[Blame]:
