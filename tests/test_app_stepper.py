@@ -433,3 +433,23 @@ async def test_s_and_w_from_the_plan() -> None:
         await pilot.pause()
         assert isinstance(app.screen, WhyNotScreen)
         assert "there is no plan" in app.screen.summary
+
+
+async def test_the_panel_writes_values_as_the_runs_reader_does() -> None:
+    """RM1's values are minutes, written with two decimals and the unit by its reader's
+    view ("642.33 min"); the step panel says the root's value the same way, never the
+    trace's raw float."""
+    result = planned(RM1)
+    assert result.explanation is not None and result.value is not None
+    said = result.explanation.phrasing.value(result.value)
+    assert said.endswith(" min") and said.split()[0].count(".") == 1
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_stepper(app, pilot, result.trace, result, RM1.title)
+        await press(pilot, "end")
+        tree = screen.query_one(SearchTree)
+        root = tree.top_lines()[0]
+        tree.move_cursor(tree.node_of(root))
+        await pilot.pause()
+        text = str(screen.query_one(StepPanel).text)
+        assert f"Value {said} (" in text, text

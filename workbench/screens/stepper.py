@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -26,8 +26,9 @@ from textual.screen import Screen
 from textual.widgets import Header, Static, Tree
 
 from engine.tofs import RunResult, Trace, TraceEvent
-from workbench.replay import Replay, events_of
+from workbench.replay import Replay, events_of, fmt_num
 from workbench.widgets.fitting_footer import FittingFooter
+from workbench.widgets.plan_items import run_value
 from workbench.widgets.search_tree import LineData, SearchTree
 from workbench.widgets.step_panel import StepPanel, step_text
 
@@ -121,6 +122,13 @@ class StepperScreen(Screen[None]):
 
     PANES: ClassVar[str] = "#search-tree, #step-panel"
     """The panes a maximize key means (see :mod:`workbench.panes`)."""
+
+    def _number(self, v: Any) -> str:
+        """A value as the run's reader's view writes it (its domain's phrasing: "642.33
+        min"), where the run has one; the trace's own figures otherwise."""
+        if isinstance(v, float) and self._result is not None:
+            return run_value(self._result, v)
+        return fmt_num(v)
 
     def __init__(
         self,
@@ -221,7 +229,7 @@ class StepperScreen(Screen[None]):
         )
 
     def _show(self, line: int | None) -> None:
-        self.query_one(StepPanel).show(step_text(self.replay, self.position, line))
+        self.query_one(StepPanel).show(step_text(self.replay, self.position, line, self._number))
 
     def action_step(self, delta: int) -> None:
         self.go(self.position + delta)

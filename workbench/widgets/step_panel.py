@@ -8,6 +8,8 @@ over the replay model, so the wording is testable without an app.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Callable
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -22,8 +24,12 @@ AGENDA_SHOWN = 12
 """Tasks of a node's task list listed before "and N more"."""
 
 
-def step_text(replay: Replay, k: int, line: int | None) -> Text:
-    """The panel at position k, describing ``line`` (the highlighted line) if any."""
+def step_text(
+    replay: Replay, k: int, line: int | None, number: Callable[[Any], str] = fmt_num
+) -> Text:
+    """The panel at position k, describing ``line`` (the highlighted line) if any;
+    ``number`` writes values and costs (the run's own phrasing, where the screen has it, so
+    that they read as everywhere else: "642.33 min")."""
     out = Text()
     n = len(replay)
     e = replay.event_at(k)
@@ -55,7 +61,7 @@ def step_text(replay: Replay, k: int, line: int | None) -> Text:
             if k_ not in ("alternative", "reason", "method", "result")
         }
         for key, value in extra.items():
-            out.append(f"{key}: {fmt_num(value)}\n")
+            out.append(f"{key}: {number(value)}\n")
         return out
     view = replay.node_view(item.node, k, line)
     title = f"Node {view.node}"
@@ -69,7 +75,7 @@ def step_text(replay: Replay, k: int, line: int | None) -> Text:
     else:
         facts = [f"depth {view.depth}"]
         if view.g is not None:
-            facts.append(f"cost so far {fmt_num(view.g)}")
+            facts.append(f"cost so far {number(view.g)}")
         if view.tasks_left is not None:
             facts.append(f"{view.tasks_left} task{'s' if view.tasks_left != 1 else ''} on the list")
         out.append(" · ".join(facts) + "\n")
@@ -90,7 +96,7 @@ def step_text(replay: Replay, k: int, line: int | None) -> Text:
     if view.value is not None:
         source = {"leaf": "leaf value", "backed up": "backed up", "choice": "best below"}
         out.append(
-            f"Value {fmt_num(view.value)} ({source.get(view.value_source, '')})"
+            f"Value {number(view.value)} ({source.get(view.value_source, '')})"
             + (" · a complete plan" if view.complete else "")
             + (f" · {view.node_kind} node" if view.node_kind else "")
             + "\n"
