@@ -297,7 +297,9 @@ the primitive at the cursor.  Empty list entries are dropped on save.
                 form = ItemForm(id="kb-form")
                 form.border_title = "Item"
                 yield form
-                yield Static("", id="kb-hint")
+                # A hint longer than its two rows scrolls, with its scroll bar showing.
+                with VerticalScroll(id="kb-hint-box"):
+                    yield Static("", id="kb-hint")
                 with TabbedContent(id="kb-panels", initial="tab-outcome"):
                     with (
                         TabPane("Save", id="tab-outcome"),

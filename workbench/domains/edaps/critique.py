@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
+from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
@@ -42,11 +43,14 @@ class CritiqueView(RunTableView):
         height: 1fr;
         & > #critique-header { height: auto; padding: 0 1; }
         & > #critique-table { height: 1fr; }
-        & > #critique-message {
+        & > #critique-message-box {
             height: auto;
             max-height: 50%;
-            padding: 0 1;
             border-top: solid $panel-lighten-2;
+        }
+        & #critique-message {
+            height: auto;
+            padding: 0 1;
             color: $text-error;
         }
         &.-ok > #critique-header { color: $text-success; }
@@ -77,7 +81,8 @@ class CritiqueView(RunTableView):
     def compose(self) -> ComposeResult:
         yield Static(Text(self.header_text), id="critique-header")
         yield DataTable(id="critique-table", cursor_type="row")
-        yield Static("", id="critique-message")
+        with VerticalScroll(id="critique-message-box"):  # a long message scrolls
+            yield Static("", id="critique-message")
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

@@ -30,7 +30,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.reactive import var
 from textual.timer import Timer
@@ -143,9 +143,13 @@ class DesignScreen(GuardedScreen[None]):
             &:focus { border: round $accent; }
             &.-invalid { border: round $error; }
         }
-        & #design-legend {
+        & #design-legend-box {
             height: auto;
             max-height: 6;
+            background: $panel;
+        }
+        & #design-legend {
+            height: auto;
             padding: 0 1;
             color: $text-secondary;
             background: $panel;
@@ -262,7 +266,8 @@ class DesignScreen(GuardedScreen[None]):
                     )
                     editor.border_title = "Input"
                     yield editor
-                    yield Static("", id="design-legend")
+                    with VerticalScroll(id="design-legend-box"):  # scrolls, never cuts
+                        yield Static("", id="design-legend")
                     yield OptionList(id="design-problems")
                 summary: DataTable[str | Text] = DataTable(
                     id="design-summary",

@@ -19,7 +19,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Static, TextArea, Tree
@@ -116,10 +116,11 @@ class HddlEditorScreen(Screen[None]):
     HddlEditorScreen #hddl-outline { width: 32; border: round $primary-darken-2; }
     HddlEditorScreen #hddl-main { width: 1fr; }
     HddlEditorScreen #hddl-text { height: 1fr; }
-    HddlEditorScreen #hddl-issues {
-        height: auto; max-height: 8; border: round $success; padding: 0 1;
+    HddlEditorScreen #hddl-issues-box {
+        height: auto; max-height: 8; border: round $success;
     }
-    HddlEditorScreen #hddl-issues.invalid { border: round $error; }
+    HddlEditorScreen #hddl-issues-box.invalid { border: round $error; }
+    HddlEditorScreen #hddl-issues { height: auto; padding: 0 1; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -177,7 +178,8 @@ class HddlEditorScreen(Screen[None]):
             yield Tree(Text(self.domain), id="hddl-outline")
             with Vertical(id="hddl-main"):
                 yield TextArea("", id="hddl-text", show_line_numbers=True, tab_behavior="indent")
-                yield Static("", id="hddl-issues")
+                with VerticalScroll(id="hddl-issues-box"):  # scrolls, never cuts
+                    yield Static("", id="hddl-issues")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -272,9 +274,11 @@ class HddlEditorScreen(Screen[None]):
         if problems or model is None:
             issues.update("\n".join(problems))
             issues.add_class("invalid")
+            self.query_one("#hddl-issues-box").add_class("invalid")
             return
         self.model = model
         issues.remove_class("invalid")
+        self.query_one("#hddl-issues-box").remove_class("invalid")
         issues.update(
             f"reads as HDDL: {len(model.tasks)} tasks, {len(model.methods)} methods, "
             f"{len(model.actions)} actions" + (" · unsaved" if self.dirty else "")
