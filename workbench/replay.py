@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import gc
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -491,8 +491,9 @@ class Replay:
             f.update(value=d.get("value"), value_source="choice", chosen=d.get("alternative"))
 
     # ------------------------------------------------------------------ words
-    def describe(self, k: int) -> str:
-        """The current event at position k in a sentence."""
+    def describe(self, k: int, number: Callable[[Any], str] = fmt_num) -> str:
+        """The current event at position k in a sentence; ``number`` writes its values
+        and costs (the run's phrasing, where the caller has it)."""
         e = self.event_at(k)
         if e is None:
             return "Before the first event: the search has not started."
@@ -508,7 +509,7 @@ class Replay:
                     f"{d.get('alternative')}" + (f" ({how})" if how else "") + "."
                 )
             case EventKind.NODE_EXPANDED:
-                g = f", cost so far {fmt_num(d['g'])}" if d.get("g") is not None else ""
+                g = f", cost so far {number(d['g'])}" if d.get("g") is not None else ""
                 left = d.get("tasks")
                 rest = (
                     f", {left} task{'s' if left != 1 else ''} on the list"
@@ -536,15 +537,15 @@ class Replay:
                 )
             case EventKind.LEAF_VALUED:
                 what = "a complete plan" if d.get("complete") else (d.get("note") or "a leaf")
-                return f"{n.capitalize()} is a leaf ({what}): value {fmt_num(d.get('value'))}."
+                return f"{n.capitalize()} is a leaf ({what}): value {number(d.get('value'))}."
             case EventKind.VALUE_BACKED_UP:
                 kind = d.get("node_kind", d.get("kind"))
                 who = f" ({kind} node)" if kind else ""
-                return f"Backed up value {fmt_num(d.get('value'))} to {n}{who}."
+                return f"Backed up value {number(d.get('value'))} to {n}{who}."
             case EventKind.CHOICE_MADE:
                 return (
                     f"{n.capitalize()} chose {d.get('alternative')}: value "
-                    f"{fmt_num(d.get('value'))}."
+                    f"{number(d.get('value'))}."
                 )
         return f"{e.kind} at {n}."
 

@@ -35,7 +35,7 @@ def step_text(
     e = replay.event_at(k)
     head = f"Event {k} of {n}" + (f" · {e.kind}" if e is not None else "")
     out.append(head + "\n", style="bold")
-    out.append(replay.describe(k) + "\n")
+    out.append(replay.describe(k, number) + "\n")
     choices = replay.choice_events
     done = bisect_left(choices, k)
     out.append(
