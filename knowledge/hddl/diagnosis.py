@@ -33,10 +33,9 @@ from dataclasses import dataclass
 from engine.tofs.results import Blame, Failure
 from engine.tofs.search.records import NO_METHOD
 
-from .conditions import Culprit
+from .conditions import Culprit, conjuncts
 from .model import (
     Action,
-    And,
     Atom,
     Const,
     Delete,
@@ -44,7 +43,6 @@ from .model import (
     Effect,
     EffectAnd,
     EffectForall,
-    Formula,
     Method,
     Not,
     Pos,
@@ -55,6 +53,7 @@ from .model import (
     When,
 )
 from .reachability import Reachability, literal_text
+from .repair_static import fits, inverted_swaps, parameter_types
 
 __all__ = ["LIMIT", "diagnose"]
 
@@ -358,7 +357,7 @@ class _Diagnosis:
         if place is None:
             return []
         out: list[Blame] = []
-        for literal in _conjuncts(place.precondition):
+        for literal in conjuncts(place.precondition):
             if not isinstance(literal, Not) or not isinstance(literal.body, Atom):
                 continue
             atom = literal.body
@@ -415,8 +414,6 @@ class _Diagnosis:
         (:func:`~knowledge.hddl.repair_static.inverted_swaps`, which the repairs use too),
         where swapping the two leaves fewer such steps: the two may have changed places.
         Only methods on the path: a clean domain has a few such methods of its own."""
-        from .repair_static import inverted_swaps
-
         on_path = {s.method for s in self.path if s.method}
         parent = self._parent()
         if parent is not None:
@@ -467,23 +464,13 @@ class _Diagnosis:
         """The first step of ``method`` with an argument of ``var``'s type held by another
         variable: where the unused variable could go."""
         for i, step in enumerate(method.subtasks, 1):
-            declared = self._params_of(step.name)
+            declared = parameter_types(self.domain, step.name) or ()
             for slot, term in enumerate(step.args):
                 if slot >= len(declared) or not isinstance(term, Var) or term.name == var.name:
                     continue
-                if all(
-                    any(w in self.domain.ancestors(t) for w in declared[slot].types)
-                    for t in var.types
-                ):
+                if fits(self.domain, var, declared[slot]):
                     return f"step {i}, {_call_terms(step.name, step.args)},"
         return ""
-
-    def _params_of(self, name: str) -> tuple[Typed, ...]:
-        action = self.actions.get(name.lower())
-        if action is not None:
-            return action.params
-        task = next((t for t in self.domain.tasks if t.name.lower() == name.lower()), None)
-        return task.params if task is not None else ()
 
     def no_method(self) -> list[Blame]:
         """A compound task none of whose methods applied."""
@@ -601,14 +588,6 @@ def _unused(method: Method) -> list[Typed]:
     for step in method.subtasks:
         used.update(t.name for t in step.args if isinstance(t, Var))
     return [p for p in method.params if p.name not in used]
-
-
-def _conjuncts(formula: Formula | None) -> list[Formula]:
-    if formula is None:
-        return []
-    if isinstance(formula, And):
-        return [c for part in formula.parts for c in _conjuncts(part)]
-    return [formula]
 
 
 def _culprit(failure: Failure) -> Culprit | None:

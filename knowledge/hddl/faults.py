@@ -41,9 +41,9 @@ from .model import (
     Method,
     Not,
     Subtask,
-    Typed,
     Var,
 )
+from .repair_static import fits, parameter_types
 from .writer import effect_text, formula_text, subtask_text
 
 __all__ = ["KINDS", "Fault", "all_faults", "seeded_faults"]
@@ -244,33 +244,17 @@ def _swap(domain: Domain) -> Iterator[Fault]:
                 )
 
 
-def _parameter_types(domain: Domain, name: str) -> tuple[Typed, ...] | None:
-    for task in domain.tasks:
-        if task.name == name:
-            return task.params
-    for action in domain.actions:
-        if action.name == name:
-            return action.params
-    return None
-
-
-def _fits(domain: Domain, value: Typed, wanted: Typed) -> bool:
-    """A variable of ``value``'s type(s) may stand where ``wanted`` is declared: every type
-    it may have lies under one of the wanted types."""
-    return all(any(w in domain.ancestors(t) for w in wanted.types) for t in value.types)
-
-
 def _wrong_variable(domain: Domain) -> Iterator[Fault]:
     for index, method in enumerate(domain.methods):
         for position, step in enumerate(method.subtasks):
-            declared = _parameter_types(domain, step.name)
+            declared = parameter_types(domain, step.name)
             if declared is None or len(declared) != len(step.args):
                 continue
             for slot, term in enumerate(step.args):
                 if not isinstance(term, Var):
                     continue
                 for other in method.params:
-                    if other.name == term.name or not _fits(domain, other, declared[slot]):
+                    if other.name == term.name or not fits(domain, other, declared[slot]):
                         continue
                     args = (*step.args[:slot], Var(other.name), *step.args[slot + 1 :])
                     changed = Subtask(step.name, args, step.id)
