@@ -62,7 +62,13 @@ def test_a_lost_add_effect_points_at_the_action_that_ran_and_should_add_it(
         "`(in box t1)` is false where step 1 of m_unload, drop (domain.hddl:45), needs it: "
         "no action of the domain adds `in` and the initial state does not hold it"
     )
+    # No action adds `in` any more while drop still deletes it: of the actions, only
+    # pick_up takes a vehicle and a package (drive takes no package).
     assert found[1] == (
+        "`in` is needed by drop and deleted by drop, but no action adds it and the initial "
+        "state does not hold it: should pick_up's effect add (in ?p ?v)?"
+    )
+    assert found[2] == (
         "pick_up (domain.hddl:25) ran before it as (pick_up t1 a box) and adds no `in`: "
         "should its effect add (in ?p ?v)?"
     )
@@ -142,7 +148,8 @@ def test_suspects_come_first_in_explain_and_in_json(
     main([*args, "--explain"])
     out = capsys.readouterr().out.splitlines()
     head = out.index("Where to look first:")
-    assert out[head + 2].startswith("  2. pick_up (domain.hddl:25) ran before it")
+    assert out[head + 2].startswith("  2. `in` is needed by drop and deleted by drop")
+    assert out[head + 3].startswith("  3. pick_up (domain.hddl:25) ran before it")
     assert head < next(i for i, line in enumerate(out) if "deepest failure" in line)
     main([*args, "--json"])
     data = json.loads(capsys.readouterr().out)

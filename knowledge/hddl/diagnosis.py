@@ -52,8 +52,9 @@ from .model import (
     Var,
     When,
 )
-from .reachability import Reachability, literal_text
+from .reachability import Reachability, literal_text, positive_atoms
 from .repair_static import fits, inverted_swaps, parameter_types
+from .slips import Candidate, Need, Slips
 
 __all__ = ["LIMIT", "diagnose"]
 
@@ -79,6 +80,7 @@ def diagnose(
     failure: Failure | None,
     engine_suspects: Sequence[Blame],
     facts: Reachability | None,
+    looped: bool = False,
 ) -> list[Blame]:
     """At most :data:`LIMIT` places to look first, best first: this module's findings about
     the deepest failure, then the engine's suspects not already said."""
@@ -86,9 +88,13 @@ def diagnose(
     tasks: list[Blame] = []
     engine_tasks = [b for b in engine_suspects if b.detail == NO_METHOD]
     conditions = [b for b in engine_suspects if b.detail != NO_METHOD]
+    slips = Slips(domain, problem)
+    path = [s for s in map(_step, failure.via) if s is not None] if failure is not None else []
+    strong = _slips(domain, slips, {s.method for s in path if s.method}, looped)
     if failure is not None:
-        diagnosis = _Diagnosis(domain, problem, failure, facts)
+        diagnosis = _Diagnosis(domain, problem, failure, facts, slips)
         found, tasks = diagnosis.findings(conditions)[:FINDINGS], diagnosis.no_method()
+        strong += diagnosis.negated_static()
         for more in (diagnosis.reordered(conditions), diagnosis.inverted(), diagnosis.unused()):
             if len(found) < FINDINGS:
                 found += [b for b in more if all(b.text != f.text for f in found)]
@@ -109,14 +115,131 @@ def diagnose(
             continue
         if all(blame.text != b.text for b in (*found, *rest)):
             rest.append(blame)
+    # The decisive literal's line leads; the slips the text shows follow it, and a
+    # finding that only repeats one of them (who should add a predicate) gives way.
+    said = {b.detail for b in strong if b.detail is not None}
+    later = [b for b in found[1:] if not (b.detail is not None and b.detail in said)]
+    found = [*found[:1], *strong, *later]
     room = LIMIT - len(found) - len(tasks)
     return [*found, *rest[: max(room, 0)], *tasks][:LIMIT]
 
 
+def _slips(domain: Domain, slips: Slips, on_path: set[str], looped: bool) -> list[Blame]:
+    """What the domain's text shows by itself (:mod:`knowledge.hddl.slips`), for the top of
+    the list: a domain that works shows none of it.  A method that calls its own task
+    first, when the search went round (or the method is on the path: a learned domain
+    may have one that another method of the task rescues); a call that passes one variable
+    twice; a literal needed where nothing can ever make it true."""
+    file = os.path.basename(domain.path) if domain.path else "domain"
+    out: list[Blame] = []
+    loops = sorted(slips.left_recursions(), key=lambda m: m.name.lower() not in on_path)
+    for method in loops:
+        if not looped and len(loops) > 1 and method.name.lower() not in on_path:
+            continue
+        first, second = method.subtasks[0], method.subtasks[1]
+        out.append(
+            Blame(
+                f"{method.name} ({file}:{_line(method.pos)}): step 1, "
+                f"{_call_terms(first.name, first.args)}, is the task {method.name} "
+                "decomposes, with the same arguments, before anything has changed, so the "
+                f"search can only go round: should it come after step 2, "
+                f"{_call_terms(second.name, second.args)}?",
+                domain.path,
+                _line(first.pos) or _line(method.pos),
+            )
+        )
+        break
+    twice = sorted(_twice(domain), key=lambda f: f[0].name.lower() not in on_path)
+    for method, step, var in twice[:1]:
+        call = method.subtasks[step]
+        out.append(
+            Blame(
+                f"{method.name} ({file}:{_line(method.pos)}): step {step + 1}, "
+                f"{_call_terms(call.name, call.args)}, passes {var} twice: is one of them "
+                "the wrong variable?",
+                domain.path,
+                _line(call.pos) or _line(method.pos),
+            )
+        )
+    for need in [n for n in slips.needs() if n.strong][:1]:
+        out.append(_need_line(file, domain.path, need, slips))
+    idle = slips.idle_parameter()
+    if idle is not None:
+        action, param, literal = idle
+        out.append(
+            Blame(
+                f"{action.name} ({file}:{_line(action.pos)}) takes {param.name} but no "
+                f"literal of it uses it: should its effect add {literal}?",
+                domain.path,
+                _line(action.pos),
+            )
+        )
+    return out
+
+
+def _twice(domain: Domain) -> list[tuple[Method, int, str]]:
+    """Calls that pass one variable in two places (no IPC domain does)."""
+    out = []
+    for method in domain.methods:
+        for i, call in enumerate(method.subtasks):
+            names = [t.name for t in call.args if isinstance(t, Var)]
+            twice = next((n for n in names if names.count(n) > 1), None)
+            if twice is not None:
+                out.append((method, i, twice))
+    return out
+
+
+def _need_line(file: str, path: str, need: Need, slips: Slips) -> Blame:
+    users = ", ".join(need.users[:2]) + (" and others" if len(need.users) > 2 else "")
+    if need.others:
+        types = " and ".join("/".join(t) for t in need.slots)
+        why = (
+            f"`{need.pred}` for a {types} is needed by {users}, but no action adds it for "
+            f"these types (only {', '.join(need.others)}, for others) and the initial state "
+            "does not hold it"
+        )
+    elif not need.wanted:
+        asked = f" and asked to be false by {users}" if need.users else ""
+        why = (
+            f"`{need.pred}` is deleted by {', '.join(need.deleters[:3])}{asked}, but no action "
+            "adds it and the initial state does not hold it, so none of that does anything"
+        )
+    elif need.held:
+        why = (
+            f"`{need.pred}` is needed by {users} and deleted by {', '.join(need.deleters)}, "
+            "but no action adds it again"
+        )
+    else:
+        why = (
+            f"`{need.pred}` is needed by {users} and deleted by {', '.join(need.deleters)}, "
+            "but no action adds it and the initial state does not hold it"
+        )
+    found = slips.candidates(need.pred, need.slots)
+    line = _line(found[0].action.pos) if found else _line(need.pos)  # where to edit
+    return Blame(f"{why}{_should(found)}", path, line, ("adds", need.pred))
+
+
+def _should(candidates: Sequence[Candidate]) -> str:
+    """The question that ends a line: which action should add the literal (up to three)."""
+    if not candidates:
+        return ""
+    first, *more = candidates
+    text = f": should {first.action.name}'s effect add {first.literal}"
+    for c in more:
+        text += f", or {c.action.name}'s {c.literal}"
+    return text + "?"
+
+
 class _Diagnosis:
     def __init__(
-        self, domain: Domain, problem: Problem, failure: Failure, facts: Reachability | None
+        self,
+        domain: Domain,
+        problem: Problem,
+        failure: Failure,
+        facts: Reachability | None,
+        slips: Slips,
     ) -> None:
+        self.slips = slips
         self.domain = domain
         self.problem = problem
         self.failure = failure
@@ -158,13 +281,116 @@ class _Diagnosis:
             f"`{text}` is false where {where} needs it: {why}", *self._at(culprit), culprit
         )
         wrong_values = self._static(pred) and not self._in_init(pred, args)
+        if wrong_values:
+            return [
+                first,
+                *self._arguments(culprit, pred, args),
+                *self._lost(pred),
+                *self._negations(culprit, pred),
+            ]
         return [
             first,
+            *self._uncalled(pred),
+            *self._lost(pred),
             *suspects,
             *self._order(culprit, pred, deleted),
             *self._arguments(culprit, pred, args),
-            *(self._negations(culprit, pred) if wrong_values else []),
         ]
+
+    def negated_static(self) -> list[Blame]:
+        """A place on the path that needs a fact of the problem (one no action adds or
+        deletes) to be false: rare in a domain that works (two of the 19 IPC domains
+        have one), and what a precondition written the wrong way round looks like."""
+        culprit = _culprit(self.failure)
+        owners = [culprit.origin.owner.lower()] if culprit is not None else []
+        owners += [s.method or s.name for s in reversed(self.path)]
+        for owner in dict.fromkeys(owners):
+            place: Action | Method | None = self.actions.get(owner) or self.methods.get(owner)
+            if place is None:
+                continue
+            for literal in conjuncts(place.precondition):
+                if not isinstance(literal, Not) or not isinstance(literal.body, Atom):
+                    continue
+                atom = literal.body
+                if not self._static(atom.predicate.lower()):
+                    continue
+                text = _call_terms(atom.predicate, atom.args)
+                return [
+                    Blame(
+                        f"{place.name} ({self.file}:{_line(place.pos)}) needs (not {text}), "
+                        "a fact of the problem that no action changes, to be false: should "
+                        f"it read {text}?",
+                        self.domain.path,
+                        _line(atom.pos) or _line(place.pos),
+                    )
+                ]
+        return []
+
+    def _done_already(self, pred: str) -> list[Method]:
+        """Methods with no steps that need ``pred``: the case of a task where what it is
+        for holds already, so some action must be able to make it true."""
+        return [
+            m
+            for m in self.domain.methods
+            if not m.subtasks
+            and any(a.predicate.lower() == pred for a in positive_atoms(m.precondition))
+        ]
+
+    def _uncalled(self, pred: str) -> list[Blame]:
+        """The actions that add ``pred`` are steps of no method: a method that called them
+        is missing, likely for the task whose stepless method needs ``pred`` (the task
+        that makes it true, which can now only find it true already)."""
+        adders = [a.name for a in self.domain.actions if pred in _adds(a)]
+        called = {s.name for m in self.domain.methods for s in m.subtasks}
+        if self.problem.htn is not None:
+            called |= {s.name for s in self.problem.htn.subtasks}
+        if not adders or any(a in called for a in adders):
+            return []
+        done = self._done_already(pred)
+        tasks = list(dict.fromkeys(m.task.name for m in done))
+        names = " or ".join(adders)
+        if tasks:
+            task, method = tasks[0], next(m for m in done if m.task.name == tasks[0])
+            text = (
+                f"no method calls {names}, which alone adds `{pred}`: has task {task} lost "
+                f"a method? its {method.name} ({self.file}:{_line(method.pos)}) only finds "
+                f"`{pred}` true already"
+            )
+            return [Blame(text, self.domain.path, _line(method.pos))]
+        text = f"no method calls {names}, which alone adds `{pred}`: is a method missing?"
+        return [Blame(text, self.domain.path, None)]
+
+    def _lost(self, pred: str) -> list[Blame]:
+        """Who may have lost the add effect, from the domain alone: with no action adding
+        ``pred``, those whose parameters fit it; otherwise an action much like one that
+        adds it (the same needs and effects but that one) that does not."""
+        slots = self.slips.declared(pred)
+        if not any(pred in _adds(a) for a in self.domain.actions):
+            if self._static(pred) and not self._done_already(pred):
+                return []  # a fact of the problem, asked with the wrong values
+            found = self.slips.candidates(pred, slots)
+            if not found:
+                return []
+            return [
+                Blame(
+                    f"no action adds `{pred}`{_should(found)}",
+                    self.domain.path,
+                    _line(found[0].action.pos),
+                    ("adds", pred),
+                )
+            ]
+        for candidate, adder in self.slips.like_adders(pred, slots)[:1]:
+            action = candidate.action
+            return [
+                Blame(
+                    f"{action.name} ({self.file}:{_line(action.pos)}) is much like "
+                    f"{adder.name}, which adds `{pred}`, but adds none: should its effect "
+                    f"add {candidate.literal}?",
+                    self.domain.path,
+                    _line(action.pos),
+                )
+            ]
+        return []
 
     def _holds(
         self, culprit: Culprit, pred: str, args: tuple[str, ...], text: str, where: str

@@ -171,7 +171,10 @@ class HddlPackage(KnowledgePackage):
             if reason is not None:
                 result.status = Status.NO_PLAN
                 result.proof = f"proven by relaxed reachability: {reason}"
-        result.suspects = diagnose(domain, problem, result.failure, result.suspects, facts)
+        looped = result.status == Status.INCOMPLETE
+        result.suspects = diagnose(
+            domain, problem, result.failure, result.suspects, facts, looped=looped
+        )
         return result
 
     def prove_forced(self, read: Read, choice: Any, allowed: list[Any]) -> str | None:
