@@ -94,7 +94,7 @@ def diagnose(
     if failure is not None:
         diagnosis = _Diagnosis(domain, problem, failure, facts, slips)
         found, tasks = diagnosis.findings(conditions)[:FINDINGS], diagnosis.no_method()
-        strong += diagnosis.negated_static()
+        strong += diagnosis.negated_static(conditions)
         for more in (diagnosis.reordered(conditions), diagnosis.inverted(), diagnosis.unused()):
             if len(found) < FINDINGS:
                 found += [b for b in more if all(b.text != f.text for f in found)]
@@ -140,9 +140,9 @@ def _slips(domain: Domain, slips: Slips, on_path: set[str], looped: bool) -> lis
         out.append(
             Blame(
                 f"{method.name} ({file}:{_line(method.pos)}): step 1, "
-                f"{_call_terms(first.name, first.args)}, is the task {method.name} "
-                "decomposes, with the same arguments, before anything has changed, so the "
-                f"search can only go round: should it come after step 2, "
+                f"{_call_terms(first.name, first.args)}, is its own task again, with the "
+                "same arguments, before anything has changed, so the search can only go "
+                "round: should it come after step 2, "
                 f"{_call_terms(second.name, second.args)}?",
                 domain.path,
                 _line(first.pos) or _line(method.pos),
@@ -297,13 +297,15 @@ class _Diagnosis:
             *self._arguments(culprit, pred, args),
         ]
 
-    def negated_static(self) -> list[Blame]:
-        """A place on the path that needs a fact of the problem (one no action adds or
-        deletes) to be false: rare in a domain that works (two of the 19 IPC domains
-        have one), and what a precondition written the wrong way round looks like."""
+    def negated_static(self, engine_suspects: Sequence[Blame]) -> list[Blame]:
+        """A place on the path (or one the engine counts cuts at) that needs a fact of
+        the problem (one no action adds or deletes) to be false: rare in a domain that
+        works (two of the 19 IPC domains have one), and what a precondition written the
+        wrong way round looks like."""
         culprit = _culprit(self.failure)
         owners = [culprit.origin.owner.lower()] if culprit is not None else []
         owners += [s.method or s.name for s in reversed(self.path)]
+        owners += [b.detail.origin.owner.lower() for b in engine_suspects if _is_literal(b.detail)]
         for owner in dict.fromkeys(owners):
             place: Action | Method | None = self.actions.get(owner) or self.methods.get(owner)
             if place is None:

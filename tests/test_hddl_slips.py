@@ -1,0 +1,176 @@
+"""Slips the domain's text shows by itself (``knowledge.hddl.slips``), one break each, on
+two small domains written for these tests.  Every expected line was worked out by hand from
+the domain text: which place the break touched, which variable it left idle, which action
+should add what.
+
+``WALK`` walks a person along roads: ``go`` has a method for "already there" (no steps)
+and one that takes a step and goes on.  ``TURN`` turns a dish from one direction to another
+and looks: ``turn`` deletes where it pointed and adds where it points now.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from knowledge.hddl import parse_domain, parse_problem
+from knowledge.hddl.package import run_files
+from knowledge.hddl.slips import Slips
+
+WALK = """\
+(define (domain walk)
+  (:requirements :typing :hierarchy :method-preconditions :negative-preconditions)
+  (:types place)
+  (:predicates (at ?l - place) (road ?a ?b - place))
+  (:task go :parameters (?to - place))
+  (:method m_there
+    :parameters (?to - place)
+    :task (go ?to)
+    :precondition (at ?to)
+    :ordered-subtasks (and))
+  (:method m_step
+    :parameters (?to ?from ?next - place)
+    :task (go ?to)
+    :precondition (and (at ?from) (road ?from ?next))
+    :ordered-subtasks (and
+      (step ?from ?next)
+      (go ?to)))
+  (:action step
+    :parameters (?a ?b - place)
+    :precondition (and (at ?a) (road ?a ?b))
+    :effect (and (not (at ?a)) (at ?b)))
+)
+"""
+
+WALK_PROBLEM = """\
+(define (problem w1) (:domain walk)
+  (:objects a b c - place)
+  (:htn :ordered-subtasks (and (go c)))
+  (:init (at a) (road a b) (road b c)))
+"""
+
+TURN = """\
+(define (domain turn)
+  (:requirements :typing :hierarchy :method-preconditions)
+  (:types dish direction)
+  (:predicates (pointing ?d - dish ?x - direction) (seen ?x - direction))
+  (:task observe :parameters (?x - direction))
+  (:method m_observe
+    :parameters (?x ?from - direction ?d - dish)
+    :task (observe ?x)
+    :precondition (pointing ?d ?from)
+    :ordered-subtasks (and (turn ?d ?from ?x) (look ?d ?x)))
+  (:action turn
+    :parameters (?d - dish ?from ?to - direction)
+    :precondition (pointing ?d ?from)
+    :effect (and (not (pointing ?d ?from)) (pointing ?d ?to)))
+  (:action look
+    :parameters (?d - dish ?x - direction)
+    :precondition (pointing ?d ?x)
+    :effect (seen ?x))
+)
+"""
+
+TURN_PROBLEM = """\
+(define (problem t1) (:domain turn)
+  (:objects dish1 - dish north south - direction)
+  (:htn :ordered-subtasks (and (observe south)))
+  (:init (pointing dish1 north)))
+"""
+
+
+def line_of(needle: str, text: str) -> int:
+    (hit,) = [i for i, line in enumerate(text.splitlines(), 1) if needle in line]
+    return hit
+
+
+def changed(text: str, old: str, new: str) -> str:
+    assert text.count(old) == 1, old
+    return text.replace(old, new)
+
+
+def suspects(tmp_path: Path, domain: str, problem: str) -> list[str]:
+    (tmp_path / "domain.hddl").write_text(domain, encoding="utf-8")
+    (tmp_path / "p.hddl").write_text(problem, encoding="utf-8")
+    run = run_files(str(tmp_path / "domain.hddl"), str(tmp_path / "p.hddl"))
+    assert not run.result.found
+    return [b.text for b in run.result.suspects]
+
+
+def test_both_domains_plan_unbroken(tmp_path: Path) -> None:
+    for domain, problem, steps in (
+        (WALK, WALK_PROBLEM, [("step", "a", "b"), ("step", "b", "c")]),
+        (TURN, TURN_PROBLEM, [("turn", "dish1", "north", "south"), ("look", "dish1", "south")]),
+    ):
+        (tmp_path / "domain.hddl").write_text(domain, encoding="utf-8")
+        (tmp_path / "p.hddl").write_text(problem, encoding="utf-8")
+        run = run_files(str(tmp_path / "domain.hddl"), str(tmp_path / "p.hddl"))
+        assert [(s.operator, *map(str, s.args)) for s in run.result.plan] == steps
+
+
+def test_a_method_that_calls_its_own_task_first_is_named_with_the_step_to_put_first(
+    tmp_path: Path,
+) -> None:
+    """m_step's two steps swapped: (go ?to) comes first, the same task with the same
+    arguments in the same state, so the search can only go round (it gives up at the
+    recursion cut).  The fix is to put (step ?from ?next) first again."""
+    domain = changed(
+        WALK, "(step ?from ?next)\n      (go ?to)))", "(go ?to)\n      (step ?from ?next)))"
+    )
+    found = suspects(tmp_path, domain, WALK_PROBLEM)
+    method = line_of("(:method m_step", domain)
+    assert (
+        f"m_step (domain.hddl:{method}): step 1, (go ?to), is its own task again, with the "
+        "same arguments, before anything has changed, so the search can only go round: "
+        "should it come after step 2, (step ?from ?next)?"
+    ) in found
+
+
+def test_an_action_that_takes_a_parameter_it_never_uses_is_asked_to_add_with_it(
+    tmp_path: Path,
+) -> None:
+    """turn loses (pointing ?d ?to): ?to is left in no literal of turn, and turn deletes
+    (pointing ?d ?from), where ?from is a direction like ?to."""
+    domain = changed(
+        TURN, "(not (pointing ?d ?from)) (pointing ?d ?to))", "(not (pointing ?d ?from)))"
+    )
+    assert Slips(parse_domain(domain), parse_problem(TURN_PROBLEM)).idle_parameter() is not None
+    found = suspects(tmp_path, domain, TURN_PROBLEM)
+    turn = line_of("(:action turn", domain)
+    assert (
+        f"turn (domain.hddl:{turn}) takes ?to but no literal of it uses it: should its "
+        "effect add (pointing ?d ?to)?"
+    ) in found
+    # Unbroken, no action of either domain has an idle parameter.
+    for text, problem in ((TURN, TURN_PROBLEM), (WALK, WALK_PROBLEM)):
+        assert Slips(parse_domain(text), parse_problem(problem)).idle_parameter() is None
+
+
+def test_a_negated_fact_of_the_problem_is_asked_to_be_read_the_right_way_round(
+    tmp_path: Path,
+) -> None:
+    """step now needs (not (road ?a ?b)): roads are facts of the problem (no action adds
+    or deletes one), and m_step's own precondition binds ?next by a road, so every step
+    it could take needs the road it stands on to be missing."""
+    domain = changed(WALK, "(and (at ?a) (road ?a ?b))", "(and (at ?a) (not (road ?a ?b)))")
+    found = suspects(tmp_path, domain, WALK_PROBLEM)
+    step = line_of("(:action step", domain)
+    assert (
+        f"step (domain.hddl:{step}) needs (not (road ?a ?b)), a fact of the problem that no "
+        "action changes, to be false: should it read (road ?a ?b)?"
+    ) in found
+
+
+def test_a_lost_method_is_found_through_the_action_no_method_calls_any_more(
+    tmp_path: Path,
+) -> None:
+    """m_step deleted: step, the only action that adds `at`, is now called by no method,
+    and go's remaining method m_there can only find (at c) true already."""
+    start = WALK.index("  (:method m_step")
+    end = WALK.index("  (:action step")
+    domain = WALK[:start] + "\n" * WALK[start:end].count("\n") + WALK[end:]
+    found = suspects(tmp_path, domain, WALK_PROBLEM)
+    there = line_of("(:method m_there", domain)
+    assert (
+        "no method calls step, which alone adds `at`: has task go lost a method? its "
+        f"m_there (domain.hddl:{there}) only finds `at` true already"
+    ) in found
