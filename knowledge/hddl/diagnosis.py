@@ -161,6 +161,15 @@ def _slips(domain: Domain, slips: Slips, on_path: set[str], looped: bool) -> lis
                 _line(call.pos) or _line(method.pos),
             )
         )
+    for task, caller in slips.methodless()[:1]:
+        out.append(
+            Blame(
+                f"task {task.name} ({file}:{_line(task.pos)}) has no method at all, though "
+                f"{caller.name} calls it: was one deleted?",
+                domain.path,
+                _line(task.pos),
+            )
+        )
     for need in [n for n in slips.needs() if n.strong][:1]:
         out.append(_need_line(file, domain.path, need, slips))
     idle = slips.idle_parameter()
@@ -288,12 +297,15 @@ class _Diagnosis:
                 *self._lost(pred),
                 *self._negations(culprit, pred),
             ]
+        ancestors = [(m.name, k) for m, k in reversed(self._stacks()[-1])]
+        places = list(dict.fromkeys([*self._places(culprit), *ancestors]))
         return [
             first,
+            *(self._clash(pred, args) if deleted else []),
             *self._uncalled(pred),
             *self._lost(pred),
             *suspects,
-            *self._order(culprit, pred, deleted),
+            *self._order(culprit, pred, deleted, places)[:2],
             *self._arguments(culprit, pred, args),
         ]
 
@@ -725,6 +737,59 @@ class _Diagnosis:
     def _before(self) -> list[_Step]:
         """The actions applied on the path before the failure, in order."""
         return [s for s in self.path if not s.method and s.name in self.actions]
+
+    def _stacks(self) -> list[list[tuple[Method, int]]]:
+        """For each entry of the path (and one past its end, the failing task), the open
+        methods above it with the 1-based step each is at, outermost first."""
+        out: list[list[tuple[Method, int]]] = []
+        stack: list[tuple[Method, list[int]]] = []  # (method, [steps left])
+        for s in [*self.path, None]:
+            while stack and stack[-1][1][0] == 0:
+                stack.pop()
+            if stack:
+                stack[-1][1][0] -= 1
+            out.append([(m, len(m.subtasks) - left[0]) for m, left in stack])
+            method = self.methods.get(s.method) if s is not None and s.method else None
+            if method is not None:
+                stack.append((method, [len(method.subtasks)]))
+        return out
+
+    def _clash(self, pred: str, args: tuple[str, ...]) -> list[Blame]:
+        """When a step of the path deleted the literal: the method both it and the failing
+        task stand under, with the two steps of it they come from -- the deleting one first
+        and the needing one after, which a swap of the two would put right."""
+        actions = [i for i, s in enumerate(self.path) if not s.method and s.name in self.actions]
+        deleting = None
+        for i in actions:
+            step = self.path[i]
+            action = self.actions[step.name]
+            if _matching(action, step.args, pred, args, adds=False):
+                deleting = i
+            elif _matching(action, step.args, pred, args, adds=True):
+                deleting = None
+        if deleting is None:
+            return []
+        stacks = self._stacks()
+        above, below = stacks[deleting], stacks[-1]
+        for depth in range(min(len(above), len(below)) - 1, -1, -1):
+            (m1, a), (m2, b) = above[depth], below[depth]
+            if m1 is not m2 or not 0 < a < b <= len(m1.subtasks):
+                continue
+            if any(above[d][0] is not below[d][0] for d in range(depth)):
+                continue
+            first, second = m1.subtasks[a - 1], m1.subtasks[b - 1]
+            return [
+                Blame(
+                    f"{m1.name} ({self.file}:{_line(m1.pos)}): step {a}, "
+                    f"{_call_terms(first.name, first.args)}, deletes `{pred}` (by "
+                    f"{_call(self.path[deleting])}) that step {b}, "
+                    f"{_call_terms(second.name, second.args)}, needs: should they change "
+                    "places?",
+                    self.domain.path,
+                    _line(first.pos) or _line(m1.pos),
+                )
+            ]
+        return []
 
     def _parent(self) -> tuple[str, int] | None:
         """The method whose step the failing task is, with the step's 1-based position:

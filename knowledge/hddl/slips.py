@@ -42,6 +42,7 @@ from .model import (
     Not,
     Pos,
     Problem,
+    Task,
     Term,
     Typed,
     Var,
@@ -115,6 +116,21 @@ class Slips:
             first = method.subtasks[0]
             if first.name == method.task.name and _same(first.args, method.task.args):
                 out.append(method)
+        return out
+
+    def methodless(self) -> list[tuple[Task, Method]]:
+        """Declared tasks that a method calls and no method decomposes, with a caller."""
+        decomposed = {m.task.name for m in self.domain.methods}
+        out = []
+        for task in self.domain.tasks:
+            if task.name in decomposed:
+                continue
+            caller = next(
+                (m for m in self.domain.methods if any(s.name == task.name for s in m.subtasks)),
+                None,
+            )
+            if caller is not None:
+                out.append((task, caller))
         return out
 
     # ------------------------------------------------------------------ idle parameters
