@@ -98,6 +98,12 @@ def test_a_deleted_method_is_a_task_with_no_method(tmp_path: Path) -> None:
     text = "\n".join(lines[:start] + [""] * (end - start) + lines[end:]) + "\n"
     found = suspects(tmp_path, text)
     assert "task unload has no method: none decomposes (unload t1 b box)" in found
+    # The text alone says it too: m_deliver calls a task that nothing decomposes.
+    task = line_of("(:task unload")
+    assert (
+        f"task unload (domain.hddl:{task}) has no method at all, though m_deliver calls it: "
+        "was one deleted?"
+    ) in found
 
 
 def test_swapped_steps_name_the_method_and_the_step_that_deletes_what_the_next_needs(
@@ -121,6 +127,11 @@ def test_swapped_steps_name_the_method_and_the_step_that_deletes_what_the_next_n
         "step 2, (pick_up ?v ?l1 ?p), needs: are the two in the right order, with the "
         "right arguments?"
     ) in found
+    # From the path: the deleting drive and the failing pick_up are both m_deliver's.
+    assert found[1] == (
+        "m_deliver (domain.hddl:10): step 1, (drive ?v ?l1 ?l), deletes `at` (by (drive t1 "
+        "a b)) that step 2, (pick_up ?v ?l1 ?p), needs: should they change places?"
+    )
 
 
 def test_a_wrong_variable_names_the_method_and_the_call(tmp_path: Path) -> None:
