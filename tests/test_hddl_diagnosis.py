@@ -88,6 +88,11 @@ def test_a_negated_precondition_says_the_literal_holds_and_who_added_it(
         "false: step 1 of the path, (pick_up t1 a box), adds it; should drop's "
         "precondition read (in box t1) rather than (not (in box t1))?"
     )
+    # And from the text alone: drop deletes (in ?p ?v), which it now needs false.
+    assert (
+        "drop (domain.hddl:41) needs (not (in ?p ?v)) and deletes (in ?p ?v), which can "
+        "never do anything: should the precondition read (in ?p ?v)?"
+    ) in found
 
 
 def test_a_deleted_method_is_a_task_with_no_method(tmp_path: Path) -> None:

@@ -170,6 +170,16 @@ def _slips(domain: Domain, slips: Slips, on_path: set[str], looped: bool) -> lis
                 _line(task.pos),
             )
         )
+    for action, atom in slips.deletes_what_is_false()[:1]:
+        text = _call_terms(atom.predicate, atom.args)
+        out.append(
+            Blame(
+                f"{action.name} ({file}:{_line(action.pos)}) needs (not {text}) and deletes "
+                f"{text}, which can never do anything: should the precondition read {text}?",
+                domain.path,
+                _line(atom.pos) or _line(action.pos),
+            )
+        )
     for need in [n for n in slips.needs() if n.strong][:1]:
         out.append(_need_line(file, domain.path, need, slips))
     idle = slips.idle_parameter()

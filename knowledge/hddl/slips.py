@@ -133,6 +133,19 @@ class Slips:
                 out.append((task, caller))
         return out
 
+    def deletes_what_is_false(self) -> list[tuple[Action, Atom]]:
+        """Actions that need a literal false and delete it, with the same arguments: the
+        delete can never do anything, and an action that uses something up needs it true
+        (none of the 19 IPC domains has one; a precondition negated by a slip does)."""
+        out = []
+        for action in self.domain.actions:
+            deleted = {_key(atom) for a, atom in self.deletes if a is action}
+            for literal in conjuncts(action.precondition):
+                body = literal.body if isinstance(literal, Not) else None
+                if isinstance(body, Atom) and _key(body) in deleted:
+                    out.append((action, body))
+        return out
+
     # ------------------------------------------------------------------ idle parameters
 
     def idle_parameter(self) -> tuple[Action, Typed, str] | None:
@@ -370,6 +383,10 @@ def _likeness(a: frozenset[tuple[str, str]], b: frozenset[tuple[str, str]]) -> f
     """The overlap of the two, over the smaller: an action for a special case may need
     less than the general one."""
     return len(a & b) / min(len(a), len(b)) if a and b else 0.0
+
+
+def _key(atom: Atom) -> tuple[str, tuple[str, ...]]:
+    return atom.predicate, tuple(_name(t) for t in atom.args)
 
 
 def _same(a: Sequence[Term], b: Sequence[Term]) -> bool:
