@@ -174,3 +174,31 @@ def test_a_lost_method_is_found_through_the_action_no_method_calls_any_more(
         "no method calls step, which alone adds `at`: has task go lost a method? its "
         f"m_there (domain.hddl:{there}) only finds `at` true already"
     ) in found
+
+
+RIDE = """\
+(define (domain ride)
+  (:requirements :typing :hierarchy)
+  (:types person car place)
+  (:predicates (at ?x - object ?l - place))
+  (:task travel :parameters (?p - person ?to - place))
+  (:method m_ride
+    :parameters (?p - person ?c - car ?from ?to - place)
+    :task (travel ?p ?to)
+    :ordered-subtasks (and (ride ?p ?c ?from ?to)))
+  (:action ride
+    :parameters (?p - person ?c - car ?from ?to - place)
+    :precondition (and (at ?p ?from) (at ?c ?from))
+    :effect (and (not (at ?p ?from)) (not (at ?c ?from)) (at ?p ?to) (at ?c ?to)))
+)
+"""
+
+
+def test_an_action_that_moves_one_thing_and_leaves_another_behind_is_named() -> None:
+    """ride loses (at ?c ?to): it still takes the car away from ?from, and the person to
+    ?to, so the car's arrival is what it lacks."""
+    broken = changed(RIDE, " (at ?p ?to) (at ?c ?to))", " (at ?p ?to))")
+    ((action, came, left, lacking),) = Slips(parse_domain(broken)).half_moves()
+    assert (action.name, lacking) == ("ride", "(at ?c ?to)")
+    assert (str(came.args[0]), str(left.args[0])) == ("?p", "?c")
+    assert Slips(parse_domain(RIDE)).half_moves() == []

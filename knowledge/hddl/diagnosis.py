@@ -180,6 +180,17 @@ def _slips(domain: Domain, slips: Slips, on_path: set[str], looped: bool) -> lis
                 _line(atom.pos) or _line(action.pos),
             )
         )
+    for action, came, left, lacking in slips.half_moves()[:1]:
+        out.append(
+            Blame(
+                f"{action.name} ({file}:{_line(action.pos)}) adds "
+                f"{_call_terms(came.predicate, came.args)} but, deleting "
+                f"{_call_terms(left.predicate, left.args)}, adds no {lacking}: should its "
+                "effect add it?",
+                domain.path,
+                _line(action.pos),
+            )
+        )
     for need in [n for n in slips.needs() if n.strong][:1]:
         out.append(_need_line(file, domain.path, need, slips))
     idle = slips.idle_parameter()

@@ -146,6 +146,36 @@ class Slips:
                     out.append((action, body))
         return out
 
+    def half_moves(self) -> list[tuple[Action, Atom, Atom, str]]:
+        """Actions that move one thing and leave another behind: they delete
+        ``(p ?x ?from)`` and add ``(p ?x ?to)``, and delete ``(p ?y ?from)`` without adding
+        ``(p ?y ?to)`` -- the driver arrives, the vehicle does not.  Returned as (action,
+        the move, the delete left alone, the literal it lacks); none of the 19 IPC
+        domains has one."""
+        out = []
+        for action in self.domain.actions:
+            adds = [atom for a, atom in self.adds if a is action]
+            dels = [atom for a, atom in self.deletes if a is action]
+            added = {_key(a) for a in adds}
+            for gone in dels:
+                for came in adds:
+                    if came.predicate != gone.predicate or len(came.args) != len(gone.args):
+                        continue
+                    diff = [
+                        (x, y) for x, y in zip(_key(gone)[1], _key(came)[1], strict=True) if x != y
+                    ]
+                    if len(diff) != 1:
+                        continue
+                    (old, new) = diff[0]
+                    for other in dels:
+                        args = _key(other)[1]
+                        if other is gone or other.predicate != gone.predicate or old not in args:
+                            continue
+                        want = tuple(new if x == old else x for x in args)
+                        if (other.predicate, want) not in added:
+                            out.append((action, came, other, literal_text(other.predicate, want)))
+        return out
+
     # ------------------------------------------------------------------ idle parameters
 
     def idle_parameter(self) -> tuple[Action, Typed, str] | None:
