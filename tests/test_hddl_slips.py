@@ -12,9 +12,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from knowledge.hddl import parse_domain, parse_problem
 from knowledge.hddl.package import run_files
 from knowledge.hddl.slips import Slips
+from workbench.cli import main
 
 WALK = """\
 (define (domain walk)
@@ -202,3 +205,36 @@ def test_an_action_that_moves_one_thing_and_leaves_another_behind_is_named() -> 
     assert (action.name, lacking) == ("ride", "(at ?c ?to)")
     assert (str(came.args[0]), str(left.args[0])) == ("?p", "?c")
     assert Slips(parse_domain(RIDE)).half_moves() == []
+
+
+RIDE_PROBLEM = """\
+(define (problem r1) (:domain ride)
+  (:objects ann - person car1 - car home work - place)
+  (:htn :ordered-subtasks (and (travel ann work)))
+  (:init (at ann home) (at car1 home)))
+"""
+
+
+def test_kb_lint_warns_of_a_slip_before_any_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same broken ride, stored: ``kb lint`` names the action and what it lacks; the
+    unbroken domain lints without a slip."""
+    for text, slipped in (
+        (changed(RIDE, " (at ?p ?to) (at ?c ?to))", " (at ?p ?to))"), True),
+        (RIDE, False),
+    ):
+        (tmp_path / "domain.hddl").write_text(text, encoding="utf-8")
+        (tmp_path / "r1.hddl").write_text(RIDE_PROBLEM, encoding="utf-8")
+        db = str(tmp_path / f"kb{slipped}.db")
+        files = [str(tmp_path / "domain.hddl"), str(tmp_path / "r1.hddl")]
+        assert main(["--db", db, "kb", "import", *files]) == 0
+        capsys.readouterr()
+        main(["--db", db, "kb", "lint", "ride"])
+        lines = [line for line in capsys.readouterr().out.splitlines() if "[slip]" in line]
+        if not slipped:
+            assert lines == []
+            continue
+        (line,) = lines
+        assert line.startswith("warning [slip] operator ride (line ")
+        assert line.endswith("adds (at ?p ?to) but, deleting (at ?c ?from), adds no (at ?c ?to)")

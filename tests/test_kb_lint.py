@@ -506,6 +506,7 @@ def test_rule_table_lists_every_rule_once_in_order() -> None:
         "unused-operator",
         "never-holds",
         "method-never-applies",
+        "slip",
         "never-applicable",
         "cycle-without-operator",
         "uncontrolled-incomplete",

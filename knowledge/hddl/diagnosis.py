@@ -149,7 +149,7 @@ def _slips(domain: Domain, slips: Slips, on_path: set[str], looped: bool) -> lis
             )
         )
         break
-    twice = sorted(_twice(domain), key=lambda f: f[0].name.lower() not in on_path)
+    twice = sorted(slips.twice(), key=lambda f: f[0].name.lower() not in on_path)
     for method, step, var in twice[:1]:
         call = method.subtasks[step]
         out.append(
@@ -204,18 +204,6 @@ def _slips(domain: Domain, slips: Slips, on_path: set[str], looped: bool) -> lis
                 _line(action.pos),
             )
         )
-    return out
-
-
-def _twice(domain: Domain) -> list[tuple[Method, int, str]]:
-    """Calls that pass one variable in two places (no IPC domain does)."""
-    out = []
-    for method in domain.methods:
-        for i, call in enumerate(method.subtasks):
-            names = [t.name for t in call.args if isinstance(t, Var)]
-            twice = next((n for n in names if names.count(n) > 1), None)
-            if twice is not None:
-                out.append((method, i, twice))
     return out
 
 

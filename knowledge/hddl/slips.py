@@ -50,7 +50,7 @@ from .model import (
 )
 from .reachability import literal_text, positive_atoms
 
-__all__ = ["Candidate", "Need", "Slips"]
+__all__ = ["Candidate", "Need", "Slips", "call_text"]
 
 Types = tuple[str, ...]
 
@@ -174,6 +174,18 @@ class Slips:
                         want = tuple(new if x == old else x for x in args)
                         if (other.predicate, want) not in added:
                             out.append((action, came, other, literal_text(other.predicate, want)))
+        return out
+
+    def twice(self) -> list[tuple[Method, int, str]]:
+        """Calls that pass one variable in two places (method, 0-based step, variable):
+        no IPC domain has one; a subtask called with the wrong variable often is one."""
+        out = []
+        for method in self.domain.methods:
+            for i, call in enumerate(method.subtasks):
+                names = [t.name for t in call.args if isinstance(t, Var)]
+                twice = next((n for n in names if names.count(n) > 1), None)
+                if twice is not None:
+                    out.append((method, i, twice))
         return out
 
     # ------------------------------------------------------------------ idle parameters
@@ -413,6 +425,11 @@ def _likeness(a: frozenset[tuple[str, str]], b: frozenset[tuple[str, str]]) -> f
     """The overlap of the two, over the smaller: an action for a special case may need
     less than the general one."""
     return len(a & b) / min(len(a), len(b)) if a and b else 0.0
+
+
+def call_text(name: str, args: Iterable[Term]) -> str:
+    """``(name arg ...)`` as the domain writes it."""
+    return "(" + " ".join((name, *(_name(t) for t in args))) + ")"
 
 
 def _key(atom: Atom) -> tuple[str, tuple[str, ...]]:

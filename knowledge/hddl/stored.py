@@ -37,7 +37,7 @@ from .errors import HddlError, Issue
 if TYPE_CHECKING:
     from engine.tofs import DomainSpec
 
-    from .model import Domain, Problem
+    from .model import Domain, Pos, Problem
 
 __all__ = [
     "EXTRA_KEY",
@@ -302,16 +302,19 @@ def lint_findings(spec: DomainSpec, problems: Sequence[str]) -> list[tuple[str, 
     """``kb lint``'s HDDL findings (:func:`knowledge.hddl.reachability.domain_findings`):
     a predicate a precondition needs that no action adds and no stored problem's initial
     state holds, and a method that can never apply -- each with the line of the HDDL text
-    it is declared on.  A task no method decomposes is the generic ``task-without-methods``
-    rule's; a text or problem that does not read is the ``compile`` rule's (none here)."""
+    it is declared on; and the slips the text shows by itself (:func:`slips`), their kind
+    marked ``slip:`` for the ``slip`` rule.  A task no method decomposes is the generic
+    ``task-without-methods`` rule's; a text or problem that does not read is the
+    ``compile`` rule's (none here)."""
     from . import parse_problem
     from .reachability import domain_findings
 
     try:
         domain = spec_to_domain(spec)
-        inits = [parse_problem(text, domain).init for text in problems]
+        parsed = [parse_problem(text, domain) for text in problems]
     except HddlError:
         return []
+    inits = [p.init for p in parsed]
     out: list[tuple[str, str, str, str]] = []
     for f in domain_findings(domain, inits):
         line = f"line {f.line}" if f.line is not None else ""
@@ -320,6 +323,78 @@ def lint_findings(spec: DomainSpec, problems: Sequence[str]) -> list[tuple[str, 
         elif f.kind == "method":
             task = next(m.task.name for m in domain.methods if m.name == f.name)
             out.append(("method", f"{task}.{f.name}", line, f.message))
+    first = parsed[0] if parsed else None
+    out += [(f"slip:{kind}", name, line, msg) for kind, name, line, msg in slips(domain, first)]
+    return out
+
+
+def slips(domain: Domain, problem: Problem | None) -> list[tuple[str, str, str, str]]:
+    """``kb lint``'s ``slip`` findings (:mod:`knowledge.hddl.slips`): what the text shows
+    by itself of a slip, each as (kind, name, line, message) -- the same findings that lead
+    "Where to look first" when a problem has no plan."""
+    from .slips import Slips, call_text
+
+    found = Slips(domain, problem)
+    out: list[tuple[str, str, str, str]] = []
+
+    def at(pos: Pos | None) -> str:
+        return f"line {pos.line}" if pos is not None else ""
+
+    for action, atom in found.deletes_what_is_false():
+        text = call_text(atom.predicate, atom.args)
+        out.append(
+            (
+                "operator",
+                action.name,
+                at(action.pos),
+                f"needs (not {text}) and deletes {text}, which can never do anything",
+            )
+        )
+    for action, came, left, lacking in found.half_moves():
+        out.append(
+            (
+                "operator",
+                action.name,
+                at(action.pos),
+                f"adds {call_text(came.predicate, came.args)} but, deleting "
+                f"{call_text(left.predicate, left.args)}, adds no {lacking}",
+            )
+        )
+    idle = found.idle_parameter()
+    if idle is not None:
+        action, param, literal = idle
+        out.append(
+            (
+                "operator",
+                action.name,
+                at(action.pos),
+                f"takes {param.name} but no literal of it uses it (should its effect add "
+                f"{literal}?)",
+            )
+        )
+    for method, step, var in found.twice():
+        call = method.subtasks[step]
+        out.append(
+            (
+                "method",
+                f"{method.task.name}.{method.name}",
+                at(call.pos or method.pos),
+                f"step {step + 1}, {call_text(call.name, call.args)}, passes {var} twice",
+            )
+        )
+    for need in found.needs():
+        if need.strong and need.others:
+            types = " and ".join("/".join(t) for t in need.slots)
+            out.append(
+                (
+                    "domain",
+                    need.pred,
+                    at(need.pos),
+                    f"`{need.pred}` for a {types} is needed by {', '.join(need.users)}, but "
+                    f"no action adds it for these types (only {', '.join(need.others)}, for "
+                    "others)",
+                )
+            )
     return out
 
 

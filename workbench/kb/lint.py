@@ -715,14 +715,18 @@ def _missing_label(ctx: _Context) -> Iterator[_Hit]:
 # --------------------------------------------------------------- a format's own analysis
 
 
-def _format_findings(ctx: _Context, kinds: frozenset[str]) -> Iterator[_Hit]:
+def _format_findings(ctx: _Context, kinds: frozenset[str], mark: str = "") -> Iterator[_Hit]:
     """The format's own static findings of these kinds (``DomainFormat.lint``), computed
-    once per domain: HDDL's relaxed reachability over the domain and its stored problems."""
+    once per domain: HDDL's relaxed reachability over the domain and its stored problems;
+    with ``mark``, those whose kind carries it (``slip:operator``), for another rule."""
     if ctx.format is None or ctx.format.lint is None:
         return
     if ctx.format_hits is None:
         ctx.format_hits = ctx.format.lint(ctx.spec, ctx.problems)
     for kind, name, fld, message in ctx.format_hits:
+        if mark and not kind.startswith(mark):
+            continue
+        kind = kind.removeprefix(mark)
         if kind in kinds and kind in _KINDS:
             yield _Hit(cast("Kind", kind), name, fld, message)
 
@@ -730,6 +734,13 @@ def _format_findings(ctx: _Context, kinds: frozenset[str]) -> Iterator[_Hit]:
 def _never_holds(ctx: _Context) -> Iterator[_Hit]:
     """A predicate a precondition needs that nothing makes true: every step needing it fails."""
     yield from _format_findings(ctx, frozenset(("domain",)))
+
+
+def _slip(ctx: _Context) -> Iterator[_Hit]:
+    """What a format's text shows by itself of a slip (HDDL: an action that needs false
+    what it deletes, one that moves one thing and leaves another behind, an idle
+    parameter, a call passing one variable twice, a need met for no object's type)."""
+    yield from _format_findings(ctx, _KINDS, "slip:")
 
 
 def _method_never_applies(ctx: _Context) -> Iterator[_Hit]:
@@ -816,6 +827,14 @@ RULES: tuple[Rule, ...] = (
         "warning",
         "every method can apply: what it needs can hold and its steps can be done (HDDL)",
         _method_never_applies,
+    ),
+    Rule(
+        "slip",
+        "warning",
+        "the text shows no slip by itself: nothing needed false that the same action "
+        "deletes, no move that leaves one thing behind, no idle parameter, no call passing "
+        "one variable twice (HDDL)",
+        _slip,
     ),
     Rule(
         "never-applicable",
