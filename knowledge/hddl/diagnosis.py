@@ -59,7 +59,7 @@ from .slips import Candidate, Need, Slips
 __all__ = ["LIMIT", "diagnose"]
 
 LIMIT = 5  # suspects shown, at most (issue 28: "at most five")
-FINDINGS = 3  # of them, this module's findings about the decisive literal
+FINDINGS = 4  # of them, this module's findings about the decisive literal
 
 _CALL = re.compile(r"^\((\S+)((?:\s+[^\s()]+)*)\)$")
 
@@ -86,6 +86,7 @@ def diagnose(
     the deepest failure, then the engine's suspects not already said."""
     found: list[Blame] = []
     tasks: list[Blame] = []
+    weak: list[Blame] = []  # slips a working domain may show too (two IPC domains do)
     engine_tasks = [b for b in engine_suspects if b.detail == NO_METHOD]
     conditions = [b for b in engine_suspects if b.detail != NO_METHOD]
     slips = Slips(domain, problem)
@@ -94,7 +95,7 @@ def diagnose(
     if failure is not None:
         diagnosis = _Diagnosis(domain, problem, failure, facts, slips)
         found, tasks = diagnosis.findings(conditions)[:FINDINGS], diagnosis.no_method()
-        strong += diagnosis.negated_static(conditions)
+        weak = diagnosis.negated_static(conditions)
         for more in (diagnosis.reordered(conditions), diagnosis.inverted(), diagnosis.unused()):
             if len(found) < FINDINGS:
                 found += [b for b in more if all(b.text != f.text for f in found)]
@@ -119,7 +120,7 @@ def diagnose(
     # finding that only repeats one of them (who should add a predicate) gives way.
     said = {b.detail for b in strong if b.detail is not None}
     later = [b for b in found[1:] if not (b.detail is not None and b.detail in said)]
-    found = [*found[:1], *strong, *later]
+    found = [*found[:1], *strong, *later, *weak]
     room = LIMIT - len(found) - len(tasks)
     return [*found, *rest[: max(room, 0)], *tasks][:LIMIT]
 
@@ -308,13 +309,15 @@ class _Diagnosis:
             ]
         ancestors = [(m.name, k) for m, k in reversed(self._stacks()[-1])]
         places = list(dict.fromkeys([*self._places(culprit), *ancestors]))
+        order = self._order(culprit, pred, deleted, places)[:2]
         return [
             first,
-            *(self._clash(pred, args) if deleted else []),
+            *(self._clash(pred, args) if deleted else self._misdirected(pred, args)),
             *self._uncalled(pred),
+            *order[:1],
             *self._lost(pred),
             *suspects,
-            *self._order(culprit, pred, deleted, places)[:2],
+            *order[1:],
             *self._arguments(culprit, pred, args),
         ]
 
@@ -796,6 +799,41 @@ class _Diagnosis:
                     "places?",
                     self.domain.path,
                     _line(first.pos) or _line(m1.pos),
+                )
+            ]
+        return []
+
+    def _misdirected(self, pred: str, args: tuple[str, ...]) -> list[Blame]:
+        """An action of the path that adds ``pred`` for other objects, called by the same
+        method as the failing step, earlier: one of the two calls may pass the wrong
+        variable (visit ?to where unvisit ?from needs (visited ?from))."""
+        stacks = self._stacks()
+        below = stacks[-1]
+        for i in range(len(self.path) - 1, -1, -1):
+            step = self.path[i]
+            action = self.actions.get(step.name) if not step.method else None
+            if action is None or not any(
+                atom.predicate.lower() == pred and len(atom.args) == len(args)
+                for atom, add in _effects(action.effect)
+                if add
+            ):
+                continue
+            above = stacks[i]
+            if not above or len(above) > len(below) or above[-1][0] is not below[len(above) - 1][0]:
+                continue
+            method, a = above[-1]
+            b = below[len(above) - 1][1]
+            if not 0 < a < b <= len(method.subtasks):
+                continue
+            first, second = method.subtasks[a - 1], method.subtasks[b - 1]
+            return [
+                Blame(
+                    f"{method.name} ({self.file}:{_line(method.pos)}): step {a}, "
+                    f"{_call_terms(first.name, first.args)}, adds `{pred}` for other objects "
+                    f"({_call(step)}) than step {b}, {_call_terms(second.name, second.args)}, "
+                    "needs: is one of the two called with the wrong variable?",
+                    self.domain.path,
+                    _line(first.pos) or _line(method.pos),
                 )
             ]
         return []

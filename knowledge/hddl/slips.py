@@ -15,10 +15,10 @@ domain that works (none in the 19 IPC 2020 total-order domains):
   the search meets the same task in the same state and can only go round.
 
 For the first two, the actions that could have lost the add effect are named, with the
-literal in their own variables: those whose parameters fit its arguments, best first
-(one that deletes it for other objects, one that needs it false, then the rest).  The same
-ranking answers :func:`Slips.like_adders`: an action much like one that adds the literal
-(the same preconditions and effects but that one) that does not.
+literal in their own variables: those whose parameters fit its arguments, best first (one
+that deletes it for other objects, one that adds nothing at all, one that needs it false,
+then the rest).  The same ranking answers :func:`Slips.like_adders`: an action much like
+one that adds the literal (the same preconditions and effects but that one) that does not.
 """
 
 from __future__ import annotations
@@ -62,7 +62,9 @@ class Candidate:
     action: Action
     pred: str
     args: tuple[str, ...]
-    rank: int  # 0 deletes it for other objects, 1 needs it false, 2 adds nothing, 3 fits
+    # 0-1 deletes it for other objects, 2-3 adds nothing, 4-5 needs it false, 6-7 fits (the
+    # odd one of each pair turns nothing else about the same objects off)
+    rank: int
 
     @property
     def literal(self) -> str:
@@ -353,8 +355,11 @@ class Slips:
             deletes = any(a is action and atom.predicate == pred for a, atom in self.deletes)
             wants_false = any(_negated(lit, pred) for lit in conjuncts(action.precondition))
             adds_nothing = not any(a is action for a, _ in self.adds)
-            rank = 0 if deletes else 1 if wants_false else 2 if adds_nothing else 3
-            found.append(Candidate(action, pred, choice, rank))
+            rank = 0 if deletes else 1 if adds_nothing else 2 if wants_false else 3
+            # Within a rank, one that turns something else about the same objects off
+            # ((not (unshaked ?s)) beside the lost (shaked ?s)) first.
+            flips = any(a is action and _key(atom)[1] == choice for a, atom in self.deletes)
+            found.append(Candidate(action, pred, choice, 2 * rank + (not flips)))
         found.sort(key=lambda c: c.rank)
         return found[:limit]
 
