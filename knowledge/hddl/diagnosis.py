@@ -223,11 +223,6 @@ def _need_line(file: str, path: str, need: Need, slips: Slips) -> Blame:
             f"`{need.pred}` is deleted by {', '.join(need.deleters[:3])}{asked}, but no action "
             "adds it and the initial state does not hold it, so none of that does anything"
         )
-    elif need.held:
-        why = (
-            f"`{need.pred}` is needed by {users} and deleted by {', '.join(need.deleters)}, "
-            "but no action adds it again"
-        )
     else:
         why = (
             f"`{need.pred}` is needed by {users} and deleted by {', '.join(need.deleters)}, "

@@ -1,24 +1,34 @@
 """Slips a domain's text shows by itself, whatever the run did: an effect that was lost, a
-method that can only go round (issue 28's "why it cannot hold").
+precondition written the wrong way round, a call with the wrong variable, a method that can
+only go round (issue 28's "why it cannot hold").
 
 A failed search reports the deepest place it reached; when an author deletes an action's
 add effect or swaps a method's steps, that place is often far from the slip, or the search
-gives up at once.  Three kinds of slip are visible in the text alone, and are rare in a
-domain that works (none in the 19 IPC 2020 total-order domains):
+gives up at once.  These slips are visible in the text alone, and the 19 IPC 2020
+total-order domains have none of them but where said (so each, found, most likely is the
+fault):
 
 * **a need nothing meets**: a precondition needs a literal that no action adds for objects
   of its types and no initial state holds (``unload-airplane`` needs ``(in ?p ?airplane)``
-  but only ``load-truck`` adds ``in``, for a truck);
-* **a fact used up**: actions delete a literal that preconditions need, and no action adds
-  it again (``turn_to`` deletes ``pointing`` and nothing adds it);
+  but only ``load-truck`` adds ``in``, for a truck); or that actions delete and nothing
+  adds or holds;
+* **a delete of what must be false**: an action needs ``(not p)`` and deletes ``p``;
+* **a half move**: an action deletes ``(at ?p ?from)`` and ``(at ?c ?from)`` but adds only
+  ``(at ?p ?to)``;
+* **an idle parameter**: the one action whose parameter no literal uses (Monroe has thirty
+  such actions, by habit, so then none is shown);
+* **a call passing one variable twice**;
+* **a task no method decomposes** that a method calls;
 * **left recursion**: a method's first step is its own task with its own arguments, so
-  the search meets the same task in the same state and can only go round.
+  the search meets the same task in the same state and can only go round (Logistics has
+  two, which another method of the task rescues).
 
-For the first two, the actions that could have lost the add effect are named, with the
-literal in their own variables: those whose parameters fit its arguments, best first (one
-that deletes it for other objects, one that adds nothing at all, one that needs it false,
-then the rest).  The same ranking answers :func:`Slips.like_adders`: an action much like
-one that adds the literal (the same preconditions and effects but that one) that does not.
+Where a slip asks who should add a literal, the actions that could have lost the add
+effect are named, with the literal in their own variables: those whose parameters fit its
+arguments, best first (one that deletes it for other objects, one that adds nothing at all,
+one that needs it false, then the rest).  :func:`Slips.like_adders` answers the same for a
+literal some action still adds: an action much like one that adds it (the same
+preconditions and effects but that one) that does not.
 """
 
 from __future__ import annotations
@@ -80,7 +90,6 @@ class Need:
     users: tuple[str, ...]  # the actions and methods that need it, in the text's order
     deleters: tuple[str, ...]  # actions that delete it
     others: tuple[str, ...]  # actions that add it for other types
-    held: bool  # the initial state holds some of it (and actions use it up)
     pos: Pos | None
     wanted: bool = True  # the users need it true (else: only false, which it always is)
 
@@ -88,7 +97,7 @@ class Need:
     def strong(self) -> bool:
         """Never true at these types, yet added for others or deleted by some action: a
         domain that works has none of these; a static fact a problem lacks is not one."""
-        return not self.held and bool(self.others or self.deleters)
+        return bool(self.others or self.deleters)
 
 
 class Slips:
@@ -221,17 +230,13 @@ class Slips:
     def needs(self) -> list[Need]:
         """Literals needed somewhere that no action adds at their types and no initial
         state holds (or, with no problem, held by none of its literals), then literals
-        that actions use up and nothing adds again."""
+        that actions delete and preconditions need false but nothing adds or holds."""
         held = self._held()
         out: dict[tuple[str, tuple[Types, ...]], list[str]] = {}
         where: dict[tuple[str, tuple[Types, ...]], Pos | None] = {}
-        needed_preds: dict[str, list[str]] = {}
         items: list[Action | Method] = [*self.domain.actions, *self.domain.methods]
         for item in items:
             for atom, slots in self._needed(item):
-                needed_preds.setdefault(atom.predicate, [])
-                if item.name not in needed_preds[atom.predicate]:
-                    needed_preds[atom.predicate].append(item.name)
                 if self._met(atom.predicate, slots, held):
                     continue
                 key = (atom.predicate, slots)
@@ -246,21 +251,12 @@ class Slips:
                 tuple(users),
                 self.deleters(pred),
                 self._other_adders(pred),
-                False,
                 where[(pred, slots)],
             )
             for (pred, slots), users in out.items()
         ]
         added = {atom.predicate for _, atom in self.adds}
         said = {n.pred for n in found}
-        for pred, users in needed_preds.items():
-            if pred in added or pred in said:
-                continue
-            deleters = self.deleters(pred)
-            if deleters:
-                slots = self.declared(pred)
-                found.append(Need(pred, slots, tuple(users), deleters, (), True, None))
-                said.add(pred)
         # Deleted, never added and never held: every delete of it does nothing, and
         # every precondition that needs it false is always met.
         if self.problem is not None:
@@ -274,7 +270,7 @@ class Slips:
                 ]
                 slots = self.declared(pred)
                 deleters = self.deleters(pred)
-                found.append(Need(pred, slots, tuple(users), deleters, (), False, None, False))
+                found.append(Need(pred, slots, tuple(users), deleters, (), None, False))
         return found
 
     def deleters(self, pred: str) -> tuple[str, ...]:
