@@ -128,9 +128,11 @@ def diagnose(
 def _slips(domain: Domain, slips: Slips, on_path: set[str], looped: bool) -> list[Blame]:
     """What the domain's text shows by itself (:mod:`knowledge.hddl.slips`), for the top of
     the list: a domain that works shows none of it.  A method that calls its own task
-    first, when the search went round (or the method is on the path: a learned domain
-    may have one that another method of the task rescues); a call that passes one variable
-    twice; a literal needed where nothing can ever make it true."""
+    first, when the search went round (or the method is on the path, or the only one: a
+    learned domain may have one that another method of the task rescues); a call that
+    passes one variable twice; a task no method decomposes; an action that needs false
+    what it deletes, or moves one thing and leaves another behind; a literal needed where
+    nothing can ever make it true; an action parameter nothing uses.  One line of each."""
     file = os.path.basename(domain.path) if domain.path else "domain"
     out: list[Blame] = []
     loops = sorted(slips.left_recursions(), key=lambda m: m.name.lower() not in on_path)
