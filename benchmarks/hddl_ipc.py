@@ -23,7 +23,8 @@ itself, since a ``preexec_fn`` is unsafe beside the thread pool:
 * HyperTensioN and Lilotane: the child is ``/bin/sh``, which sets the cap (``ulimit -v``)
   and then execs the planner in its own place, so the planner inherits the cap, the wall
   time is the planner's own start-up and run (plus the shell's millisecond), and
-  ``os.wait4`` reports the planner's own peak memory, killed or not.
+  ``os.wait4`` reports the planner's peak memory even when it is killed (no child of ours
+  stands between, to be killed before it reaps the planner).
 
 Measured per attempt: status (solved / unsolvable / gave up / crashed / unsupported), wall
 seconds of the child (start-up and reading included, as in the IPC), plan length (primitive
@@ -335,13 +336,15 @@ def _ran_out_of_memory(text: str) -> bool:
 
 
 def _failure(stdout: str, stderr: str, returncode: int) -> dict[str, Any]:
-    """A run that printed no plan: out of memory is giving up, anything else a crash
-    (its first line of complaint, or how it ended)."""
+    """A run that printed no plan: out of memory is giving up, anything else a crash (its
+    first line on stderr, else its last on stdout, and how it ended)."""
     if _ran_out_of_memory(stdout + stderr):
         return {"status": "gave up", "message": "out of memory"}
-    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    complaints = [line.strip() for line in stderr.splitlines() if line.strip()]
+    said = [line.strip() for line in stdout.splitlines() if line.strip()]
+    first = complaints[0] if complaints else said[-1] if said else ""
     why = f"killed by signal {-returncode}" if returncode < 0 else f"exit status {returncode}"
-    return {"status": "crashed", "message": (f"{lines[0]} ({why})" if lines else why)[:300]}
+    return {"status": "crashed", "message": (f"{first} ({why})" if first else why)[:300]}
 
 
 def hype_names(domain_text: str, problem_text: str) -> dict[str, str]:

@@ -196,6 +196,9 @@ def test_lilotane_without_a_plan() -> None:
     memory = "terminate called after throwing an instance of 'std::bad_alloc'\n"
     assert parse("", memory, -6) == {"status": "gave up", "message": "out of memory"}
     assert parse("", "", -11) == {"status": "crashed", "message": "killed by signal 11"}
+    # a complaint on stdout only (a parse error, say) is still named
+    said = parse("0.001 Parsing domain ...\nSyntax error in line 3\n", "", 1)
+    assert said == {"status": "crashed", "message": "Syntax error in line 3 (exit status 1)"}
 
 
 # --- refused up front ------------------------------------------------------------------------
