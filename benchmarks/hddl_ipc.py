@@ -1,9 +1,11 @@
-"""IPC-style comparison on HDDL problems: tofs beside Aries, with coverage and agile score.
+"""IPC-style comparison on HDDL problems: tofs beside Aries, HyperTensioN and Lilotane,
+with coverage and agile score.
 
 Usage::
 
     python benchmarks/hddl_ipc.py IPC_FOLDER \\
-        [--planners tofs,aries] [--time-budget 60] [--memory-gb 4] [--jobs 1] \\
+        [--planners tofs,aries,hypertension,lilotane] [--hypertension DIR] [--lilotane EXE] \\
+        [--time-budget 60] [--memory-gb 4] [--jobs 1] \\
         [--domains Rover-GTOHP,Towers] [--per-domain K] [--json] [--cluster ADDRESS]
 
 IPC_FOLDER is the ``total-order/`` folder of a clone of the competition's public
@@ -11,18 +13,27 @@ repository, https://github.com/panda-planner-dev/ipc2020-domains (not shipped he
 
 For every problem (the first K of each domain folder, in the order of
 ``hddl_parse.pairs``) every planner makes one attempt, the planners interleaved per
-problem.  Each attempt is a fresh child process (this file with ``--child``) in its own
-session, under the same wall-clock limit (killed, with its whole process group, 5 s after
-``--time-budget``) and the same address-space cap (``RLIMIT_AS``, ``--memory-gb``, set by
-the child on itself before it imports anything, since a ``preexec_fn`` is unsafe beside the
-thread pool; the Aries binary inherits it).
+problem.  Each attempt is a fresh child process in its own session, under the same
+wall-clock limit (killed, with its whole process group, 5 s after ``--time-budget``) and
+the same address-space cap (``RLIMIT_AS``, ``--memory-gb``), which the child sets on
+itself, since a ``preexec_fn`` is unsafe beside the thread pool:
+
+* tofs and Aries: the child is this file with ``--child``, which sets the cap before it
+  imports anything (the Aries binary inherits it);
+* HyperTensioN and Lilotane: the child is ``/bin/sh``, which sets the cap (``ulimit -v``)
+  and then execs the planner in its own place, so the planner inherits the cap, the wall
+  time is the planner's own start-up and run (plus the shell's millisecond), and
+  ``os.wait4`` reports the planner's peak memory even when it is killed (no child of ours
+  stands between, to be killed before it reaps the planner).
 
 Measured per attempt: status (solved / unsolvable / gave up / crashed / unsupported), wall
 seconds of the child (start-up and reading included, as in the IPC), plan length (primitive
 actions), search nodes (tofs, from ``workbench plan hddl --json``), peak memory (the max RSS
 that ``os.wait4`` reports for that child, which covers the descendants it reaped: the Aries
 child reaps its planner binary before it exits; a child killed at the limit leaves that
-binary unreaped, so then only the Python process counts), and whether the plan passes
+binary unreaped, so then only the Python process counts; Linux carries the high-water mark
+of the process that spawned a child into it through ``exec``, so no figure is below this
+parent's own peak, about 40 MB, whichever the planner), and whether the plan passes
 ``tests/hddl_validation.py: validate_plan`` (run in a separate child, uncapped).
 
 tofs runs in-process in its child through ``workbench.cli.main`` with ``--json``; the plan
@@ -32,12 +43,32 @@ runs through ``up-aries`` (``pip install -e '.[bench]'``) on the problem as the 
 in the depth-first order of the decomposition, one line per method instance), so its plans
 get the full check, decomposition included.
 
+HyperTensioN (``--hypertension DIR``: a checkout of
+https://github.com/Maumagnaguagno/HyperTensioN, run by the system's ``ruby``; the IPC 2020
+total-order winner, a depth-first planner that compiles the domain to Ruby) runs with its
+competition settings, ``ruby --disable=all -s DIR/Hype.rb -IPC DOMAIN PROBLEM typredicate
+pullup dejavu run``: ``-IPC`` makes it print the IPC 2020 plan, decomposition included,
+between ``==>`` and ``<==``.  It insists on file names ending in ``.hddl`` (others are
+copied to a scratch folder first, before the clock starts).  It lower-cases every name and
+writes ``-`` between letters as ``_``, so its plan is written back in the problem's own
+names before the check (a name two of the problem's names could have become stays as it
+is).  "Planning failed" -- its search ran out of alternatives -- counts as unsolvable.
+
+Lilotane (``--lilotane EXE``: a build of https://github.com/domschrei/lilotane, SAT-based,
+second in that track; docs/reference/performance.md says how to build it) runs as ``EXE
+DOMAIN PROBLEM -co=0 -v=0`` and prints the IPC plan between ``==>`` and ``<==``.  It
+adds layers until a plan turns up, so where there is none it runs until killed (gave up).
+Both run in a scratch folder as their working directory; one that runs out of memory
+under the cap has given up, as tofs then has.  Neither is vendored here; a planner asked
+for without its flag, or whose checkout or build does not run, is refused up front.
+
 A solved attempt counts only if its plan is not rejected and it ended within the limit.
 With ``--cluster ADDRESS`` (a Dask scheduler, or ``local:N``; see docs/guide/batch.md) each attempt
 is one task on the cluster, sent as a record holding the HDDL texts and the scripts its
 child runs (this file, ``hddl_parse.py``, ``tests/hddl_validation.py``): a worker lays them
 out in a temporary folder and makes the attempt there as above, so it needs only the
-installed project with the ``bench`` extra.
+installed project with the ``bench`` extra (and for HyperTensioN or Lilotane, Ruby and the
+checkout or the build at the same path as here).
 
 Per domain and in total: coverage (solved / attempted) and the IPC agile score (per solved
 problem 1 if t <= 1 s, 0 if t >= limit, else 1 - log t / log limit).  The output is a
@@ -53,7 +84,9 @@ import io
 import json
 import math
 import os
+import re
 import resource
+import shutil
 import signal
 import subprocess
 import sys
@@ -73,7 +106,9 @@ from hddl_parse import pairs
 if TYPE_CHECKING:
     from workbench.cluster import ClusterExecutor
 
-PLANNERS = ("tofs", "aries")
+PLANNERS = ("tofs", "aries", "hypertension", "lilotane")
+RIVALS = ("hypertension", "lilotane")  # programs of their own, run without a Python child
+HYPE_SETTINGS = ("typredicate", "pullup", "dejavu", "run")  # its IPC 2020 settings
 GRACE = 5.0  # seconds past the limit before a child is killed
 TOFS_STATUS = {0: "solved", 2: "unsolvable", 3: "gave up", 1: "unsupported"}
 
@@ -246,6 +281,157 @@ def child(argv: list[str]) -> int:
     return 0
 
 
+# --- HyperTensioN and Lilotane ---------------------------------------------------------------
+
+
+def rival_command(planner: str, tool: str, domain: Path, problem: Path) -> list[str]:
+    """How ``planner`` is started on one problem; ``tool`` is the HyperTensioN checkout or
+    the Lilotane executable."""
+    if planner == "hypertension":
+        hype = str(Path(tool) / "Hype.rb")
+        return [
+            "ruby",
+            "--disable=all",
+            "-s",
+            hype,
+            "-IPC",
+            str(domain),
+            str(problem),
+            *HYPE_SETTINGS,
+        ]
+    return [tool, str(domain), str(problem), "-co=0", "-v=0"]
+
+
+def capped(command: list[str], memory_gb: float) -> list[str]:
+    """``command`` behind a shell that caps its own address space and then becomes the
+    command (``exec``): the cap is set in the child, never by a ``preexec_fn`` in this
+    threaded parent, and the planner's pid, clock and peak memory are the child's."""
+    kib = int(memory_gb * 1024**2)
+    return ["/bin/sh", "-c", f'ulimit -v {kib} && exec "$@"', "sh", *command]
+
+
+def _ipc_block(text: str) -> list[str] | None:
+    """The lines between the last ``==>`` and the ``<==`` after it; None if there is none."""
+    lines = [line.strip() for line in text.splitlines()]
+    starts = [i for i, line in enumerate(lines) if line == "==>"]
+    if not starts:
+        return None
+    body = lines[starts[-1] + 1 :]
+    if "<==" not in body:
+        return None
+    return [line for line in body[: body.index("<==")] if line]
+
+
+def _plan_record(block: list[str]) -> dict[str, Any]:
+    """A solved record from an IPC plan's lines: the length counts the primitive actions
+    (the lines before ``root``)."""
+    roots = [i for i, line in enumerate(block) if line.split()[:1] == ["root"]]
+    length = roots[0] if roots else len(block)
+    return {"status": "solved", "plan_length": length, "ipc": "\n".join(["==>", *block, "<=="])}
+
+
+def _ran_out_of_memory(text: str) -> bool:
+    lowered = text.lower()
+    return any(s in lowered for s in ("nomemoryerror", "bad_alloc", "out of memory"))
+
+
+def _failure(stdout: str, stderr: str, returncode: int) -> dict[str, Any]:
+    """A run that printed no plan: out of memory is giving up, anything else a crash (its
+    first line on stderr, else its last on stdout, and how it ended)."""
+    if _ran_out_of_memory(stdout + stderr):
+        return {"status": "gave up", "message": "out of memory"}
+    complaints = [line.strip() for line in stderr.splitlines() if line.strip()]
+    said = [line.strip() for line in stdout.splitlines() if line.strip()]
+    first = complaints[0] if complaints else said[-1] if said else ""
+    why = f"killed by signal {-returncode}" if returncode < 0 else f"exit status {returncode}"
+    return {"status": "crashed", "message": (f"{first} ({why})" if first else why)[:300]}
+
+
+def hype_names(domain_text: str, problem_text: str) -> dict[str, str]:
+    """From HyperTensioN's spelling of a name back to the problem's: it lower-cases every
+    name and writes a ``-`` between word characters as ``_``.  A spelling that two of the
+    problem's names share is left out (it stays as HyperTensioN wrote it)."""
+    spellings: dict[str, set[str]] = {}
+    for text in (domain_text, problem_text):
+        for word in re.findall(r"[^\s()]+", re.sub(r";[^\n]*", " ", text)):
+            if word[0] not in "?:":
+                name = word.lower()
+                spellings.setdefault(re.sub(r"\b-\b", "_", name, flags=re.ASCII), set()).add(name)
+    return {key: next(iter(names)) for key, names in spellings.items() if len(names) == 1}
+
+
+def parse_hypertension(
+    stdout: str, stderr: str, returncode: int, names: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """The record of one HyperTensioN run with ``-IPC``: the plan between ``==>`` and
+    ``<==`` (in the problem's own names, with ``names`` from :func:`hype_names`);
+    "Planning failed" is its search exhausted (unsolvable) unless it adds "try with more
+    stack" (Ruby's stack ran out: a crash)."""
+    block = _ipc_block(stdout)
+    if block is not None:
+        names = names or {}
+        keep = {"root", "->"}
+        block = [
+            " ".join(w if w in keep else names.get(w, w) for w in line.split()) for line in block
+        ]
+        return _plan_record(block)
+    said = stdout + stderr
+    if "Planning failed" in said:
+        if "more stack" in said:
+            return {"status": "crashed", "message": "Ruby's stack ran out (planning failed)"}
+        return {"status": "unsolvable", "message": "planning failed: no plan"}
+    return _failure(stdout, stderr, returncode)
+
+
+def parse_lilotane(stdout: str, stderr: str, returncode: int) -> dict[str, Any]:
+    """The record of one Lilotane run with ``-v=0``: the plan between ``==>`` and ``<==``;
+    with a higher verbosity and ``-cs=1`` it may also say a layer is unsolvable "even
+    without assumptions", which is a proof that there is no plan."""
+    block = _ipc_block(stdout)
+    if block is not None:
+        return _plan_record(block)
+    if "even without assumptions" in stdout + stderr:
+        return {"status": "unsolvable", "message": "unsolvable even without assumptions"}
+    if returncode == 0 and not _ran_out_of_memory(stdout + stderr):
+        return {"status": "gave up", "message": "ended without a plan"}
+    return _failure(stdout, stderr, returncode)
+
+
+def rival_problem(planner: str, tool: str | None) -> str | None:
+    """Why ``planner`` cannot run from ``tool`` (its ``--hypertension`` checkout or its
+    ``--lilotane`` executable), in one line; None if it starts."""
+    if planner == "hypertension":
+        if tool is None:
+            return (
+                "hypertension needs --hypertension DIR, a checkout of "
+                "https://github.com/Maumagnaguagno/HyperTensioN"
+            )
+        if not (Path(tool) / "Hype.rb").is_file():
+            return f"hypertension: no Hype.rb in {tool} (give the HyperTensioN checkout folder)"
+        if shutil.which("ruby") is None:
+            return "hypertension needs Ruby, and ruby is not on the PATH (apt-get install ruby)"
+        probe = ["ruby", "--disable=all", str(Path(tool) / "Hype.rb"), "-h"]
+    else:
+        if tool is None:
+            return (
+                "lilotane needs --lilotane EXE, a Lilotane build "
+                "(docs/reference/performance.md says how)"
+            )
+        if not Path(tool).is_file():
+            return f"lilotane: no such file: {tool}"
+        if not os.access(tool, os.X_OK):
+            return f"lilotane: {tool} is not executable"
+        probe = [str(Path(tool).resolve())]
+    try:
+        done = subprocess.run(probe, capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"{planner} does not run: {_first_line(error)}"
+    if (planner == "hypertension" and done.returncode != 0) or done.returncode in (126, 127):
+        said = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[0]
+        return f"{planner} does not run: {said[:200]}"
+    return None
+
+
 # --- the parent ------------------------------------------------------------------------------
 
 
@@ -257,38 +443,48 @@ def attempt(
     limit: float,
     memory_gb: float,
     script: str = __file__,
+    tools: dict[str, str] | None = None,
 ) -> Attempt:
+    """One planner on one problem, in its own capped child; ``tools`` holds the
+    HyperTensioN checkout and the Lilotane executable by planner name."""
     out = Attempt(folder, problem.name, planner)
-    command = [sys.executable, script, "--child", planner, str(domain), str(problem)]
-    command += [str(limit), str(memory_gb)]
-    killed = threading.Event()
-    with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
-        start = time.perf_counter()
-        process = subprocess.Popen(command, stdout=stdout, stderr=stderr, start_new_session=True)
-
-        def kill() -> None:
-            killed.set()
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-
-        timer = threading.Timer(limit + GRACE, kill)
-        timer.start()
-        _, wait_status, usage = os.wait4(process.pid, 0)
-        timer.cancel()
-        out.seconds = round(time.perf_counter() - start, 3)
-        process.returncode = os.waitstatus_to_exitcode(wait_status)
-        out.peak_mb = round(usage.ru_maxrss / 1024, 1)  # KiB on Linux
-        stdout.seek(0)
-        stderr.seek(0)
-        text = stdout.read().decode(errors="replace")
-        error_text = stderr.read().decode(errors="replace")
-    if killed.is_set():
+    with tempfile.TemporaryDirectory(prefix="hddl-ipc-run-") as scratch:
+        if planner in RIVALS:
+            tool = (tools or {}).get(planner)
+            if tool is None:
+                out.message = f"no --{planner} given"
+                return out
+            domain_run, problem_run = domain.resolve(), problem.resolve()
+            if planner == "hypertension" and not (
+                domain.name.endswith(".hddl") and problem.name.endswith(".hddl")
+            ):  # Hype.rb reads a file by its extension
+                domain_run = Path(shutil.copy(domain, Path(scratch) / "domain.hddl"))
+                problem_run = Path(shutil.copy(problem, Path(scratch) / "problem.hddl"))
+            command = capped(rival_command(planner, tool, domain_run, problem_run), memory_gb)
+        else:
+            command = [sys.executable, script, "--child", planner, str(domain), str(problem)]
+            command += [str(limit), str(memory_gb)]
+        # the rivals work in the scratch folder (whatever they write stays there)
+        run = _run(command, limit, scratch if planner in RIVALS else None)
+    out.seconds, out.peak_mb = run.seconds, run.peak_mb
+    if run.killed:
         out.status, out.message = "gave up", f"killed {GRACE:g} s after the limit"
         return out
-    record = _last_json(text)
+    if planner == "hypertension":
+        names = hype_names(
+            domain.read_text(encoding="utf-8", errors="replace"),
+            problem.read_text(encoding="utf-8", errors="replace"),
+        )
+        record: dict[str, Any] | None = parse_hypertension(
+            run.stdout, run.stderr, run.returncode, names
+        )
+    elif planner == "lilotane":
+        record = parse_lilotane(run.stdout, run.stderr, run.returncode)
+    else:
+        record = _last_json(run.stdout)
     if record is None:
         out.status = "crashed"
-        lines = error_text.strip().splitlines() or [f"exit status {process.returncode}"]
+        lines = run.stderr.strip().splitlines() or [f"exit status {run.returncode}"]
         out.message = lines[-1][:300]
         return out
     out.status = record["status"]
@@ -303,6 +499,49 @@ def attempt(
         if out.seconds > limit:
             out.status, out.message = "gave up", f"solved after the limit ({out.seconds:.1f} s)"
     return out
+
+
+@dataclass
+class _Run:
+    seconds: float
+    peak_mb: float
+    returncode: int
+    stdout: str
+    stderr: str
+    killed: bool
+
+
+def _run(command: list[str], limit: float, cwd: str | None) -> _Run:
+    """``command`` in its own session, killed with its process group ``GRACE`` s after
+    ``limit``; its wall time (from just before the start to its exit) and peak memory."""
+    killed = threading.Event()
+    with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
+        start = time.perf_counter()
+        process = subprocess.Popen(
+            command, stdout=stdout, stderr=stderr, start_new_session=True, cwd=cwd
+        )
+
+        def kill() -> None:
+            killed.set()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+
+        timer = threading.Timer(limit + GRACE, kill)
+        timer.start()
+        _, wait_status, usage = os.wait4(process.pid, 0)
+        timer.cancel()
+        seconds = round(time.perf_counter() - start, 3)
+        process.returncode = os.waitstatus_to_exitcode(wait_status)
+        stdout.seek(0)
+        stderr.seek(0)
+        return _Run(
+            seconds=seconds,
+            peak_mb=round(usage.ru_maxrss / 1024, 1),  # KiB on Linux
+            returncode=process.returncode,
+            stdout=stdout.read().decode(errors="replace"),
+            stderr=stderr.read().decode(errors="replace"),
+            killed=killed.is_set(),
+        )
 
 
 def _last_json(text: str) -> dict[str, Any] | None:
@@ -359,8 +598,10 @@ def cluster_job(
     limit: float,
     memory_gb: float,
     support: dict[str, str],
+    tools: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """One attempt as a plain record: the HDDL texts themselves, not their paths."""
+    """One attempt as a plain record: the HDDL texts themselves, not their paths (the
+    HyperTensioN checkout and the Lilotane build are paths: the same on every worker)."""
     return {
         "planner": planner,
         "folder": folder,
@@ -371,6 +612,7 @@ def cluster_job(
         "limit": limit,
         "memory_gb": memory_gb,
         "support": support,  # one dict shared by all jobs: pickled once per task
+        "tools": tools or {},
     }
 
 
@@ -397,6 +639,7 @@ def attempt_on_worker(job: dict[str, Any]) -> dict[str, Any]:
             job["limit"],
             job["memory_gb"],
             script,
+            job.get("tools"),
         )
     return asdict(record)
 
@@ -467,7 +710,15 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument(
         "root", type=ipc_folder, help=f"folder with one sub-folder per domain: {WHERE}"
     )
-    cli.add_argument("--planners", default="tofs,aries", help="comma-separated: tofs, aries")
+    cli.add_argument(
+        "--planners",
+        default="tofs,aries",
+        help="comma-separated: tofs, aries, hypertension, lilotane",
+    )
+    cli.add_argument(
+        "--hypertension", metavar="DIR", help="a checkout of Maumagnaguagno/HyperTensioN"
+    )
+    cli.add_argument("--lilotane", metavar="EXE", help="a Lilotane executable (its build)")
     cli.add_argument("--time-budget", type=float, default=60.0, help="seconds per attempt")
     cli.add_argument("--memory-gb", type=float, default=4.0, help="address-space cap (GB)")
     cli.add_argument("--jobs", type=int, default=1, help="attempts run at once")
@@ -491,6 +742,13 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 1
+    tools: dict[str, str] = {}
+    for rival in (p for p in RIVALS if p in planners):
+        tool = getattr(args, rival)
+        if why := rival_problem(rival, tool):
+            print(why, file=sys.stderr)
+            return 1
+        tools[rival] = str(Path(tool).resolve())
     if importlib.util.find_spec("unified_planning") is None:
         print("note: unified-planning is not installed, plans are not validated", file=sys.stderr)
     folders = sorted(p for p in args.root.iterdir() if p.is_dir() and pairs(p, 1))
@@ -507,7 +765,7 @@ def main(argv: list[str] | None = None) -> int:
     ]
     try:
         with batch_executor(args.cluster, chunk=1) as executor:
-            results = run_all(work, args.time_budget, args.memory_gb, args.jobs, executor)
+            results = run_all(work, args.time_budget, args.memory_gb, args.jobs, executor, tools)
     except ClusterError as error:
         print(f"hddl_ipc: error: {error}", file=sys.stderr)
         return 1
@@ -540,6 +798,7 @@ def run_all(
     memory_gb: float,
     jobs: int,
     executor: ClusterExecutor | None = None,
+    tools: dict[str, str] | None = None,
 ) -> list[Attempt]:
     """Every attempt: ``jobs`` at once here, or on ``executor``'s cluster (one attempt per
     Dask task: attempts take seconds, so a task's few milliseconds do not count)."""
@@ -579,7 +838,7 @@ def run_all(
             cloudpickle.register_pickle_by_value(sys.modules[__name__])
         support = {name: path.read_text(encoding="utf-8") for name, path in SUPPORT.items()}
         cluster_jobs = [
-            cluster_job(planner, domain, problem, folder, limit, memory_gb, support)
+            cluster_job(planner, domain, problem, folder, limit, memory_gb, support, tools)
             for planner, domain, problem, folder in work
         ]
 
@@ -594,7 +853,9 @@ def run_all(
     with ThreadPoolExecutor(max(1, jobs)) as pool, progress or contextlib.nullcontext():
         bar = progress.add_task("attempts", total=len(work)) if progress else None
         futures: list[Future[Attempt]] = [
-            pool.submit(attempt, planner, domain, problem, folder, limit, memory_gb)
+            pool.submit(
+                attempt, planner, domain, problem, folder, limit, memory_gb, __file__, tools
+            )
             for planner, domain, problem, folder in work
         ]
         for future in as_completed(futures):
