@@ -68,7 +68,7 @@ from hddl_parse import pairs
 from knowledge.hddl import HddlError, parse_domain, read_domain, write_domain
 from knowledge.hddl.faults import KINDS, Fault, seeded_faults
 
-SEED_SETS = {**{s: "tune" for s in range(1, 7)}, 7: "report", 8: "report"}
+SEED_SETS = {**dict.fromkeys(range(1, 7), "tune"), 7: "report", 8: "report"}
 GRACE = 5.0  # seconds past the budget before a child is killed
 HEAD = 40  # lines of the explanation that count
 WORKBENCH = "import sys; from workbench.cli import main; sys.exit(main(sys.argv[1:]))"
