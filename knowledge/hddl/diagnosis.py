@@ -72,6 +72,7 @@ class _Step:
     name: str
     args: tuple[str, ...]
     method: str
+    bound: tuple[tuple[str, str], ...] = ()  # the method's own variables the path shows
 
 
 def diagnose(
@@ -304,17 +305,14 @@ class _Diagnosis:
                 *self._lost(pred),
                 *self._negations(culprit, pred),
             ]
-        ancestors = [(m.name, k) for m, k in reversed(self._stacks()[-1])]
-        places = list(dict.fromkeys([*self._places(culprit), *ancestors]))
-        order = self._order(culprit, pred, deleted, places)[:2]
         return [
             first,
             *(self._clash(pred, args) if deleted else self._misdirected(pred, args)),
             *self._uncalled(pred),
-            *order[:1],
+            *([] if deleted else self._later_adder(pred, args)),
             *self._lost(pred),
             *suspects,
-            *order[1:],
+            *self._order(culprit, pred, deleted),
             *self._arguments(culprit, pred, args),
         ]
 
@@ -750,18 +748,53 @@ class _Diagnosis:
     def _stacks(self) -> list[list[tuple[Method, int]]]:
         """For each entry of the path (and one past its end, the failing task), the open
         methods above it with the 1-based step each is at, outermost first."""
-        out: list[list[tuple[Method, int]]] = []
-        stack: list[tuple[Method, list[int]]] = []  # (method, [steps left])
+        return [[(m, k) for m, k, _ in level] for level in self._open()]
+
+    def _open(self) -> list[list[tuple[Method, int, _Step]]]:
+        """:meth:`_stacks` with the path entry that opened each method (its bindings)."""
+        out: list[list[tuple[Method, int, _Step]]] = []
+        stack: list[tuple[Method, list[int], _Step]] = []  # (method, [steps left], entry)
         for s in [*self.path, None]:
             while stack and stack[-1][1][0] == 0:
                 stack.pop()
             if stack:
                 stack[-1][1][0] -= 1
-            out.append([(m, len(m.subtasks) - left[0]) for m, left in stack])
+            out.append([(m, len(m.subtasks) - left[0], e) for m, left, e in stack])
             method = self.methods.get(s.method) if s is not None and s.method else None
-            if method is not None:
-                stack.append((method, [len(method.subtasks)]))
+            if s is not None and method is not None:
+                stack.append((method, [len(method.subtasks)], s))
         return out
+
+    def _later_adder(self, pred: str, args: tuple[str, ...]) -> list[Blame]:
+        """A method above the failing step whose later step -- an action -- adds the very
+        literal (its arguments as the path bound them): the two steps may stand in the
+        wrong order.  The nearest such method."""
+        for method, k, entry in reversed(self._open()[-1]):
+            binding = dict(zip((_name(t) for t in method.task.args), entry.args, strict=False))
+            binding.update(entry.bound)
+            for j in range(k, len(method.subtasks)):
+                later = method.subtasks[j]
+                action = self.actions.get(later.name.lower())
+                if action is None:
+                    continue
+                values = [
+                    binding.get(_name(t), "?") if isinstance(t, Var) else _name(t)
+                    for t in later.args
+                ]
+                if not _matching(action, values, pred, args, adds=True):
+                    continue
+                need = method.subtasks[k - 1]
+                return [
+                    Blame(
+                        f"{method.name} ({self.file}:{_line(method.pos)}): step {j + 1}, "
+                        f"{_call_terms(later.name, later.args)}, adds "
+                        f"{literal_text(pred, args)} that step {k}, "
+                        f"{_call_terms(need.name, need.args)}, needs: should it come first?",
+                        self.domain.path,
+                        _line(later.pos) or _line(method.pos),
+                    )
+                ]
+        return []
 
     def _clash(self, pred: str, args: tuple[str, ...]) -> list[Blame]:
         """When a step of the path deleted the literal: the method both it and the failing
@@ -801,9 +834,9 @@ class _Diagnosis:
         return []
 
     def _misdirected(self, pred: str, args: tuple[str, ...]) -> list[Blame]:
-        """An action of the path that adds ``pred`` for other objects, called by the same
-        method as the failing step, earlier: one of the two calls may pass the wrong
-        variable (visit ?to where unvisit ?from needs (visited ?from))."""
+        """An action of the path that adds ``pred`` for other objects, an earlier step of
+        the method whose own step failed: one of the two calls may pass the wrong variable
+        (visit ?to where unvisit ?from needs (visited ?from))."""
         stacks = self._stacks()
         below = stacks[-1]
         for i in range(len(self.path) - 1, -1, -1):
@@ -815,14 +848,21 @@ class _Diagnosis:
                 if add
             ):
                 continue
+            # Both must be steps of one method instance itself, not deeper down: a step
+            # that moves on before a recursive call adds the literal for other objects
+            # by design.
             above = stacks[i]
-            if not above or len(above) > len(below) or above[-1][0] is not below[len(above) - 1][0]:
+            if not above or len(above) != len(below):
+                continue
+            if any(x[0] is not y[0] for x, y in zip(above, below, strict=True)):
                 continue
             method, a = above[-1]
-            b = below[len(above) - 1][1]
+            b = below[-1][1]
             if not 0 < a < b <= len(method.subtasks):
                 continue
             first, second = method.subtasks[a - 1], method.subtasks[b - 1]
+            if second.name.lower() not in self.actions:
+                continue  # a task's methods may need it for any number of reasons
             return [
                 Blame(
                     f"{method.name} ({self.file}:{_line(method.pos)}): step {a}, "
@@ -965,8 +1005,14 @@ def _step(entry: tuple[str, str]) -> _Step | None:
     m = _CALL.match(task.strip())
     if m is None:
         return None
-    method = alternative.split("(", 1)[0].strip().lower()
-    return _Step(m.group(1).lower(), tuple(a.lower() for a in m.group(2).split()), method)
+    method, _, rest = alternative.partition("(")
+    bound = tuple(
+        (var.strip().lower(), value.strip().lower())
+        for var, eq, value in (pair.partition("=") for pair in rest.rstrip(")").split(","))
+        if eq
+    )
+    args = tuple(a.lower() for a in m.group(2).split())
+    return _Step(m.group(1).lower(), args, method.strip().lower(), bound)
 
 
 def _call(step: _Step) -> str:
