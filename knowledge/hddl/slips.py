@@ -115,7 +115,7 @@ class Slips:
             for atom, add in _effects(action.effect):
                 (self.adds if add else self.deletes).append((action, atom))
 
-    # ------------------------------------------------------------------ left recursion
+    # ------------------------------------------------------------ methods, calls, effects
 
     def left_recursions(self) -> list[Method]:
         """Methods whose first step is their own task, called with the task's arguments:
