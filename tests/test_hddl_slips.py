@@ -238,3 +238,76 @@ def test_kb_lint_warns_of_a_slip_before_any_run(
         (line,) = lines
         assert line.startswith("warning [slip] operator ride (line ")
         assert line.endswith("adds (at ?p ?to) but, deleting (at ?c ?from), adds no (at ?c ?to)")
+
+
+MARK = """\
+(define (domain mark)
+  (:requirements :typing :hierarchy :method-preconditions)
+  (:types item)
+  (:predicates (marked ?x - item) (next ?x ?y - item))
+  (:task tick :parameters (?x - item))
+  (:method m_tick
+    :parameters (?x ?y - item)
+    :task (tick ?x)
+    :precondition (next ?x ?y)
+    :ordered-subtasks (and (mark ?x) (check ?x)))
+  (:action mark
+    :parameters (?x - item)
+    :effect (marked ?x))
+  (:action check
+    :parameters (?x - item)
+    :precondition (marked ?x))
+)
+"""
+
+MARK_PROBLEM = """\
+(define (problem k1) (:domain mark)
+  (:objects a b - item)
+  (:htn :ordered-subtasks (and (tick a)))
+  (:init (next a b)))
+"""
+
+
+def test_the_same_methods_earlier_step_that_marked_another_object_is_named(
+    tmp_path: Path,
+) -> None:
+    """m_tick marks ?y (b) where it meant ?x (a): check, its own next step, needs
+    (marked a), and mark ran on b -- one of the two calls has the wrong variable."""
+    assert [s.operator for s in _plan(tmp_path, MARK, MARK_PROBLEM)] == ["mark", "check"]
+    domain = changed(MARK, "(and (mark ?x) (check ?x))", "(and (mark ?y) (check ?x))")
+    found = suspects(tmp_path, domain, MARK_PROBLEM)
+    method = line_of("(:method m_tick", domain)
+    assert (
+        f"m_tick (domain.hddl:{method}): step 1, (mark ?y), adds `marked` for other objects "
+        "((mark b)) than step 2, (check ?x), needs: is one of the two called with the wrong "
+        "variable?"
+    ) in found
+
+
+def test_a_later_step_that_adds_the_very_literal_is_asked_to_come_first(
+    tmp_path: Path,
+) -> None:
+    """m_tick inspects before it marks, and inspecting is checking, one level down: the
+    check of a fails on (marked a), which m_tick's step 2, mark with ?x bound to a by the
+    path, would add."""
+    nested = changed(
+        MARK,
+        "  (:action mark",
+        "  (:task inspect :parameters (?x - item))\n"
+        "  (:method m_inspect :parameters (?x - item) :task (inspect ?x)\n"
+        "    :ordered-subtasks (and (check ?x)))\n"
+        "  (:action mark",
+    )
+    domain = changed(nested, "(and (mark ?x) (check ?x))", "(and (inspect ?x) (mark ?x))")
+    found = suspects(tmp_path, domain, MARK_PROBLEM)
+    method = line_of("(:method m_tick", domain)
+    assert (
+        f"m_tick (domain.hddl:{method}): step 2, (mark ?x), adds (marked a) that step 1, "
+        "(inspect ?x), needs: should it come first?"
+    ) in found
+
+
+def _plan(tmp_path: Path, domain: str, problem: str) -> list:
+    (tmp_path / "domain.hddl").write_text(domain, encoding="utf-8")
+    (tmp_path / "p.hddl").write_text(problem, encoding="utf-8")
+    return list(run_files(str(tmp_path / "domain.hddl"), str(tmp_path / "p.hddl")).result.plan)
