@@ -353,6 +353,10 @@ class Problem:
     # What must hold when the task list is done (HDDL's ``:goal``): a leaf whose state
     # fails it is a dead end, not a plan.
     goal: Condition | None = None
+    # Whether the goal can still hold once these tasks are done, from this state (a cheap
+    # over-approximation: False only where it never can): a node where it cannot is a
+    # dead end at once, not at the leaf (HDDL: a goal literal no remaining task adds).
+    goal_reach: Callable[[Any, tuple[Task, ...]], bool] | None = None
 
 
 def compile_domain(spec: DomainSpec, registry: Registry) -> Domain:

@@ -401,10 +401,12 @@ def compile_problem(
             raise HddlPlanError(f"{_at(problem.path, sub)}: no task or action '{sub.name}'")
         ground.append((sub.name, tuple(_object(world, a) for a in sub.args)))
     goal = None
+    goal_reach = None
     if problem.goal is not None:
         written = Origin(":goal", problem.path)
         goal_origins = [_at_item(written, c) for c in conjuncts(problem.goal)]
         goal = Test(problem.goal, world, {}, "", goal_origins)
+        goal_reach = _goal_reach(domain, problem, world, goal)
     return engine_domain, EngineProblem(
         name=problem.name,
         state=initial_state(world, problem),
@@ -416,7 +418,59 @@ def compile_problem(
             "record_failed_alternatives": True,
         },
         goal=goal,
+        goal_reach=goal_reach,
     )
+
+
+def _goal_reach(
+    domain: Domain, problem: Problem, world: World, goal: Test
+) -> Callable[[Any, tuple[Any, ...]], bool] | None:
+    """The goal's literals that a remaining task could still make true: per task name,
+    the predicates its decompositions can add (a fixed point over methods and actions);
+    a node whose state lacks a goal literal that no remaining task can add is cut."""
+    from .reachability import positive_atoms
+    from .slips import effect_atoms
+
+    # Ground literals only: one inside an ``exists`` has a variable no state can answer.
+    atoms = [a for a in positive_atoms(problem.goal) if all(isinstance(t, Const) for t in a.args)]
+    if not atoms:
+        return None
+    preds = sorted({a.predicate for a in atoms})
+    bit = {p: 1 << i for i, p in enumerate(preds)}
+    adds: dict[str, int] = {}
+    for action in domain.actions:
+        mask = 0
+        for atom, add in effect_atoms(action.effect):
+            if add:
+                mask |= bit.get(atom.predicate, 0)
+        adds[action.name] = mask
+    by_task: dict[str, list[HddlMethod]] = {}
+    for m in domain.methods:
+        by_task.setdefault(m.task.name, []).append(m)
+    for name in by_task:
+        adds.setdefault(name, 0)
+    changed = True
+    while changed:
+        changed = False
+        for name, methods in by_task.items():
+            mask = adds[name]
+            for m in methods:
+                for sub in m.subtasks:
+                    mask |= adds.get(sub.name, 0)
+            if mask != adds[name]:
+                adds[name], changed = mask, True
+    tests = [(bit[a.predicate], Test(a, world, {})) for a in atoms]
+    everything = (1 << len(preds)) - 1
+
+    def reach(state: Any, tasks: tuple[Any, ...]) -> bool:
+        mask = 0
+        for t in tasks:
+            mask |= adds.get(t[0], everything)
+            if mask == everything:
+                return True
+        return all(mask & b or test.evaluate(state, {}) for b, test in tests)
+
+    return reach
 
 
 def _method(

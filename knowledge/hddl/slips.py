@@ -60,7 +60,7 @@ from .model import (
 )
 from .reachability import literal_text, positive_atoms
 
-__all__ = ["Candidate", "Need", "Slips", "call_text"]
+__all__ = ["Candidate", "Need", "Slips", "call_text", "effect_atoms"]
 
 Types = tuple[str, ...]
 
@@ -112,7 +112,7 @@ class Slips:
         self.adds: list[tuple[Action, Atom]] = []
         self.deletes: list[tuple[Action, Atom]] = []
         for action in domain.actions:
-            for atom, add in _effects(action.effect):
+            for atom, add in effect_atoms(action.effect):
                 (self.adds if add else self.deletes).append((action, atom))
 
     # ------------------------------------------------------------ methods, calls, effects
@@ -411,14 +411,14 @@ def _idle(action: Action) -> list[Typed]:
     for lit in conjuncts(action.precondition):
         if isinstance(lit, Not) and isinstance(lit.body, Atom):
             used |= {t.name for t in lit.body.args if isinstance(t, Var)}
-    for atom, _ in _effects(action.effect):
+    for atom, _ in effect_atoms(action.effect):
         used |= {t.name for t in atom.args if isinstance(t, Var)}
     return [p for p in action.params if p.name not in used]
 
 
 def _signature(action: Action) -> frozenset[tuple[str, str]]:
     sig = {("need", a.predicate) for a in positive_atoms(action.precondition)}
-    sig |= {("add" if add else "delete", a.predicate) for a, add in _effects(action.effect)}
+    sig |= {("add" if add else "delete", a.predicate) for a, add in effect_atoms(action.effect)}
     return frozenset(sig)
 
 
@@ -453,7 +453,7 @@ def _negated(literal: object, pred: str) -> bool:
     )
 
 
-def _effects(effect: Effect | None) -> Iterable[tuple[Atom, bool]]:
+def effect_atoms(effect: Effect | None) -> Iterable[tuple[Atom, bool]]:
     """Each atom an effect adds (True) or deletes (False), conditional ones included."""
     todo: list[Effect] = [effect] if effect is not None else []
     while todo:

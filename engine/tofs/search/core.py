@@ -80,6 +80,7 @@ class SearchBase:
             "repeats_pruned": 0,
             "recursion_pruned": 0,
             "depth_cut": 0,
+            "goal_cut": 0,
         }
         self.depth_limit = options.depth_limit if options.depth_limit is not None else sys.maxsize
         self.recursion = options.prune_recursion and self.mode != "game"
@@ -88,6 +89,7 @@ class SearchBase:
         self.repeats = options.prune_repeats and self.mode != "game"
         self.on_path: dict[Any, int] = {}  # (tasks, state key) -> node, for prune_repeats
         self.goal = problem.goal
+        self.goal_reach = problem.goal_reach
         self.loops = self.repeats or self.recursion
         self.lazy = self.mode == "first" and self.trace is None and not self.force
         self.diagnostics: list[str] = []

@@ -66,6 +66,10 @@ class CostSearch(Reporter):
         if depth >= self.depth_limit:
             self.stats["depth_cut"] += 1
             return Subtree(incomplete=True)
+        if self.goal_reach is not None and not self.goal_reach(state, tasks):
+            self.stats["goal_cut"] += 1
+            goal = PendingFailure(("goal", ()), None, "goal", self.goal, state, {}, depth, node)
+            return Subtree(failure=goal)
         if trace is not None:
             trace.emit(
                 EventKind.NODE_EXPANDED, node, task=tasks[0], depth=depth, g=g, tasks=len(tasks)
