@@ -38,11 +38,7 @@ from .model import (
     Action,
     Atom,
     Const,
-    Delete,
     Domain,
-    Effect,
-    EffectAnd,
-    EffectForall,
     Method,
     Not,
     Pos,
@@ -50,11 +46,10 @@ from .model import (
     Term,
     Typed,
     Var,
-    When,
 )
 from .reachability import Reachability, literal_text, positive_atoms
 from .repair_static import fits, inverted_swaps, parameter_types
-from .slips import Candidate, Need, Slips
+from .slips import Candidate, Need, Slips, effect_atoms
 
 __all__ = ["LIMIT", "diagnose"]
 
@@ -91,10 +86,10 @@ def diagnose(
     engine_tasks = [b for b in engine_suspects if b.detail == NO_METHOD]
     conditions = [b for b in engine_suspects if b.detail != NO_METHOD]
     slips = Slips(domain, problem)
-    path = [s for s in map(_step, failure.via) if s is not None] if failure is not None else []
-    strong = _slips(domain, slips, {s.method for s in path if s.method}, looped)
-    if failure is not None:
-        diagnosis = _Diagnosis(domain, problem, failure, facts, slips)
+    diagnosis = _Diagnosis(domain, problem, failure, facts, slips) if failure is not None else None
+    on_path = {s.method for s in diagnosis.path if s.method} if diagnosis else set()
+    strong = _slips(domain, slips, on_path, looped)
+    if diagnosis is not None:
         found, tasks = diagnosis.findings(conditions)[:FINDINGS], diagnosis.no_method()
         weak = diagnosis.negated_static(conditions)
         for more in (diagnosis.reordered(conditions), diagnosis.inverted(), diagnosis.unused()):
@@ -844,7 +839,7 @@ class _Diagnosis:
             action = self.actions.get(step.name) if not step.method else None
             if action is None or not any(
                 atom.predicate.lower() == pred and len(atom.args) == len(args)
-                for atom, add in _effects(action.effect)
+                for atom, add in effect_atoms(action.effect)
                 if add
             ):
                 continue
@@ -876,24 +871,13 @@ class _Diagnosis:
         return []
 
     def _parent(self) -> tuple[str, int] | None:
-        """The method whose step the failing task is, with the step's 1-based position:
-        the path is the decomposition in depth-first order, so a stack of open methods
-        says whose slot each entry fills."""
-        stack: list[tuple[Method, list[int]]] = []  # (method, [steps left])
-        for s in self.path:
-            while stack and stack[-1][1][0] == 0:
-                stack.pop()
-            if stack:
-                stack[-1][1][0] -= 1
-            method = self.methods.get(s.method) if s.method else None
-            if method is not None:
-                stack.append((method, [len(method.subtasks)]))
-        while stack and stack[-1][1][0] == 0:
-            stack.pop()
-        if not stack:
+        """The method whose step the failing task is, with the step's 1-based position
+        (the innermost of :meth:`_stacks` past the path's end)."""
+        open_here = self._stacks()[-1]
+        if not open_here:
             return None
-        method, left = stack[-1]
-        return method.name, len(method.subtasks) - left[0] + 1
+        method, step = open_here[-1]
+        return method.name, step
 
     def _effects_of_task(self, name: str, adds: bool) -> frozenset[str]:
         """The predicates a task may add (or delete), through any of its decompositions
@@ -906,7 +890,7 @@ class _Diagnosis:
         action = self.actions.get(name)
         if action is not None:
             found = frozenset(
-                a.predicate.lower() for a, add in _effects(action.effect) if add == adds
+                a.predicate.lower() for a, add in effect_atoms(action.effect) if add == adds
             )
         else:
             found = frozenset().union(
@@ -1031,27 +1015,12 @@ def _line(pos: Pos | None) -> int | None:
     return pos.line if pos is not None else None
 
 
-def _effects(effect: Effect | None) -> Iterable[tuple[Atom, bool]]:
-    """Each atom an effect adds (True) or deletes (False), conditional ones included."""
-    todo: list[Effect] = [effect] if effect is not None else []
-    while todo:
-        e = todo.pop(0)
-        if isinstance(e, Atom):
-            yield e, True
-        elif isinstance(e, Delete):
-            yield e.atom, False
-        elif isinstance(e, EffectAnd):
-            todo[:0] = list(e.parts)
-        elif isinstance(e, EffectForall | When):
-            todo.insert(0, e.effect)
-
-
 def _adds(action: Action) -> frozenset[str]:
-    return frozenset(a.predicate.lower() for a, add in _effects(action.effect) if add)
+    return frozenset(a.predicate.lower() for a, add in effect_atoms(action.effect) if add)
 
 
 def _deletes(action: Action) -> frozenset[str]:
-    return frozenset(a.predicate.lower() for a, add in _effects(action.effect) if not add)
+    return frozenset(a.predicate.lower() for a, add in effect_atoms(action.effect) if not add)
 
 
 def _matching(
@@ -1059,7 +1028,7 @@ def _matching(
 ) -> bool:
     """Whether the action, applied with ``values``, adds (or deletes) ``(pred args)``."""
     binding = {p.name.lower(): v for p, v in zip(action.params, values, strict=False)}
-    for atom, add in _effects(action.effect):
+    for atom, add in effect_atoms(action.effect):
         if add != adds or atom.predicate.lower() != pred or len(atom.args) != len(args):
             continue
         ground = [binding.get(_name(t), "?") if isinstance(t, Var) else _name(t) for t in atom.args]
