@@ -6,7 +6,8 @@ Usage::
     python benchmarks/hddl_ipc.py IPC_FOLDER \\
         [--planners tofs,aries,hypertension,lilotane] [--hypertension DIR] [--lilotane EXE] \\
         [--time-budget 60] [--memory-gb 4] [--jobs 1] \\
-        [--domains Rover-GTOHP,Towers] [--per-domain K] [--json] [--cluster ADDRESS]
+        [--domains Rover-GTOHP,Towers] [--per-domain K] [--json] [--cluster ADDRESS] \\
+        [--records FILE] [--split 10]
 
 IPC_FOLDER is the ``total-order/`` folder of a clone of the competition's public
 repository, https://github.com/panda-planner-dev/ipc2020-domains (not shipped here).
@@ -104,6 +105,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from hddl_parse import pairs
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from workbench.cluster import ClusterExecutor
 
 PLANNERS = ("tofs", "aries", "hypertension", "lilotane")
@@ -126,6 +129,7 @@ class Attempt:
     valid: bool | None = None  # None: no plan, or not checked
     validation: str = ""  # "full", or why the plan was not (fully) checked
     message: str = ""
+    index: int = 0  # the problem's place in its domain folder, from 1 (0: not known)
 
 
 # --- the children ----------------------------------------------------------------------------
@@ -678,8 +682,51 @@ def summary(
                 "solved": sum(counts(r) for r in rows),
                 "invalid": sum(r.valid is False for r in rows),
                 "score": round(sum(agile(r, limit) for r in rows), 3),
+                "peak_mb": max((r.peak_mb or 0.0 for r in rows), default=0.0),
             }
     return out
+
+
+def split_summaries(
+    results: list[Attempt], domains: list[str], planners: list[str], limit: float, first: int
+) -> dict[str, dict[str, dict[str, dict[str, float]]]]:
+    """The whole set, and with ``first`` the problems up to it and those after it apart:
+    the first ones are what tuning looked at, the rest are the figure that counts."""
+    parts = {"all": summary(results, domains, planners, limit)}
+    if first and any(r.index > first for r in results):
+        early = [r for r in results if r.index <= first]
+        late = [r for r in results if r.index > first]
+        parts[f"1-{first}"] = summary(early, domains, planners, limit)
+        parts[f"{first + 1}-"] = summary(late, domains, planners, limit)
+    return parts
+
+
+def read_records(path: Path, limit: float, memory_gb: float) -> list[Attempt]:
+    """The attempts a run already wrote to ``path`` (one JSON object a line), so that a run
+    cut short goes on where it stopped; made under another limit or cap, they are refused."""
+    if not path.exists():
+        return []
+    kept: list[Attempt] = []
+    names = set(Attempt.__dataclass_fields__)
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+            made = (record.pop("limit"), record.pop("memory_gb"))
+            if made != (limit, memory_gb):
+                raise ValueError(
+                    f"made at {made[0]:g} s / {made[1]:g} GB, not {limit:g} s / {memory_gb:g} GB"
+                )
+            kept.append(Attempt(**{k: v for k, v in record.items() if k in names}))
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
+            raise ValueError(f"{path}:{number}: not a record of this run: {error}") from None
+    return kept
+
+
+def append_record(path: Path, record: Attempt, limit: float, memory_gb: float) -> None:
+    with path.open("a", encoding="utf-8") as out:
+        out.write(json.dumps({**asdict(record), "limit": limit, "memory_gb": memory_gb}) + "\n")
 
 
 def table(table_data: dict[str, dict[str, dict[str, float]]], planners: list[str]) -> str:
@@ -692,6 +739,8 @@ def table(table_data: dict[str, dict[str, dict[str, float]]], planners: list[str
             invalid = f" ({s['invalid']:g} invalid)" if s["invalid"] else ""
             cells += [f"{s['solved']:g}/{s['attempted']:g}{invalid}", f"{s['score']:.2f}"]
         lines.append("| " + " | ".join(cells) + " |")
+    peaks = ", ".join(f"{p} {table_data['total'][p]['peak_mb']:.0f} MB" for p in planners)
+    lines.append(f"\nlargest peak memory of one attempt: {peaks}")
     return "\n".join(lines)
 
 
@@ -725,6 +774,20 @@ def main(argv: list[str] | None = None) -> int:
     add_cluster_option(cli)
     cli.add_argument("--domains", help="comma-separated domain folder names")
     cli.add_argument("--per-domain", type=int, metavar="K", help="first K problems per domain")
+    cli.add_argument(
+        "--records",
+        type=Path,
+        metavar="FILE",
+        help="write each attempt to FILE (a JSON line) as it ends, and leave out the attempts "
+        "FILE already holds: a run cut short goes on where it stopped",
+    )
+    cli.add_argument(
+        "--split",
+        type=int,
+        default=10,
+        metavar="K",
+        help="also tabulate problems 1..K and K+1 onward apart (0: the whole set only)",
+    )
     cli.add_argument("--json", action="store_true", help="print the records as JSON")
     args = cli.parse_args(argv)
     planners = [p.strip() for p in args.planners.split(",") if p.strip()]
@@ -763,9 +826,33 @@ def main(argv: list[str] | None = None) -> int:
         for domain, problem in pairs(folder, args.per_domain)
         for planner in planners
     ]
+    index = {
+        (folder.name, problem.name): number
+        for folder in folders
+        for number, (_, problem) in enumerate(pairs(folder, args.per_domain), 1)
+    }
+    done: list[Attempt] = []
+    if args.records:
+        try:
+            done = read_records(args.records, args.time_budget, args.memory_gb)
+        except (OSError, ValueError) as error:
+            print(f"hddl_ipc: error: {error}", file=sys.stderr)
+            return 1
+    wanted_keys = {(w[3], w[2].name, w[0]) for w in work}
+    done = [r for r in done if (r.domain, r.problem, r.planner) in wanted_keys]
+    finished = {(r.domain, r.problem, r.planner) for r in done}
+    remaining = [w for w in work if (w[3], w[2].name, w[0]) not in finished]
+
+    def keep(record: Attempt) -> None:
+        record.index = index.get((record.domain, record.problem), 0)
+        if args.records:
+            append_record(args.records, record, args.time_budget, args.memory_gb)
+
     try:
         with batch_executor(args.cluster, chunk=1) as executor:
-            results = run_all(work, args.time_budget, args.memory_gb, args.jobs, executor, tools)
+            results = done + run_all(
+                remaining, args.time_budget, args.memory_gb, args.jobs, executor, tools, keep
+            )
     except ClusterError as error:
         print(f"hddl_ipc: error: {error}", file=sys.stderr)
         return 1
@@ -774,18 +861,27 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     order = {(w[3], w[2].name, w[0]): i for i, w in enumerate(work)}
     results.sort(key=lambda r: order[(r.domain, r.problem, r.planner)])
-    data = summary(results, [f.name for f in folders], planners, args.time_budget)
+    for record in results:
+        record.index = index.get((record.domain, record.problem), 0)
+    parts = split_summaries(
+        results, [f.name for f in folders], planners, args.time_budget, args.split
+    )
     if args.json:
         report = {
             "time_budget": args.time_budget,
             "memory_gb": args.memory_gb,
             "records": [asdict(r) for r in results],
-            "summary": data,
+            "summary": parts["all"],
+            "parts": parts,
         }
         print(json.dumps(report, indent=2))
     else:
-        print(f"{len(work)} attempts, {args.time_budget:g} s and {args.memory_gb:g} GB each\n")
-        print(table(data, planners))
+        print(f"{len(work)} attempts, {args.time_budget:g} s and {args.memory_gb:g} GB each")
+        for name, data in parts.items():
+            first, _, last = name.partition("-")
+            title = "all problems" if name == "all" else f"problems {first} to {last or 'the last'}"
+            print(f"\n{title}:\n")
+            print(table(data, planners))
         notes = [r for r in results if r.status == "crashed" or r.valid is False]
         for r in notes:
             print(f"- {r.planner} {r.domain}/{r.problem}: {r.status}: {r.message}")
@@ -799,9 +895,11 @@ def run_all(
     jobs: int,
     executor: ClusterExecutor | None = None,
     tools: dict[str, str] | None = None,
+    keep: Callable[[Attempt], None] | None = None,
 ) -> list[Attempt]:
     """Every attempt: ``jobs`` at once here, or on ``executor``'s cluster (one attempt per
-    Dask task: attempts take seconds, so a task's few milliseconds do not count)."""
+    Dask task: attempts take seconds, so a task's few milliseconds do not count); ``keep``
+    sees each as it ends (a long run writes them down as it goes)."""
     results: list[Attempt] = []
     try:
         from rich.console import Console
@@ -825,6 +923,8 @@ def run_all(
         progress = None
 
     def advance(r: Attempt) -> None:
+        if keep is not None:
+            keep(r)
         if progress is not None and bar is not None:
             progress.update(
                 bar, advance=1, description=f"{r.planner} {r.domain}/{r.problem}: {r.status}"

@@ -326,3 +326,34 @@ def test_a_hypertension_stand_in_gets_hddl_names_and_its_plan_is_checked(
     tools = {"hypertension": str(checkout)}
     result = hddl_ipc.attempt("hypertension", domain, problem, "errands", 10, 1.0, tools=tools)
     assert (result.status, result.plan_length, result.valid) == ("solved", 2, True), result
+
+
+def test_records_written_as_they_end_are_read_back_and_another_limit_is_refused(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "run.jsonl"
+    solved = hddl_ipc.Attempt("D", "p01.hddl", "tofs", "solved", 0.5, index=1)
+    lost = hddl_ipc.Attempt("D", "p11.hddl", "tofs", "gave up", 10.0, index=11)
+    for record in (solved, lost):
+        hddl_ipc.append_record(path, record, 10.0, 4.0)
+    assert hddl_ipc.read_records(path, 10.0, 4.0) == [solved, lost]
+    with pytest.raises(ValueError, match=r"run.jsonl:1: .*made at 10 s / 4 GB, not 60 s"):
+        hddl_ipc.read_records(path, 60.0, 4.0)
+    path.write_text("{not json\n")
+    with pytest.raises(ValueError, match=r"run.jsonl:1: not a record of this run"):
+        hddl_ipc.read_records(path, 10.0, 4.0)
+
+
+def test_the_problems_after_the_tuned_ones_are_tabulated_apart() -> None:
+    records = [
+        hddl_ipc.Attempt("D", "p01.hddl", "tofs", "solved", 0.5, index=1),
+        hddl_ipc.Attempt("D", "p11.hddl", "tofs", "gave up", 10.0, index=11),
+        hddl_ipc.Attempt("D", "p12.hddl", "tofs", "solved", 10.0**0.5, index=12),
+    ]
+    parts = hddl_ipc.split_summaries(records, ["D"], ["tofs"], 10.0, 10)
+    assert set(parts) == {"all", "1-10", "11-"}
+    assert parts["1-10"]["total"]["tofs"]["solved"] == 1
+    late = parts["11-"]["total"]["tofs"]
+    assert (late["attempted"], late["solved"]) == (2, 1)
+    assert late["score"] == pytest.approx(0.5)  # 1 - log(sqrt 10) / log 10
+    assert set(hddl_ipc.split_summaries(records[:1], ["D"], ["tofs"], 10.0, 10)) == {"all"}
