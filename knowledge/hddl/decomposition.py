@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .deferral import is_continuation
+
 __all__ = ["Node", "Tree", "call_text", "decomposition_tree", "ipc_text"]
 
 
@@ -63,7 +65,9 @@ def decomposition_tree(result: Any, initial: tuple[tuple[str, tuple[Any, ...]], 
     """Number the tasks of a solved run (``result.expansions``) from the initial tasks.
 
     Actions get the first ids, in plan order, as the IPC format lists them; compound tasks
-    follow in the order they were decomposed.
+    follow in the order they were decomposed.  A continuation (:mod:`.deferral`: the rest
+    of a method whose later variables were chosen later) is no node of its own: its
+    subtasks take its place among the subtasks of the method that called it.
     """
     next_action, next_task = 0, len(result.plan)
     root = [-1] * len(initial)
@@ -75,6 +79,11 @@ def decomposition_tree(result: Any, initial: tuple[tuple[str, tuple[Any, ...]], 
     for exp in result.expansions:
         parent, position = slots.pop()
         name, args = exp.task[0], tuple(str(a) for a in exp.task[1])
+        if is_continuation(name):  # always its method's last subtask
+            below = root if parent is None else children[parent]
+            below[position:] = [-1] * len(exp.subtasks)
+            slots.extend((parent, position + i) for i in reversed(range(len(exp.subtasks))))
+            continue
         if exp.method is None:
             ident, next_action = next_action, next_action + 1
             actions.append(Node(ident, name, args))

@@ -32,6 +32,7 @@ from .conditions import (
     conjuncts,
 )
 from .decomposition import call_text
+from .deferral import defer_method, deferred_domain, is_continuation, variables
 from .model import (
     OBJECT,
     Action,
@@ -47,6 +48,7 @@ from .model import (
     Formula,
     Not,
     Problem,
+    Subtask,
     TaskCall,
     Term,
     Typed,
@@ -74,19 +76,28 @@ def _key(var: str) -> str:
 
 def hddl_spec(domain: Domain) -> DomainSpec:
     """The domain as the engine's data: names as written in HDDL, preconditions and
-    subtasks as HDDL text (what explanations, the tree and the editor show)."""
+    subtasks as HDDL text (what explanations, the tree and the editor show).  A
+    continuation (:mod:`.deferral`) is named as no HDDL name can be, so its definitions
+    are made without the name check."""
+
+    def made(model: Any, name: str, **fields: Any) -> Any:
+        return (model.model_construct if is_continuation(name) else model)(name=name, **fields)
+
     return DomainSpec(
         name=domain.name,
         roots=[],
-        tasks=[TaskDef(name=t.name, params=[_key(p.name) for p in t.params]) for t in domain.tasks],
+        tasks=[
+            made(TaskDef, t.name, params=[_key(p.name) for p in t.params]) for t in domain.tasks
+        ],
         methods=[
-            MethodDef(
-                name=m.name,
+            made(
+                MethodDef,
+                m.name,
                 task=m.task.name,
                 precondition=formula_text(_with_constraints(m.precondition, m.constraints))
                 if m.precondition is not None or m.constraints is not None
                 else "True",
-                subtasks=[subtask_text(s) for s in m.subtasks],
+                subtasks=[_step_text(s) for s in m.subtasks],
             )
             for m in domain.methods
         ],
@@ -99,6 +110,13 @@ def hddl_spec(domain: Domain) -> DomainSpec:
             for a in domain.actions
         ],
     )
+
+
+def _step_text(subtask: Subtask) -> str:
+    """A subtask as HDDL writes it; a continuation's call, which HDDL cannot name, as is."""
+    if is_continuation(subtask.name):
+        return call_text(subtask.name, subtask.args)
+    return subtask_text(subtask)
 
 
 def _with_constraints(pre: Formula | None, constraints: Formula | None) -> Formula:
@@ -314,6 +332,8 @@ def compile_problem(
     pruned).  ``unit_costs``: every action costs 1, for ``--mode optimise`` (in first-plan
     mode costs play no part, and the plan's value stays 0 as before)."""
     world = make_world(domain, problem)
+    written_domain = domain
+    domain = deferred_domain(domain)
     spec = hddl_spec(domain)
     costs: tuple[tuple[str, Any], ...] = ((UNIT_COST, _UnitCost()),) if unit_costs else ()
     op_specs = [
@@ -349,8 +369,9 @@ def compile_problem(
         )
     task_types = {t.name: t.params for t in domain.tasks}
     actions = frozenset(operators)
-    changes = changed_predicates(domain)
+    changes = changed_predicates(written_domain)
     by_name = {a.name: a for a in domain.actions}
+    own_methods = {m.name: m for m in written_domain.methods}
     for index, (method, method_spec) in enumerate(zip(domain.methods, spec.methods, strict=True)):
         info = tasks[method.task.name]
         info.methods.append(
@@ -362,7 +383,7 @@ def compile_problem(
                 task_types[method.task.name],
                 world,
                 actions,
-                pulled_up(method, by_name, changes, domain.path),
+                _pulled(method, own_methods.get(method.name), by_name, changes, domain.path),
                 domain.path,
             )
         )
@@ -389,9 +410,39 @@ def compile_problem(
         info = tasks[TOP] = TaskInfo(
             TaskDef.model_construct(name=TOP, params=[]), TOP, (), None, label=_Label(TOP)
         )
-        info.methods.append(
-            _method(top, top_spec, len(domain.methods), info, (), world, actions, [], problem.path)
-        )
+        for piece, rest in defer_method(top):
+            if rest is not None:  # a continuation: the rest of the network, chosen later
+                names = [_key(p.name) for p in rest.params]
+                info = tasks[rest.name] = TaskInfo(
+                    TaskDef.model_construct(name=rest.name, params=names),
+                    rest.name,
+                    tuple(names),
+                    None,
+                    label=_Label(rest.name),
+                )
+            piece_spec = top_spec.model_copy(
+                update={
+                    "name": piece.name,
+                    "task": piece.task.name,
+                    "subtasks": [_step_text(t) for t in piece.subtasks],
+                }
+            )
+            if rest is not None:
+                piece_spec = piece_spec.model_copy(update={"precondition": "True"})
+            pulled = pulled_up(piece, by_name, changes, problem.path) if rest else []
+            info.methods.append(
+                _method(
+                    piece,
+                    piece_spec,
+                    len(domain.methods) + len(info.methods),
+                    info,
+                    rest.params if rest else (),
+                    world,
+                    actions,
+                    pulled,
+                    problem.path,
+                )
+            )
         ground: list[tuple[str, tuple[Obj, ...]]] = [(TOP, ())]
     else:
         ground = []
@@ -406,7 +457,7 @@ def compile_problem(
         written = Origin(":goal", problem.path)
         goal_origins = [_at_item(written, c) for c in conjuncts(problem.goal)]
         goal = Test(problem.goal, world, {}, "", goal_origins)
-        goal_reach = _goal_reach(domain, problem, world, goal)
+        goal_reach = _goal_reach(domain, problem, world, goal)  # continuations included
     return engine_domain, EngineProblem(
         name=problem.name,
         state=initial_state(world, problem),
@@ -595,6 +646,23 @@ def _at_item(origin: Origin, item: Any) -> Origin:
     the reader kept it; else at its owner's line."""
     pos = getattr(item, "pos", None)
     return origin if pos is None else replace(origin, line=pos.line)
+
+
+def _pulled(
+    method: HddlMethod,
+    written: HddlMethod | None,
+    actions: Mapping[str, Action],
+    changes: Mapping[str, frozenset[str]],
+    path: str,
+) -> list[tuple[Condition, Origin]]:
+    """What :func:`pulled_up` moves into ``method``, which is ``written`` (the domain's own)
+    or its first piece when a later subtask's variable is chosen later
+    (:mod:`.deferral`): the piece keeps every condition the whole method would pull up
+    about its own variables, so that a binding doomed at a later step still fails at once."""
+    if written is None or written is method:
+        return pulled_up(method, actions, changes, path)
+    own = variables(method.task.args, method.precondition, method.constraints, method.subtasks)
+    return [(c, o) for c, o in pulled_up(written, actions, changes, path) if variables(c) <= own]
 
 
 def pulled_up(
