@@ -311,8 +311,12 @@ class Expander(SearchBase):
         :meth:`still_decomposing`)."""
         path_key = None
         if self.repeats:
-            path_key = (alt.tasks, self.state_key(alt.state))
-            ancestor = self.on_path.get(path_key)
+            path_key = self.path_key(alt.tasks, alt.state)
+            ancestor = None
+            for tasks_there, node_there in self.on_path.get(path_key, ()):
+                if tasks_there == alt.tasks:
+                    ancestor = node_there
+                    break
             if ancestor is not None:
                 ent.reason, ent.compared = Reason.REPEATED, float(ancestor)
                 self.stats["repeats_pruned"] += 1
@@ -325,7 +329,6 @@ class Expander(SearchBase):
                         ancestor=ancestor,
                     )
                 return LoopCheck(True, None, self.decomposing)
-        inner = self.decomposing
         if self.recursion:
             found = self.still_decomposing(tasks, state, alt, forced)
             if found is None:
@@ -334,13 +337,26 @@ class Expander(SearchBase):
                     "its first task is still being decomposed above it, in the same state",
                 )
                 self.stats["recursion_pruned"] += 1
-                return LoopCheck(True, None, inner)
-            inner = found
-        return LoopCheck(False, path_key, inner)
+                return LoopCheck(True, None, self.decomposing)
+            return found._replace(path_key=path_key)
+        return LoopCheck(False, path_key, self.decomposing)
+
+    def path_key(self, tasks: tuple[Task, ...], state: Any) -> Any:
+        """The short key of a node for ``prune_repeats`` (see ``on_path``)."""
+        return (len(tasks), tasks[0] if tasks else None, self.state_key(state))
+
+    def remember(self, path_key: Any, tasks: tuple[Task, ...], node: int) -> None:
+        self.on_path.setdefault(path_key, []).append((tasks, node))
+
+    def forget(self, path_key: Any) -> None:
+        there = self.on_path[path_key]
+        there.pop()
+        if not there:
+            del self.on_path[path_key]
 
     def still_decomposing(
         self, tasks: tuple[Task, ...], state: Any, alt: Alternative, forced: bool = False
-    ) -> list[OpenTask] | None:
+    ) -> LoopCheck | None:
         """The tasks still being decomposed at ``alt``'s child, each with the state it was
         taken up in, or None if the child's first task is one of them in that same state
         (see ``SearchOptions.prune_recursion``).
@@ -351,12 +367,49 @@ class Expander(SearchBase):
         truck stands at ``c`` needs ``get_to(v, b)`` again, in the same state, on the way
         to ``a``: cutting it left the re-plan with nothing after two nodes."""
         size = len(alt.tasks)
-        still = [open_task for open_task in self.decomposing if open_task.rest < size]
+        top = self.decomposing
+        closed: list[OpenTask] = []
+        while top is not None and top.rest >= size:  # done: the list is back to its rest
+            closed.append(top)
+            top = top.below
+        opened = None
         if alt.operator is None and not forced:  # a method: open until the list is back to the rest
-            still.append(OpenTask(tasks[0], len(tasks) - 1, self.state_key(state)))
+            top = opened = OpenTask(tasks[0], len(tasks) - 1, self.state_key(state), top)
         if alt.tasks:
-            first = alt.tasks[0]
-            open_in = [open_task.state_key for open_task in still if open_task.task == first]
-            if open_in and self.state_key(alt.state) in open_in:
+            key = (alt.tasks[0], self.state_key(alt.state))
+            count = self.open_count.get(key, 0)
+            if count:
+                count -= sum(1 for o in closed if (o.task, o.state_key) == key)
+            if opened is not None and (opened.task, opened.state_key) == key:
+                count += 1
+            if count > 0:
                 return None
-        return still
+        return LoopCheck(False, None, top, tuple(closed), opened)
+
+    def enter(self, check: LoopCheck) -> None:
+        """Make ``check``'s child the node whose tasks are open (before searching it)."""
+        counts = self.open_count
+        for o in check.closed:
+            key = (o.task, o.state_key)
+            if counts[key] == 1:
+                del counts[key]
+            else:
+                counts[key] -= 1
+        if check.opened is not None:
+            key = (check.opened.task, check.opened.state_key)
+            counts[key] = counts.get(key, 0) + 1
+        self.decomposing = check.decomposing
+
+    def leave(self, check: LoopCheck, outer: OpenTask | None) -> None:
+        """Undo :meth:`enter` once the child is searched."""
+        counts = self.open_count
+        if check.opened is not None:
+            key = (check.opened.task, check.opened.state_key)
+            if counts[key] == 1:
+                del counts[key]
+            else:
+                counts[key] -= 1
+        for o in check.closed:
+            key = (o.task, o.state_key)
+            counts[key] = counts.get(key, 0) + 1
+        self.decomposing = outer

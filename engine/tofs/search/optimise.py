@@ -157,11 +157,10 @@ class CostSearch(Reporter):
                         continue
                     self.transpositions[key] = child_g
             if self.loops:
-                pruned, path_key, inner = self.loop_check(
-                    tasks, state, alt, ent, node, forced is not None
-                )
-                if pruned:
+                check = self.loop_check(tasks, state, alt, ent, node, forced is not None)
+                if check.pruned:
                     continue
+                path_key = check.path_key
             entry_bound = self.incumbent
             child = alt.node = self.new_node(depth + 1)  # open_child, inlined: once per node
             if trace is not None:
@@ -173,12 +172,12 @@ class CostSearch(Reporter):
             if self.loops:
                 outer = self.decomposing
                 if path_key is not None:
-                    self.on_path[path_key] = child
-                self.decomposing = inner
+                    self.remember(path_key, alt.tasks, child)
+                self.enter(check)
                 out = self.visit(alt.state, alt.tasks, child_g, depth + 1, child, below)
-                self.decomposing = outer
+                self.leave(check, outer)
                 if path_key is not None:
-                    del self.on_path[path_key]
+                    self.forget(path_key)
             else:
                 out = self.visit(alt.state, alt.tasks, child_g, depth + 1, child, below)
             if alt.operator is not None:

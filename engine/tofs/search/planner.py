@@ -39,7 +39,7 @@ class Search(CostSearch, GameSearch):
             if self.mode == "game":
                 return self.run_game(root)
             if self.repeats:
-                self.on_path[(problem.tasks, self.state_key(problem.state))] = root
+                self.remember(self.path_key(problem.tasks, problem.state), problem.tasks, root)
             out = self.visit(problem.state, problem.tasks, start_cost, 0, root, ())
         except KeyboardInterrupt:
             # ctrl+c where no handler turned it into a cancel: the search is gone from the

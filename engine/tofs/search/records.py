@@ -71,20 +71,29 @@ class PathStep(NamedTuple):
 
 class OpenTask(NamedTuple):
     """A task still being decomposed (``SearchOptions.prune_recursion``): it is done when
-    the task list is back to ``rest`` tasks; ``state_key`` is the state it was taken up in."""
+    the task list is back to ``rest`` tasks; ``state_key`` is the state it was taken up in.
+
+    The open tasks form a stack shared by the nodes of a path (``below``: the one taken up
+    before it).  A task taken up inside another is done no later than it, so ``rest`` never
+    falls going up the stack, and the tasks done at a node are a run at its top."""
 
     task: Task
     rest: int
     state_key: Any
+    below: OpenTask | None
 
 
 class LoopCheck(NamedTuple):
     """Whether an alternative is pruned as a loop, and else its key on the path (for
-    ``prune_repeats``) and the tasks being decomposed at its child."""
+    ``prune_repeats``), the tasks being decomposed at its child (the top of their stack),
+    and how that stack differs from its parent's: the tasks done (``closed``) and the one
+    taken up (``opened``)."""
 
     pruned: bool
     path_key: Any
-    decomposing: list[OpenTask]
+    decomposing: OpenTask | None
+    closed: tuple[OpenTask, ...] = ()
+    opened: OpenTask | None = None
 
 
 class SegmentEnd(NamedTuple):
