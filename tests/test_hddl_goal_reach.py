@@ -72,3 +72,55 @@ def test_no_goal_no_cut() -> None:
     text = PROBLEM.replace("\n  (:goal (flagged)))", ")")
     _, problem = compile_problem(domain, parse_problem(text, domain))
     assert problem.goal_reach is None
+
+
+STACKS = """\
+(define (domain stacks)
+  (:requirements :typing :hierarchy)
+  (:types block)
+  (:constants table-top - block)
+  (:predicates (on ?x ?y - block) (clear ?x - block))
+  (:task put-on :parameters (?x ?y - block))
+  (:task shuffle :parameters (?x - block))
+  (:task to-top :parameters (?x - block))
+  (:task tidy :parameters ())
+  (:method m-put :parameters (?x ?y - block) :task (put-on ?x ?y)
+    :ordered-subtasks (and (stack ?x ?y)))
+  (:method m-shuffle :parameters (?x ?z - block) :task (shuffle ?x)
+    :ordered-subtasks (and (stack ?x ?z)))
+  (:method m-top :parameters (?x - block) :task (to-top ?x)
+    :ordered-subtasks (and (stack ?x table-top)))
+  (:method m-tidy :parameters () :task (tidy) :ordered-subtasks (and (dust)))
+  (:action stack :parameters (?x ?y - block) :effect (on ?x ?y))
+  (:action dust :parameters () :effect (clear table-top))
+)
+"""
+
+STACKS_PROBLEM = """\
+(define (problem s1) (:domain stacks)
+  (:objects a b c - block)
+  (:htn :ordered-subtasks (and (put-on b c) (put-on a b)))
+  (:init (on b c))
+  (:goal (and (on a b) (on b c) (on c table-top))))
+"""
+
+
+def test_a_goal_atom_is_matched_on_the_arguments_of_the_tasks_left() -> None:
+    """Worked out from the text: ``put-on ?x ?y`` adds ``(on ?x ?y)`` and nothing else;
+    ``shuffle ?x`` adds ``(on ?x ANY)`` (``?z`` is its method's own); ``to-top ?x`` adds
+    ``(on ?x table-top)``; ``tidy`` adds no ``on``.  At the start ``(on b c)`` holds and
+    ``(on a b)`` and ``(on c table-top)`` do not."""
+    domain = parse_domain(STACKS)
+    _, problem = compile_problem(domain, parse_problem(STACKS_PROBLEM, domain))
+    reach = problem.goal_reach
+    assert reach is not None
+    start = problem.state
+    both = (("put-on", ("a", "b")), ("to-top", ("c",)))
+    assert reach(start, both)
+    # put-on b c adds (on b c), which holds already; (on a b) is lost without put-on a b.
+    assert not reach(start, (("put-on", ("b", "c")), ("to-top", ("c",))))
+    assert reach(start, (("shuffle", ("a",)), ("to-top", ("c",))))  # a may go on b
+    assert reach(start, (("shuffle", ("c",)), ("put-on", ("a", "b"))))  # c on table-top too
+    assert not reach(start, (("shuffle", ("b",)), ("put-on", ("a", "b"))))  # b's, not c's
+    assert not reach(start, (("to-top", ("a",)), ("put-on", ("a", "b"))))  # (on c table-top)
+    assert not reach(start, (("tidy", ()), ("put-on", ("a", "b"))))

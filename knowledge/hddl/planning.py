@@ -473,50 +473,115 @@ def compile_problem(
     )
 
 
+# What a task can add, by its arguments: per goal predicate, patterns of slots, each the
+# task's parameter at that index, a constant's name, or ANY (a variable no argument gives).
+_Slot = int | str | None
+ANY: _Slot = None
+_PATTERNS_KEPT = 32  # more patterns for one predicate of one task: it can add any of them
+
+
+def _add_patterns(
+    domain: Domain, predicates: set[str]
+) -> dict[str, dict[str, set[tuple[_Slot, ...]]]]:
+    """Per task and action name, the atoms of ``predicates`` it can add, as patterns over
+    its own parameters: a fixed point over the methods, from the actions' add effects.  An
+    over-estimate, which is what a cut needs: a method's variable that its task does not
+    give may be anything, and so may a quantified one."""
+    from .slips import effect_atoms
+
+    out: dict[str, dict[str, set[tuple[_Slot, ...]]]] = {}
+    for action in domain.actions:
+        index = {p.name: i for i, p in enumerate(action.params)}
+        mine = out.setdefault(action.name, {})
+        for atom, add in effect_atoms(action.effect):
+            if add and atom.predicate in predicates:
+                mine.setdefault(atom.predicate, set()).add(
+                    tuple(
+                        index.get(t.name, ANY) if isinstance(t, Var) else str(t.name)
+                        for t in atom.args
+                    )
+                )
+    for task in domain.tasks:
+        out.setdefault(task.name, {})
+    changed = True
+    while changed:
+        changed = False
+        for method in domain.methods:
+            index = {
+                t.name: i
+                for i, t in reversed(list(enumerate(method.task.args)))
+                if isinstance(t, Var)
+            }
+            mine = out.setdefault(method.task.name, {})
+            for sub in method.subtasks:
+                for predicate, patterns in out.get(sub.name, {}).items():
+                    here = mine.setdefault(predicate, set())
+                    before = len(here)
+                    for pattern in patterns:
+                        here.add(tuple(_through(slot, sub.args, index) for slot in pattern))
+                    if len(here) > _PATTERNS_KEPT:
+                        arity = len(next(iter(here)))
+                        here.clear()
+                        here.add((ANY,) * arity)
+                    changed = changed or len(here) != before
+    return out
+
+
+def _through(slot: _Slot, args: tuple[Term, ...], index: dict[str, int]) -> _Slot:
+    """A subtask's pattern slot in the words of the method's task."""
+    if not isinstance(slot, int):
+        return slot  # a constant, or ANY
+    arg = args[slot]
+    if isinstance(arg, Var):
+        return index.get(arg.name, ANY)
+    return str(arg.name)
+
+
 def _goal_reach(
     domain: Domain, problem: Problem, world: World, goal: Test
 ) -> Callable[[Any, tuple[Any, ...]], bool] | None:
-    """The goal's literals that a remaining task could still make true: per task name,
-    the predicates its decompositions can add (a fixed point over methods and actions);
-    a node whose state lacks a goal literal that no remaining task can add is cut."""
+    """Whether the goal's literals that are false could still be made true: per ground
+    task, the goal atoms it can add (:func:`_add_patterns`, matched on its arguments,
+    kept once worked out); a node whose state lacks a goal atom that no remaining task
+    can add is cut.  Blocksworld's goal ``(on b2 b6)``, undone by a later step, is then
+    seen lost at once, not at the leaf after every way of doing the steps between."""
     from .reachability import positive_atoms
-    from .slips import effect_atoms
 
     # Ground literals only: one inside an ``exists`` has a variable no state can answer.
     atoms = [a for a in positive_atoms(problem.goal) if all(isinstance(t, Const) for t in a.args)]
     if not atoms:
         return None
-    preds = sorted({a.predicate for a in atoms})
-    bit = {p: 1 << i for i, p in enumerate(preds)}
-    adds: dict[str, int] = {}
-    for action in domain.actions:
+    patterns = _add_patterns(domain, {a.predicate for a in atoms})
+    goal_args = [(a.predicate, tuple(str(t.name) for t in a.args)) for a in atoms]
+    tests = [(1 << i, Test(a, world, {})) for i, a in enumerate(atoms)]
+    everything = (1 << len(atoms)) - 1
+    known: dict[Any, int] = {}
+
+    def adds(task: tuple[str, tuple[Any, ...]]) -> int:
+        name, args = task
+        own = patterns.get(name)
+        if own is None:  # not of the domain (the initial network's own task): anything
+            return everything
         mask = 0
-        for atom, add in effect_atoms(action.effect):
-            if add:
-                mask |= bit.get(atom.predicate, 0)
-        adds[action.name] = mask
-    by_task: dict[str, list[HddlMethod]] = {}
-    for m in domain.methods:
-        by_task.setdefault(m.task.name, []).append(m)
-    for name in by_task:
-        adds.setdefault(name, 0)
-    changed = True
-    while changed:
-        changed = False
-        for name, methods in by_task.items():
-            mask = adds[name]
-            for m in methods:
-                for sub in m.subtasks:
-                    mask |= adds.get(sub.name, 0)
-            if mask != adds[name]:
-                adds[name], changed = mask, True
-    tests = [(bit[a.predicate], Test(a, world, {})) for a in atoms]
-    everything = (1 << len(preds)) - 1
+        for i, (predicate, wanted) in enumerate(goal_args):
+            for pattern in own.get(predicate, ()):
+                for slot, value in zip(pattern, wanted, strict=True):
+                    if slot is ANY:
+                        continue
+                    if (args[slot] if isinstance(slot, int) else slot) != value:
+                        break
+                else:
+                    mask |= 1 << i
+                    break
+        return mask
 
     def reach(state: Any, tasks: tuple[Any, ...]) -> bool:
         mask = 0
         for t in tasks:
-            mask |= adds.get(t[0], everything)
+            got = known.get(t)
+            if got is None:
+                got = known[t] = adds(t)
+            mask |= got
             if mask == everything:
                 return True
         return all(mask & b or test.evaluate(state, {}) for b, test in tests)
