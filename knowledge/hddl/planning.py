@@ -514,10 +514,11 @@ def _add_patterns(
             }
             mine = out.setdefault(method.task.name, {})
             for sub in method.subtasks:
-                for predicate, patterns in out.get(sub.name, {}).items():
+                # copies: a recursive method's subtask adds to the very sets it reads
+                for predicate, patterns in list(out.get(sub.name, {}).items()):
                     here = mine.setdefault(predicate, set())
                     before = len(here)
-                    for pattern in patterns:
+                    for pattern in list(patterns):
                         here.add(tuple(_through(slot, sub.args, index) for slot in pattern))
                     if len(here) > _PATTERNS_KEPT:
                         arity = len(next(iter(here)))
