@@ -140,11 +140,19 @@ def _cap_memory(gb: float) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def _child_tofs(domain: str, problem: str, budget: float) -> dict[str, Any]:
+# tofs's own memory budget (``--memory-budget``), as a share of the address-space cap: it
+# stops and gives up when its resident size passes it, rather than fail an allocation at
+# the cap, which a Python process's address space (about twice its resident size) meets
+# first.  At the default 4 GB cap: 1.8 GB, under the 2 GB no run may pass.
+TOFS_MEMORY_SHARE = 0.45
+
+
+def _child_tofs(domain: str, problem: str, budget: float, memory_gb: float) -> dict[str, Any]:
     from workbench.cli import main as workbench
 
     out = io.StringIO()
     argv = ["plan", "hddl", domain, problem, "--json", "--time-budget", str(budget)]
+    argv += ["--memory-budget", f"{int(memory_gb * TOFS_MEMORY_SHARE * 1024)}M"]
     with contextlib.redirect_stdout(out):
         code = workbench(argv)
     status = TOFS_STATUS.get(code, "crashed")
@@ -276,9 +284,11 @@ def child(argv: list[str]) -> int:
         record = _child_validate(domain, problem)
     else:
         _cap_memory(float(argv[4]))
-        run = _child_tofs if kind == "tofs" else _child_aries
         try:
-            record = run(domain, problem, float(argv[3]))
+            if kind == "tofs":
+                record = _child_tofs(domain, problem, float(argv[3]), float(argv[4]))
+            else:
+                record = _child_aries(domain, problem, float(argv[3]))
         except MemoryError:
             record = {"status": "gave up", "message": "out of memory"}
     print("\n" + json.dumps(record))

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from knowledge.hddl import parse_domain, parse_problem
-from knowledge.hddl.package import run_files
+from knowledge.hddl.package import run_files, run_models
 from knowledge.hddl.planning import compile_problem
 
 DOMAIN = """\
@@ -124,3 +124,50 @@ def test_a_goal_atom_is_matched_on_the_arguments_of_the_tasks_left() -> None:
     assert not reach(start, (("shuffle", ("b",)), ("put-on", ("a", "b"))))  # b's, not c's
     assert not reach(start, (("to-top", ("a",)), ("put-on", ("a", "b"))))  # (on c table-top)
     assert not reach(start, (("tidy", ()), ("put-on", ("a", "b"))))
+
+
+LOOKS = """\
+(define (domain looks)
+  (:requirements :typing :hierarchy :equality)
+  (:types block)
+  (:constants a - block)
+  (:predicates (seen))
+  (:task look :parameters (?x - block))
+  (:task survey :parameters (?x ?y - block))
+  (:method m-look-a :parameters (?x - block) :task (look ?x)
+    :precondition (= ?x a)
+    :ordered-subtasks (and (see)))
+  (:method m-look-other :parameters (?x - block) :task (look ?x)
+    :ordered-subtasks (and (rest)))
+  (:method m-survey :parameters (?x ?y - block) :task (survey ?x ?y)
+    :ordered-subtasks (and (look ?y) (rest)))
+  (:action see :parameters () :effect (seen))
+  (:action rest :parameters ())
+)
+"""
+
+
+def test_a_method_whose_precondition_fixes_an_argument_adds_only_for_that_argument() -> None:
+    """Worked out from the text: only ``m-look-a`` reaches ``see``, the one adder of
+    ``(seen)``, and only when ``?x`` is ``a``; ``survey ?x ?y`` looks at ``?y``, so it can
+    add ``(seen)`` only when its second argument is ``a``."""
+    domain = parse_domain(LOOKS)
+    problem_text = """\
+(define (problem l1) (:domain looks)
+  (:objects b - block)
+  (:htn :ordered-subtasks (and (look b)))
+  (:init)
+  (:goal (seen)))
+"""
+    _, problem = compile_problem(domain, parse_problem(problem_text, domain))
+    reach = problem.goal_reach
+    assert reach is not None
+    start = problem.state
+    assert reach(start, (("look", ("a",)),))
+    assert not reach(start, (("look", ("b",)),))
+    assert reach(start, (("survey", ("b", "a")),))
+    assert not reach(start, (("survey", ("a", "b")),))
+    # the plan cannot be made: (look b) can only rest, and the cut says so at the root
+    run = run_models(domain, parse_problem(problem_text, domain))
+    assert not run.result.found
+    assert run.result.stats["goal_cut"] == 1

@@ -474,44 +474,52 @@ def compile_problem(
 
 
 # What a task can add, by its arguments: per goal predicate, patterns of slots, each the
-# task's parameter at that index, a constant's name, or ANY (a variable no argument gives).
+# task's parameter at that index, a constant's name, or ANY (a variable no argument gives),
+# with a guard: per parameter of the task, the constant it must be for the pattern to hold
+# (a method whose precondition fixes an argument, as plan-recognition domains write their
+# observed steps), or ANY.
 _Slot = int | str | None
 ANY: _Slot = None
+_Pattern = tuple[tuple[_Slot, ...], tuple[str | None, ...]]
 _PATTERNS_KEPT = 32  # more patterns for one predicate of one task: it can add any of them
 
 
-def _add_patterns(
-    domain: Domain, predicates: set[str]
-) -> dict[str, dict[str, set[tuple[_Slot, ...]]]]:
+def _fixed(method: HddlMethod) -> dict[str, str]:
+    """The method's variables its precondition sets equal to a constant."""
+    out: dict[str, str] = {}
+    for c in conjuncts(method.precondition) + conjuncts(method.constraints):
+        if isinstance(c, Equals):
+            for var, other in ((c.left, c.right), (c.right, c.left)):
+                if isinstance(var, Var) and isinstance(other, Const):
+                    out[var.name] = str(other.name)
+    return out
+
+
+def _add_patterns(domain: Domain, predicates: set[str]) -> dict[str, dict[str, set[_Pattern]]]:
     """Per task and action name, the atoms of ``predicates`` it can add, as patterns over
     its own parameters: a fixed point over the methods, from the actions' add effects.  An
-    over-estimate, which is what a cut needs: a method's variable that its task does not
-    give may be anything, and so may a quantified one."""
+    over-estimate, which is what a cut needs: a method's variable that neither its task
+    nor an equality of its precondition gives may be anything, and so may a quantified one."""
     from .slips import effect_atoms
 
-    out: dict[str, dict[str, set[tuple[_Slot, ...]]]] = {}
+    out: dict[str, dict[str, set[_Pattern]]] = {}
     for action in domain.actions:
         index = {p.name: i for i, p in enumerate(action.params)}
         mine = out.setdefault(action.name, {})
+        free: tuple[str | None, ...] = (None,) * len(action.params)
         for atom, add in effect_atoms(action.effect):
             if add and atom.predicate in predicates:
-                mine.setdefault(atom.predicate, set()).add(
-                    tuple(
-                        index.get(t.name, ANY) if isinstance(t, Var) else str(t.name)
-                        for t in atom.args
-                    )
+                slots = tuple(
+                    index.get(t.name, ANY) if isinstance(t, Var) else str(t.name) for t in atom.args
                 )
+                mine.setdefault(atom.predicate, set()).add((slots, free))
     for task in domain.tasks:
         out.setdefault(task.name, {})
+    methods = [(m, _MethodView(m)) for m in domain.methods]
     changed = True
     while changed:
         changed = False
-        for method in domain.methods:
-            index = {
-                t.name: i
-                for i, t in reversed(list(enumerate(method.task.args)))
-                if isinstance(t, Var)
-            }
+        for method, view in methods:
             mine = out.setdefault(method.task.name, {})
             for sub in method.subtasks:
                 # copies: a recursive method's subtask adds to the very sets it reads
@@ -519,23 +527,61 @@ def _add_patterns(
                     here = mine.setdefault(predicate, set())
                     before = len(here)
                     for pattern in list(patterns):
-                        here.add(tuple(_through(slot, sub.args, index) for slot in pattern))
+                        lifted = view.lift(pattern, sub.args)
+                        if lifted is not None:
+                            here.add(lifted)
                     if len(here) > _PATTERNS_KEPT:
-                        arity = len(next(iter(here)))
+                        slots, guard = next(iter(here))
                         here.clear()
-                        here.add((ANY,) * arity)
+                        here.add(((ANY,) * len(slots), (None,) * len(guard)))
                     changed = changed or len(here) != before
     return out
 
 
-def _through(slot: _Slot, args: tuple[Term, ...], index: dict[str, int]) -> _Slot:
-    """A subtask's pattern slot in the words of the method's task."""
-    if not isinstance(slot, int):
-        return slot  # a constant, or ANY
-    arg = args[slot]
-    if isinstance(arg, Var):
-        return index.get(arg.name, ANY)
-    return str(arg.name)
+class _MethodView:
+    """A method as :func:`_add_patterns` reads it: where each variable of its task stands,
+    and what its precondition fixes."""
+
+    def __init__(self, method: HddlMethod) -> None:
+        self.index = {
+            t.name: i for i, t in reversed(list(enumerate(method.task.args))) if isinstance(t, Var)
+        }
+        self.fixed = _fixed(method)
+        guard: list[str | None] = []
+        for t in method.task.args:
+            if isinstance(t, Const):
+                guard.append(str(t.name))
+            else:
+                guard.append(self.fixed.get(t.name))
+        self.guard = tuple(guard)
+
+    def term(self, arg: Term) -> _Slot:
+        """A subtask's argument as a slot of the method's task."""
+        if isinstance(arg, Const):
+            return str(arg.name)
+        if arg.name in self.index:
+            return self.index[arg.name]
+        return self.fixed.get(arg.name)
+
+    def lift(self, pattern: _Pattern, args: tuple[Term, ...]) -> _Pattern | None:
+        """A subtask's pattern in the words of the method's task; None where the guard
+        cannot hold (the subtask's argument is another constant than it needs)."""
+        slots, need = pattern
+        guard = list(self.guard)
+        for arg, wanted in zip(args, need, strict=True):
+            if wanted is ANY:
+                continue
+            here = self.term(arg)
+            if isinstance(here, int):
+                if guard[here] is not ANY and guard[here] != wanted:
+                    return None
+                guard[here] = wanted
+            elif here is not ANY and here != wanted:
+                return None
+        lifted = tuple(
+            slot if not isinstance(slot, int) else self.term(args[slot]) for slot in slots
+        )
+        return lifted, tuple(guard)
 
 
 def _goal_reach(
@@ -565,8 +611,12 @@ def _goal_reach(
             return everything
         mask = 0
         for i, (predicate, wanted) in enumerate(goal_args):
-            for pattern in own.get(predicate, ()):
-                for slot, value in zip(pattern, wanted, strict=True):
+            for slots, guard in own.get(predicate, ()):
+                if any(
+                    need is not ANY and need != arg for need, arg in zip(guard, args, strict=True)
+                ):
+                    continue
+                for slot, value in zip(slots, wanted, strict=True):
                     if slot is ANY:
                         continue
                     if (args[slot] if isinstance(slot, int) else slot) != value:

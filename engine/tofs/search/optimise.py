@@ -189,6 +189,8 @@ class CostSearch(Reporter):
                 self.unsolved(ent, out, entry_bound)
                 if deeper(out.failure, deepest):
                     deepest, deepest_via = out.failure, alt
+                if lazy:  # searched in vain: its record needs neither (a plan's path does)
+                    alt.state, alt.tasks = None, ()
                 continue
             total = child_g + out.value + 0.0
             ent.value = total
