@@ -7,7 +7,7 @@ Usage::
         [--planners tofs,aries,hypertension,lilotane] [--hypertension DIR] [--lilotane EXE] \\
         [--time-budget 60] [--memory-gb 4] [--jobs 1] \\
         [--domains Rover-GTOHP,Towers] [--per-domain K] [--json] [--cluster ADDRESS] \\
-        [--records FILE] [--split 10]
+        [--records FILE] [--split 10] [--start 11]
 
 IPC_FOLDER is the ``total-order/`` folder of a clone of the competition's public
 repository, https://github.com/panda-planner-dev/ipc2020-domains (not shipped here).
@@ -109,7 +109,7 @@ if TYPE_CHECKING:
 
     from workbench.cluster import ClusterExecutor
 
-PLANNERS = ("tofs", "aries", "hypertension", "lilotane")
+PLANNERS = ("tofs", "aries", "hypertension", "lilotane", "baseline")
 RIVALS = ("hypertension", "lilotane")  # programs of their own, run without a Python child
 HYPE_SETTINGS = ("typredicate", "pullup", "dejavu", "run")  # its IPC 2020 settings
 GRACE = 5.0  # seconds past the limit before a child is killed
@@ -475,6 +475,13 @@ def attempt(
                 domain_run = Path(shutil.copy(domain, Path(scratch) / "domain.hddl"))
                 problem_run = Path(shutil.copy(problem, Path(scratch) / "problem.hddl"))
             command = capped(rival_command(planner, tool, domain_run, problem_run), memory_gb)
+        elif planner == "baseline":  # tofs from another checkout, by that checkout's child
+            base = Path((tools or {})["baseline"])
+            command = [
+                str(base / ".venv" / "bin" / "python"),
+                str(base / "benchmarks" / "hddl_ipc.py"),
+            ]
+            command += ["--child", "tofs", str(domain), str(problem), str(limit), str(memory_gb)]
         else:
             command = [sys.executable, script, "--child", planner, str(domain), str(problem)]
             command += [str(limit), str(memory_gb)]
@@ -778,12 +785,26 @@ def main(argv: list[str] | None = None) -> int:
         "--hypertension", metavar="DIR", help="a checkout of Maumagnaguagno/HyperTensioN"
     )
     cli.add_argument("--lilotane", metavar="EXE", help="a Lilotane executable (its build)")
+    cli.add_argument(
+        "--baseline",
+        metavar="DIR",
+        help="planner 'baseline': tofs as another checkout of this repository has it (a git "
+        "worktree of an earlier commit, with its .venv), to measure a change side by side",
+    )
     cli.add_argument("--time-budget", type=float, default=60.0, help="seconds per attempt")
     cli.add_argument("--memory-gb", type=float, default=4.0, help="address-space cap (GB)")
     cli.add_argument("--jobs", type=int, default=1, help="attempts run at once")
     add_cluster_option(cli)
     cli.add_argument("--domains", help="comma-separated domain folder names")
     cli.add_argument("--per-domain", type=int, metavar="K", help="first K problems per domain")
+    cli.add_argument(
+        "--start",
+        type=int,
+        default=1,
+        metavar="N",
+        help="leave out the problems before the Nth of each domain (--start 11: the ones "
+        "after the first 10, which tuning looks at)",
+    )
     cli.add_argument(
         "--records",
         type=Path,
@@ -822,6 +843,16 @@ def main(argv: list[str] | None = None) -> int:
             print(why, file=sys.stderr)
             return 1
         tools[rival] = str(Path(tool).resolve())
+    if "baseline" in planners:
+        base = Path(args.baseline or "")
+        if not args.baseline or not (base / ".venv" / "bin" / "python").is_file():
+            print(
+                "baseline needs --baseline DIR, a checkout of this repository with its .venv "
+                "(git worktree add DIR COMMIT, then in DIR: bash -c '. scripts/bootstrap.sh; bootstrap test')",
+                file=sys.stderr,
+            )
+            return 1
+        tools["baseline"] = str(base.resolve())
     if importlib.util.find_spec("unified_planning") is None:
         print("note: unified-planning is not installed, plans are not validated", file=sys.stderr)
     folders = sorted(p for p in args.root.iterdir() if p.is_dir() and pairs(p, 1))
@@ -830,16 +861,22 @@ def main(argv: list[str] | None = None) -> int:
         folders = [f for f in folders if f.name in wanted]
         if missing_domains := wanted - {f.name for f in folders}:
             cli.error(f"no such domain folders: {', '.join(sorted(missing_domains))}")
+    if args.start < 1:
+        cli.error("--start counts from 1")
+    chosen = {
+        folder: list(enumerate(pairs(folder, args.per_domain), 1))[args.start - 1 :]
+        for folder in folders
+    }
     work = [
         (planner, domain, problem, folder.name)
         for folder in folders
-        for domain, problem in pairs(folder, args.per_domain)
+        for _, (domain, problem) in chosen[folder]
         for planner in planners
     ]
     index = {
         (folder.name, problem.name): number
         for folder in folders
-        for number, (_, problem) in enumerate(pairs(folder, args.per_domain), 1)
+        for number, (_, problem) in chosen[folder]
     }
     done: list[Attempt] = []
     if args.records:

@@ -260,6 +260,12 @@ def test_the_command_line_refuses_in_one_line(
     assert err == f"lilotane: no such file: {tmp_path / 'none'}\n"
     assert hddl_ipc.main([str(root), "--planners", "hypertension"]) == 1
     assert capsys.readouterr().err.count("\n") == 1
+    # tofs of another checkout needs that checkout, with its .venv
+    assert hddl_ipc.main([str(root), "--planners", "tofs,baseline"]) == 1
+    said = capsys.readouterr().err
+    assert said.count("\n") == 1 and said.startswith("baseline needs --baseline DIR")
+    assert hddl_ipc.main([str(root), "--planners", "baseline", "--baseline", str(tmp_path)]) == 1
+    assert capsys.readouterr().err.startswith("baseline needs --baseline DIR")
 
 
 # --- run under the benchmark's limit and cap, stand-ins for the planners ---------------------
