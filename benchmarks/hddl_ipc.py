@@ -848,7 +848,8 @@ def main(argv: list[str] | None = None) -> int:
         if not args.baseline or not (base / ".venv" / "bin" / "python").is_file():
             print(
                 "baseline needs --baseline DIR, a checkout of this repository with its .venv "
-                "(git worktree add DIR COMMIT, then in DIR: bash -c '. scripts/bootstrap.sh; bootstrap test')",
+                "(git worktree add DIR COMMIT, then in DIR: "
+                "bash -c '. scripts/bootstrap.sh; bootstrap test')",
                 file=sys.stderr,
             )
             return 1
