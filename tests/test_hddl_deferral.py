@@ -114,3 +114,11 @@ def test_chosen_with_the_network_the_same_problem_needs_thousands_of_nodes(
     monkeypatch.setattr(hddl_planning, "defer_method", lambda method: [(method, None)])
     result, _ = _run(node_budget=1_000)
     assert not result.found  # the budget runs out first
+
+
+def test_a_continuation_reads_as_the_rest_of_its_method() -> None:
+    from knowledge.hddl.decomposition import call_text
+
+    assert call_text("m-check@1", ()) == "(m-check from step 2)"
+    assert call_text("__top_method@3", ("f2", "f5")) == "(__top_method from step 4: f2 f5)"
+    assert call_text("sand", ("p1", "f6", "f1")) == "(sand p1 f6 f1)"

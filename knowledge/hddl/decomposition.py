@@ -20,14 +20,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .deferral import is_continuation
+from .deferral import CONTINUATION, is_continuation
 
 __all__ = ["Node", "Tree", "call_text", "decomposition_tree", "ipc_text"]
 
 
 def call_text(name: str, args: Any) -> str:
-    """A ground task or action as HDDL writes it: ``(drive t1 hq north)``."""
-    return "(" + " ".join([name, *(str(a) for a in args)]) + ")"
+    """A ground task or action as HDDL writes it: ``(drive t1 hq north)``; a continuation
+    (:mod:`.deferral`), which HDDL has no words for, as the rest of its method:
+    ``(m-deliver from step 3: t1 north)``."""
+    words = [str(a) for a in args]
+    if is_continuation(name):
+        method, _, start = name.rpartition(CONTINUATION)
+        said = f"{method} from step {int(start) + 1}"
+        return f"({said}: {' '.join(words)})" if words else f"({said})"
+    return "(" + " ".join([name, *words]) + ")"
 
 
 @dataclass(frozen=True)
