@@ -57,3 +57,19 @@ def kept_tree(**o: object) -> Player:
 
 def no_partner_ruff(**o: object) -> Player:
     return _tofs("trick", **{**o, "spec": _partner_ruff_off()}, name="tofs-no-partner-ruff")
+
+
+def plan_ahead(**o: object) -> Player:
+    """Issue 31's speed-up out: plan ``plan_tricks`` ahead at every decision, as before,
+    instead of one trick for the cards on offer."""
+    return _tofs("trick", **{**o, "offer_tricks": 0}, name="tofs-plan-ahead")
+
+
+def rank_offer(**o: object) -> Player:
+    """Cards the samples leave level go by the one-trick plans' values (no deeper plan)."""
+    return _tofs("trick", **{**o, "tie_rank": "offer"}, name="tofs-rank-offer")
+
+
+def rank_plan(**o: object) -> Player:
+    """Cards the samples leave level go by the plans' values to the horizon (planned then)."""
+    return _tofs("trick", **{**o, "tie_rank": "plan"}, name="tofs-rank-plan")
