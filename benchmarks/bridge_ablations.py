@@ -70,6 +70,6 @@ def rank_offer(**o: object) -> Player:
     return _tofs("trick", **{**o, "tie_rank": "offer"}, name="tofs-rank-offer")
 
 
-def rank_plan(**o: object) -> Player:
-    """Cards the samples leave level go by the plans' values to the horizon (planned then)."""
-    return _tofs("trick", **{**o, "tie_rank": "plan"}, name="tofs-rank-plan")
+def rank_low(**o: object) -> Player:
+    """Cards the samples leave level go to the lowest, as mcdd's do (no deeper plan)."""
+    return _tofs("trick", **{**o, "tie_rank": "low"}, name="tofs-rank-low")

@@ -60,6 +60,18 @@ def _offered(run: RunResult, seat: int) -> list[int]:
     return [int(e.step.args[1]) for e in node.children if e.step is not None]
 
 
+def _values(run: RunResult, seat: int) -> dict[int, float]:
+    """Each offered card's best plan value at the run's first decision."""
+    assert run.policy is not None
+    node = _skip_decompositions(run.policy)
+    out: dict[int, float] = {}
+    for e in node.children:
+        if e.step is not None:
+            c = int(e.step.args[1])
+            out[c] = max(out.get(c, float("-inf")), e.node.value)
+    return out
+
+
 def test_the_cards_on_offer_do_not_depend_on_how_far_the_plans_look() -> None:
     """The premise: at each decision of a played board, the plans one trick ahead offer
     the same cards, in the same order, as the plans ``plan_tricks`` ahead."""
@@ -96,9 +108,12 @@ def _count_plans(monkeypatch: pytest.MonkeyPatch) -> Counter[int]:
 def test_the_explanation_reads_the_plans_to_the_horizon_made_when_asked(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """Ranking level cards by the one-trick plans, no plan to the horizon is made during
+    the play; the explanation's is made when first read, once, and is the plan from the
+    decision's position."""
     planned = _count_plans(monkeypatch)
-    player, rec = _play(0)
-    assert planned[PLAN_TRICKS] == 0  # the samples chose every card: none planned so far
+    player, rec = _play(0, tie_rank="offer")
+    assert planned[PLAN_TRICKS] == 0
     d = next(d for d in player.decisions if d.deeper is not None and d.tiebreak is not None)
     deep = d.result
     assert deep is d.result and planned[PLAN_TRICKS] == 1  # planned once, when asked
@@ -143,16 +158,23 @@ def test_looking_one_trick_ahead_plays_the_cards_the_deeper_plans_played(
     deep, rec_deep = _play(0, tie_rank="plan", offer_tricks=0)
     assert all(d.deeper is None for d in deep.decisions)
     planned = _count_plans(monkeypatch)
-    quick, rec = _play(0, tie_rank="plan")
+    quick, rec = _play(0)  # tie_rank "plan", the default
     assert rec.cards == rec_deep.cards
     found = [d for d in quick.decisions if d.deeper is not None]
     ranked = [d for d in found if d.tiebreak is not None and d.tiebreak.ranked]
     # planned to the horizon only where the samples left distinct cards level
     assert ranked and planned[PLAN_TRICKS] == len(ranked) < len(found)
+    for d in ranked:
+        tie = d.tiebreak
+        assert tie is not None and tie.ranked == "the plans' choice"
+        # of the cards level on the samples, the one the plans to the horizon value most
+        values = _values(d.result, d.seat)
+        assert all(values[tie.card] >= values[c] for c in tie.level)
+        assert f"(the plans' choice of {len(tie.level) + 1} cards level)" in tie.text()
 
 
-def test_cards_the_samples_leave_level_go_to_the_lowest() -> None:
-    player, _ = _play(0)
+def test_cards_the_samples_leave_level_go_to_the_lowest_if_asked() -> None:
+    player, _ = _play(0, tie_rank="low")
     level = [d for d in player.decisions if d.tiebreak is not None and d.tiebreak.level]
     ranked = [d.tiebreak for d in level if d.tiebreak is not None and d.tiebreak.ranked]
     assert ranked, "board 1 has decisions where distinct cards take as many tricks"

@@ -426,7 +426,7 @@ def _tofs(replan: str = "trick", **options: object) -> Player:
         tie_samples=None if ties is None else int(ties),  # type: ignore[call-overload]
         tie_margin=None if margin is None else float(margin),  # type: ignore[arg-type]
         offer_tricks=None if offer is None else int(offer),  # type: ignore[call-overload]
-        tie_rank=str(options.get("tie_rank", "low")),
+        tie_rank=str(options.get("tie_rank", "plan")),
         replan_on_ties=None
         if options.get("replan_on_ties") is None
         else bool(options["replan_on_ties"]),
