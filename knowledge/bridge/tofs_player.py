@@ -284,7 +284,8 @@ class TofsDeclarer:
             result = plan_position(pos, domain)
         policy = result.policy
         tie = self._break_tie(policy, info, int(seat), deeper) if policy is not None else None
-        self.nodes = result.nodes + (deeper().nodes if tie and tie[2] else 0)
+        ranked_deeper = deeper is not None and tie is not None and tie[2]
+        self.nodes = result.nodes + (deeper().nodes if deeper is not None and ranked_deeper else 0)
         card = (
             self._card_from(policy, int(seat), tie[0] if tie else None, pos)
             if policy is not None
@@ -362,9 +363,10 @@ class TofsDeclarer:
         if level and self.tie_rank == "low":
             best, ranked = [lowest_first(best)], "the lowest"
         elif level:
-            if self.tie_rank == "plan" and deeper is not None:
+            deep = deeper().policy if self.tie_rank == "plan" and deeper is not None else None
+            if deep is not None:
                 ran = True
-                order = self._tied(_skip_decompositions(deeper().policy), seat, margin)
+                order = self._tied(_skip_decompositions(deep), seat, margin)
                 best = [c for c in order if c in best] + [c for c in best if c not in order]
             ranked = "the plans' choice"
         card = best[0]
