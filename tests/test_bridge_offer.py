@@ -114,6 +114,8 @@ def test_the_explanation_reads_the_plans_to_the_horizon_made_when_asked(
     planned = _count_plans(monkeypatch)
     player, rec = _play(0, tie_rank="offer")
     assert planned[PLAN_TRICKS] == 0
+    ranked = {d.tiebreak.ranked for d in player.decisions if d.tiebreak and d.deeper}
+    assert ranked == {"", "the one-trick plans' choice"}
     d = next(d for d in player.decisions if d.deeper is not None and d.tiebreak is not None)
     deep = d.result
     assert deep is d.result and planned[PLAN_TRICKS] == 1  # planned once, when asked

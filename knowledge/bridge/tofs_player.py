@@ -284,8 +284,9 @@ class TofsDeclarer:
             result = plan_position(pos, domain)
         policy = result.policy
         tie = self._break_tie(policy, info, int(seat), deeper) if policy is not None else None
-        ranked_deeper = deeper is not None and tie is not None and tie[2]
-        self.nodes = result.nodes + (deeper().nodes if deeper is not None and ranked_deeper else 0)
+        self.nodes = result.nodes
+        if deeper is not None and tie is not None and tie[2]:
+            self.nodes += deeper().nodes  # planned to the horizon to rank level cards
         card = (
             self._card_from(policy, int(seat), tie[0] if tie else None, pos)
             if policy is not None
@@ -368,7 +369,7 @@ class TofsDeclarer:
                 ran = True
                 order = self._tied(_skip_decompositions(deep), seat, margin)
                 best = [c for c in order if c in best] + [c for c in best if c not in order]
-            ranked = "the plans' choice"
+            ranked = "the plans' choice" if ran or deeper is None else "the one-trick plans' choice"
         card = best[0]
         tie = TieBreak(len(solved), margin, tricks, labels, card, every, ranked)
         return tied[card], tie, ran
