@@ -1,4 +1,4 @@
-"""The TOFS declarer with one of issue 19's changes taken out, for the bridge benchmark.
+"""The TOFS declarer with one of issue 19's or 31's changes taken out, for the bridge benchmark.
 
 Each factory is a declarer for ``benchmarks/bridge_match.py --declarers`` (as
 ``benchmarks.bridge_ablations:NAME``), so what each change is worth is measured side by
@@ -11,6 +11,14 @@ side with the shipped declarer on the same deals, in one run::
 
 The network change is undone on a copy of the shipped network (the Ruff method's old
 precondition), not by keeping an old file.
+
+Issue 31's (the time a deal): ``plan_ahead`` plans ``plan_tricks`` ahead at every
+decision, as before; ``rank_offer`` and ``rank_low`` rank the cards the samples leave
+level by the one-trick plans or by rank instead of planning to the horizon for them::
+
+    .venv/bin/python benchmarks/bridge_match.py --boards 0 --tune 40 --report 0 \
+        --defenses dd --jobs 1 --declarers tofs,benchmarks.bridge_ablations:plan_ahead,\
+    benchmarks.bridge_ablations:rank_offer,mcdd
 """
 
 from __future__ import annotations
@@ -57,3 +65,19 @@ def kept_tree(**o: object) -> Player:
 
 def no_partner_ruff(**o: object) -> Player:
     return _tofs("trick", **{**o, "spec": _partner_ruff_off()}, name="tofs-no-partner-ruff")
+
+
+def plan_ahead(**o: object) -> Player:
+    """Issue 31's speed-up out: plan ``plan_tricks`` ahead at every decision, as before,
+    instead of one trick for the cards on offer."""
+    return _tofs("trick", **{**o, "offer_tricks": 0}, name="tofs-plan-ahead")
+
+
+def rank_offer(**o: object) -> Player:
+    """Cards the samples leave level go by the one-trick plans' values (no deeper plan)."""
+    return _tofs("trick", **{**o, "tie_rank": "offer"}, name="tofs-rank-offer")
+
+
+def rank_low(**o: object) -> Player:
+    """Cards the samples leave level go to the lowest, as mcdd's do (no deeper plan)."""
+    return _tofs("trick", **{**o, "tie_rank": "low"}, name="tofs-rank-low")

@@ -415,6 +415,7 @@ def _tofs(replan: str = "trick", **options: object) -> Player:
 
     ties = options.get("tie_samples")
     margin = options.get("tie_margin")
+    offer = options.get("offer_tricks")
     spec = options.get("spec")  # the network as edited in a knowledge store
     return TofsDeclarer(
         domain=bridge_domain(spec) if isinstance(spec, DomainSpec) else None,
@@ -424,6 +425,8 @@ def _tofs(replan: str = "trick", **options: object) -> Player:
         name=str(options.get("name") or ("tofs" if replan == "trick" else f"tofs-{replan}")),
         tie_samples=None if ties is None else int(ties),  # type: ignore[call-overload]
         tie_margin=None if margin is None else float(margin),  # type: ignore[arg-type]
+        offer_tricks=None if offer is None else int(offer),  # type: ignore[call-overload]
+        tie_rank=str(options.get("tie_rank", "plan")),
         replan_on_ties=None
         if options.get("replan_on_ties") is None
         else bool(options["replan_on_ties"]),

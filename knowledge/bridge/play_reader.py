@@ -141,9 +141,10 @@ def _settled(tie: TieBreak, shown: int = 3) -> str:
     cards = sorted(tie.tricks, key=lambda c: -tie.tricks[c])  # stable: the network's order
     each = ", ".join(f"{card_text(c)} {tie.tricks[c]:.2f}" for c in cards[:shown])
     more = f" and {len(cards) - shown} more" if len(cards) > shown else ""
+    level = f"; {tie.ranked} of {len(tie.level) + 1} cards level played" if tie.ranked else ""
     return (
         f"{len(cards)} cards {tie.close}, settled on {tie.samples} layouts sampled from what "
-        f"declarer knows, solved double dummy (average tricks from here: {each}{more})."
+        f"declarer knows, solved double dummy (average tricks from here: {each}{more}){level}."
     )
 
 

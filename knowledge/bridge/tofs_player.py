@@ -29,6 +29,15 @@ trying at all -- one per plan that applies, what a player would consider -- and 
 plan rests on (the explanation's chances and risks); the samples decide which of those
 cards is played, and the explanation says so with their averages.
 
+Which cards the plans offer does not depend on how far they look (the root's alternatives
+are the methods that apply here; a scheme failing later only lowers its value), and where
+the samples settle every one of them their values no longer choose: the declarer then
+plans ``offer_tricks`` (one) trick ahead, not ``plan_tricks`` -- a tenth of the time -- and
+makes the plans to the horizon only when an explanation reads them
+(:attr:`Decision.result`) -- or where the samples leave distinct cards level: their
+values rank those (:attr:`TofsDeclarer.tie_rank`), and the play is the same card for
+card as planning to the horizon at every decision.
+
 Every planning run is kept (:attr:`TofsDeclarer.decisions`): what the explanations and the
 workbench show.
 """
@@ -36,6 +45,7 @@ workbench show.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from pathlib import Path
@@ -46,13 +56,14 @@ from engine.tofs.domain import EvaluationError
 from engine.tofs.model import DomainSpec, MethodDef
 from engine.tofs.source import load_domain_file
 from knowledge.bridge.beliefs import get_model
-from knowledge.bridge.cards import SUIT_MASKS, Seat, class_representatives
+from knowledge.bridge.cards import SUIT_MASKS, Seat, class_representatives, equivalents
 from knowledge.bridge.critics import critics
 from knowledge.bridge.deal import Contract, PlayState
 from knowledge.bridge.information import Information
 from knowledge.bridge.network import SEATS, card_text, registry
-from knowledge.bridge.players import dd_solve_many
+from knowledge.bridge.players import dd_solve_many, lowest_first
 from knowledge.bridge.position import Position, Table, as_four, position_of
+from knowledge.bridge.scoring import score
 
 __all__ = ["SOURCE", "Decision", "TieBreak", "TofsDeclarer", "bridge_domain", "plan_position"]
 
@@ -117,9 +128,12 @@ class TieBreak:
     labels: dict[int, str]
     """card -> the first alternative (in the network's order) that plays it"""
     card: int
-    """the card played: the most tricks; among equals, the network's order"""
+    """the card played: the most tricks; among level cards by :attr:`ranked`"""
     every: bool = False
     """every card the plans offered was settled (the margin left none out)"""
+    ranked: str = ""
+    """how the card was taken among others with as many tricks on the samples, in words
+    ("the lowest"); empty when it had the most alone, or the others were equal cards"""
 
     @property
     def close(self) -> str:
@@ -137,19 +151,44 @@ class TieBreak:
         return (
             f"{len(self.tricks)} cards {self.close}; settled on {self.samples} layouts "
             f"sampled from what declarer knows, solved double dummy (average tricks "
-            f"from here: {each}): {self.labels[self.card]} played"
+            f"from here: {each}): {self.labels[self.card]} played{self.level_text()}"
         )
+
+    @property
+    def level(self) -> list[int]:
+        """The other cards with as many tricks on the samples as the one played."""
+        return [c for c, v in self.tricks.items() if v == self.tricks[self.card] and c != self.card]
+
+    def level_text(self) -> str:
+        """The rule that took the card among level ones, in words ("(the lowest of 2 cards
+        level)"); nothing where the card had the most tricks alone."""
+        if not self.ranked:
+            return ""
+        return f" ({self.ranked} of {len(self.level) + 1} cards level)"
 
 
 @dataclass
 class Decision:
-    """One planning run of a deal: where it was made and what it concluded."""
+    """One planning run of a deal: where it was made and what it concluded.
+
+    ``run`` is the run the card came from.  Where every plan's card was settled on the
+    samples, that run looked only as far as the cards on offer needed (``offer_tricks``):
+    the plans to the table's horizon -- what the explanation reads as :attr:`result` --
+    are made by ``deeper`` when first asked for (or already, where they ranked cards the
+    samples left level)."""
 
     cards_played: int
     seat: int
-    result: RunResult
+    run: RunResult
     card: int
     tiebreak: TieBreak | None = None
+    deeper: Callable[[], RunResult] | None = field(default=None, repr=False)
+    """plans to the horizon from here (planned at the first call, the same run after)"""
+
+    @property
+    def result(self) -> RunResult:
+        """The planning run to the table's horizon (the explanation's tree)."""
+        return self.run if self.deeper is None else self.deeper()
 
 
 @dataclass
@@ -171,6 +210,16 @@ class TofsDeclarer:
     close at this card, so the samples settle them as at the trick's first card (worth
     0.18 boards a deal on the held-out report set: dummy's finesse or not is decided
     here).  None: with ``replan="trick"``; Tignum 2's ``"plan"`` follows its tree."""
+    offer_tricks: int | None = None
+    """Tricks to plan ahead where the samples settle every card on offer (None: the
+    domain's ``offer_tricks``; 0: the table's horizon)."""
+    tie_rank: str = "plan"
+    """Cards the samples leave level (distinct cards, as many tricks on every sampled
+    layout): ``"plan"``, the plans' values to the horizon (planned just then, where the
+    cards on offer were found one trick ahead); ``"offer"``, the values of the plans that
+    offered them (no more planning); ``"low"``, the lowest, as ``mcdd`` does.  Measured
+    side by side on 100 tune deals (docs/reference/performance.md, "Bridge"): 0.62, 0.67
+    and 0.71 double-dummy tricks lost a deal; ``"plan"`` costs about 1.5 s a deal more."""
     seed: int = 0
     vulnerable: bool = False
     name: str = "tofs"
@@ -185,6 +234,8 @@ class TofsDeclarer:
     def __post_init__(self) -> None:
         if self.replan not in ("trick", "plan"):
             raise ValueError(f"replan must be 'trick' or 'plan', not {self.replan!r}")
+        if self.tie_rank not in ("low", "plan", "offer"):
+            raise ValueError(f"tie_rank must be 'low', 'plan' or 'offer', not {self.tie_rank!r}")
         if self.replan_on_ties is None:
             self.replan_on_ties = self.replan == "trick"
         get_model(self.model)  # an unknown model is refused here, not at the first card
@@ -219,10 +270,23 @@ class TofsDeclarer:
         horizon = 1 if sensible_cards(pos, int(seat)) <= 1 else table.horizon
         if horizon != table.horizon:
             pos = _with_horizon(pos, horizon)
-        result = plan_position(pos, domain)
-        self.nodes = result.nodes
+        offer = self._offer_horizon(table)
+        deeper: Callable[[], RunResult] | None = None
+        if offer < horizon:
+            # The samples settle every card on offer whatever its plan's value, and which
+            # cards are on offer does not depend on how far the plans look: look one
+            # trick ahead; the plans to the horizon are made when an explanation reads
+            # them (or, with tie_rank "plan", where the samples leave cards level).
+            full, net = pos, domain
+            deeper = cache(lambda: plan_position(full, net))
+            result = plan_position(_with_horizon(pos, offer), domain)
+        else:
+            result = plan_position(pos, domain)
         policy = result.policy
-        tie = self._break_tie(policy, info, int(seat)) if policy is not None else None
+        tie = self._break_tie(policy, info, int(seat), deeper) if policy is not None else None
+        self.nodes = result.nodes
+        if deeper is not None and tie is not None and tie[2]:
+            self.nodes += deeper().nodes  # planned to the horizon to rank level cards
         card = (
             self._card_from(policy, int(seat), tie[0] if tie else None, pos)
             if policy is not None
@@ -233,7 +297,7 @@ class TofsDeclarer:
             card = min(legal)  # the network had nothing to say: the lowest legal card
             self._policy = None
         self.decisions.append(
-            Decision(len(info.plays), int(seat), result, card, tie[1] if tie else None)
+            Decision(len(info.plays), int(seat), result, card, tie[1] if tie else None, deeper)
         )
         self._seen = len(info.plays) + 1
         return card
@@ -260,15 +324,24 @@ class TofsDeclarer:
         return float(domain.constant(name, 0))
 
     def _break_tie(
-        self, policy: PolicyNode, info: Information, seat: int
-    ) -> tuple[int, TieBreak] | None:
+        self,
+        policy: PolicyNode,
+        info: Information,
+        seat: int,
+        deeper: Callable[[], RunResult] | None = None,
+    ) -> tuple[int, TieBreak, bool] | None:
         """Settle plans whose values are within the tie margin of the best.
 
         The leaf estimate counts whole tricks, so plans often tie -- and Tignum 2's "first
         plan considered" lost deal 353306 on a tie.  Where the network has no preference,
         each tied card is played on layouts sampled from declarer's information set and
-        solved double dummy; the most tricks on average wins.  Returns the alternative's
-        index at the decision and the record, or None when nothing is tied."""
+        solved double dummy; the most tricks on average wins.  Cards the samples leave
+        level go by :attr:`TofsDeclarer.tie_rank`: the lowest, or the plans' values -- for
+        ``"plan"`` the plans to the horizon, made by ``deeper`` only then where ``policy``
+        looked less far.
+
+        Returns the alternative's index at the decision, the record, and whether
+        ``deeper`` was run; or None when nothing is tied."""
         samples = self._samples()
         if samples < 1:
             return None
@@ -277,15 +350,44 @@ class TofsDeclarer:
         tied = self._tied(node, seat, margin)
         if len(tied) < 2:
             return None
+        labels = {c: node.children[i].label for c, i in tied.items()}
+        every = len(tied) == len({int(e.step.args[1]) for e in node.children if e.step})
         rng = random.Random(self.seed * 64 + len(info.plays))
         layouts = info.consistent_layouts(rng, samples)
         solved = dd_solve_many([(h, info.trump, int(info.leader), info.trick) for h in layouts])
         tricks = {c: sum(scores.get(c, 0) for scores, _ in solved) / len(solved) for c in tied}
         top = max(tricks.values())
-        card = next(c for c in tied if tricks[c] == top)  # among equals, the planner's order
-        labels = {c: node.children[i].label for c, i in tied.items()}
-        every = len(tied) == len({int(e.step.args[1]) for e in node.children if e.step})
-        return tied[card], TieBreak(len(solved), margin, tricks, labels, card, every)
+        best = [c for c in tied if tricks[c] == top]  # the planner's order: its choice first
+        ran = False
+        level = len(best) > 1 and not _one_class(best, info.hands[seat], info.gone)
+        ranked = ""
+        if level and self.tie_rank == "low":
+            best, ranked = [lowest_first(best)], "the lowest"
+        elif level:
+            deep = deeper().policy if self.tie_rank == "plan" and deeper is not None else None
+            if deep is not None:
+                ran = True
+                order = self._tied(_skip_decompositions(deep), seat, margin)
+                best = [c for c in order if c in best] + [c for c in best if c not in order]
+            ranked = "the plans' choice" if ran or deeper is None else "the one-trick plans' choice"
+        card = best[0]
+        tie = TieBreak(len(solved), margin, tricks, labels, card, every, ranked)
+        return tied[card], tie, ran
+
+    def _offer_horizon(self, table: Table) -> int:
+        """How many tricks to plan ahead for the cards on offer: ``offer_tricks`` where
+        every card a plan offers is settled on the samples whatever the plan's value --
+        the samples are drawn and the margin spans every score the contract can come to --
+        else (or with ``offer_tricks`` 0) the table's horizon."""
+        offer = self.offer_tricks
+        if offer is None:
+            offer = int(self._constant("offer_tricks"))
+        if offer < 1 or self.replan != "trick" or self._samples() < 1:
+            return table.horizon
+        scores = [score(table.contract, table.vulnerable, t) for t in range(14)]
+        if self._margin() < max(scores) - min(scores):
+            return table.horizon
+        return min(offer, table.horizon)
 
     def _samples(self) -> int:
         return int(self._constant("tie_samples") if self.tie_samples is None else self.tie_samples)
@@ -418,6 +520,13 @@ class TofsDeclarer:
 
 def _with_horizon(pos: Position, horizon: int) -> Position:
     return replace(pos, table=replace(pos.table, horizon=horizon))
+
+
+def _one_class(cards: list[int], hand: int, gone: int) -> bool:
+    """Whether ``cards`` (of ``hand``) are all equal: touching, or apart only by cards
+    already played -- then every layout gives each the same tricks."""
+    same = equivalents(cards[0], hand, gone)
+    return all(same >> c & 1 for c in cards)
 
 
 def _skip_decompositions(node: PolicyNode) -> PolicyNode:

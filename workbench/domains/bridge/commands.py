@@ -326,10 +326,12 @@ def _tie_reason(a: Any, tie: Any) -> str | None:
             f"of the cards {tie.close}"
         )
     if tie.tricks[card] == tie.tricks[tie.card]:
-        return (
-            f"close: as many tricks on the sampled layouts ({tie.tricks[card]:.2f}); "
-            "an earlier method in priority order was taken"
+        taken = (
+            f"{tie.ranked} was taken"
+            if tie.ranked
+            else f"the equal {card_text(tie.card)} was played"
         )
+        return f"close: as many tricks on the sampled layouts ({tie.tricks[card]:.2f}); {taken}"
     return (
         f"close: fewer tricks on the sampled layouts ({tie.tricks[card]:.2f} against "
         f"{tie.tricks[tie.card]:.2f} for {card_text(tie.card)})"
