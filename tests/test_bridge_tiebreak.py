@@ -14,10 +14,7 @@ import json
 
 import pytest
 
-from knowledge.bridge import DATA_DIR
 from knowledge.bridge.deal import PlayState
-from knowledge.bridge.match import play_problem, problem_from_record
-from knowledge.bridge.pbn import read_pbn
 from knowledge.bridge.players import PlayRecord
 from knowledge.bridge.tofs_player import (
     Decision,
@@ -25,16 +22,9 @@ from knowledge.bridge.tofs_player import (
     _skip_decompositions,
     bridge_domain,
 )
+from tests.bridge_dev_play import DEV, play_dev
 
-DEV = DATA_DIR / "dds-list100.pbn"
 MARGIN = float(bridge_domain().constant("tie_margin"))
-
-
-def _play(board: int, **options: object) -> tuple[TofsDeclarer, PlayRecord]:
-    problem = problem_from_record(read_pbn(DEV)[board], board)
-    player = TofsDeclarer(vulnerable=problem.declarer_vulnerable, seed=board, **options)  # type: ignore[arg-type]
-    rec = play_problem(problem, player, "heuristic", options={"dd_analysis": False})
-    return player, rec
 
 
 def _tops(d: Decision) -> dict[int, float]:
@@ -54,7 +44,7 @@ def test_close_cards_are_settled_by_the_most_tricks_on_the_samples(margin: float
     """The shipped margin (bridge.toml) is wider than any two plans differ: every card a
     plan offers is played out on the samples.  A margin of 20 points (less than an
     overtrick, the earlier setting) settles only the cards valued that close to the best."""
-    player, rec = _play(0, tie_margin=margin)
+    player, rec = play_dev(0, tie_margin=margin)
     ties = [d for d in player.decisions if d.tiebreak is not None]
     assert ties, "board 1 has decisions with close plans"
     for d in ties:
@@ -77,8 +67,8 @@ def test_close_plans_within_a_trick_are_planned_afresh() -> None:
     """Following the kept tree, the second card our side plays to a trick would be the
     tree's choice; where its plans are close there (dummy's finesse or not) the
     declarer plans again, so the samples settle that card too."""
-    kept, rec_kept = _play(0, replan_on_ties=False)
-    fresh, rec = _play(0)
+    kept, rec_kept = play_dev(0, replan_on_ties=False)
+    fresh, rec = play_dev(0)
 
     def within(player: TofsDeclarer, record: PlayRecord) -> list[Decision]:
         ours = [i for i, s in enumerate(record.seats) if (s & 1) == (record.declarer & 1)]
@@ -105,7 +95,7 @@ def test_sampled_averages_agree_with_a_solve_of_each_layout(monkeypatch) -> None
         return layouts
 
     monkeypatch.setattr(information.Information, "consistent_layouts", record)
-    player, rec = _play(0)
+    player, rec = play_dev(0)
     ties = [d for d in player.decisions if d.tiebreak is not None]
     assert len(seen) == len(ties)
     state = PlayState.start(rec.deal, rec.contract, rec.declarer)
@@ -123,7 +113,7 @@ def test_sampled_averages_agree_with_a_solve_of_each_layout(monkeypatch) -> None
 
 
 def test_without_samples_the_first_plan_considered_wins_as_in_tignum_2() -> None:
-    player, _ = _play(0, tie_samples=0)
+    player, _ = play_dev(0, tie_samples=0)
     assert all(d.tiebreak is None for d in player.decisions)
     for d in player.decisions:
         node = _skip_decompositions(d.result.policy)  # type: ignore[arg-type]
@@ -132,8 +122,8 @@ def test_without_samples_the_first_plan_considered_wins_as_in_tignum_2() -> None
 
 
 def test_settling_ties_is_deterministic() -> None:
-    a = _play(3)[1]
-    b = _play(3)[1]
+    a = play_dev(3)[1]
+    b = play_dev(3)[1]
     assert a.cards == b.cards
 
 

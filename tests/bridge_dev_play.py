@@ -1,0 +1,20 @@
+"""A board of the dev set played by a TOFS declarer against the heuristic defence, for the
+tests of how the declarer settles and offers its cards (no double-dummy analysis of the
+play: the tests read the declarer's own decisions)."""
+
+from __future__ import annotations
+
+from knowledge.bridge import DATA_DIR
+from knowledge.bridge.match import play_problem, problem_from_record
+from knowledge.bridge.pbn import read_pbn
+from knowledge.bridge.players import PlayRecord
+from knowledge.bridge.tofs_player import TofsDeclarer
+
+DEV = DATA_DIR / "dds-list100.pbn"
+
+
+def play_dev(board: int, **options: object) -> tuple[TofsDeclarer, PlayRecord]:
+    problem = problem_from_record(read_pbn(DEV)[board], board)
+    player = TofsDeclarer(vulnerable=problem.declarer_vulnerable, seed=board, **options)  # type: ignore[arg-type]
+    rec = play_problem(problem, player, "heuristic", options={"dd_analysis": False})
+    return player, rec
