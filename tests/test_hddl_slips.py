@@ -311,3 +311,21 @@ def _plan(tmp_path: Path, domain: str, problem: str) -> list:
     (tmp_path / "domain.hddl").write_text(domain, encoding="utf-8")
     (tmp_path / "p.hddl").write_text(problem, encoding="utf-8")
     return list(run_files(str(tmp_path / "domain.hddl"), str(tmp_path / "p.hddl")).result.plan)
+
+
+def test_a_task_of_the_problems_network_left_with_no_method_is_named(tmp_path: Path) -> None:
+    """Both methods of go deleted: go is called by no method any more, only by the problem's
+    network, and a goal (at c) makes the run fail at its root (no task left can add it),
+    so the slip is what says where to look."""
+    domain = WALK
+    for name in ("m_there", "m_step"):
+        start = domain.index(f"  (:method {name}")
+        end = domain.index("  (:", start + 3)
+        domain = domain[:start] + domain[end:]
+    problem = changed(WALK_PROBLEM, "(road b c)))", "(road b c))\n  (:goal (at c)))")
+    found = suspects(tmp_path, domain, problem)
+    task = line_of("(:task go", domain)
+    assert (
+        f"task go (domain.hddl:{task}) has no method at all, though the problem's task "
+        "network calls it: was one deleted?"
+    ) in found

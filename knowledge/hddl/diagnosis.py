@@ -161,10 +161,11 @@ def _slips(domain: Domain, slips: Slips, on_path: set[str], looped: bool) -> lis
             )
         )
     for task, caller in slips.methodless()[:1]:
+        who = caller.name if caller is not None else "the problem's task network"
         out.append(
             Blame(
                 f"task {task.name} ({file}:{_line(task.pos)}) has no method at all, though "
-                f"{caller.name} calls it: was one deleted?",
+                f"{who} calls it: was one deleted?",
                 domain.path,
                 _line(task.pos),
             )

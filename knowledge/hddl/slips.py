@@ -129,10 +129,13 @@ class Slips:
                 out.append(method)
         return out
 
-    def methodless(self) -> list[tuple[Task, Method]]:
-        """Declared tasks that a method calls and no method decomposes, with a caller."""
+    def methodless(self) -> list[tuple[Task, Method | None]]:
+        """Declared tasks that a method, or the problem's task network (None), calls and
+        no method decomposes, with a caller."""
         decomposed = {m.task.name for m in self.domain.methods}
-        out = []
+        network = self.problem.htn if self.problem is not None else None
+        from_network = {s.name for s in network.subtasks} if network is not None else set()
+        out: list[tuple[Task, Method | None]] = []
         for task in self.domain.tasks:
             if task.name in decomposed:
                 continue
@@ -140,7 +143,7 @@ class Slips:
                 (m for m in self.domain.methods if any(s.name == task.name for s in m.subtasks)),
                 None,
             )
-            if caller is not None:
+            if caller is not None or task.name in from_network:
                 out.append((task, caller))
         return out
 
