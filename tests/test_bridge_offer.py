@@ -28,7 +28,7 @@ from knowledge.bridge.tofs_player import (
     bridge_domain,
     plan_position,
 )
-from tests.bridge_dev_play import play_dev
+from tests.bridge_dev_play import card_values, play_dev
 
 PLAN_TRICKS = int(bridge_domain().constant("plan_tricks"))
 
@@ -48,18 +48,6 @@ def _offered(run: RunResult, seat: int) -> list[int]:
     node = _skip_decompositions(run.policy)
     assert node.kind == "decision" and node.agent == seat
     return [int(e.step.args[1]) for e in node.children if e.step is not None]
-
-
-def _values(run: RunResult, seat: int) -> dict[int, float]:
-    """Each offered card's best plan value at the run's first decision."""
-    assert run.policy is not None
-    node = _skip_decompositions(run.policy)
-    out: dict[int, float] = {}
-    for e in node.children:
-        if e.step is not None:
-            c = int(e.step.args[1])
-            out[c] = max(out.get(c, float("-inf")), e.node.value)
-    return out
 
 
 def test_the_cards_on_offer_do_not_depend_on_how_far_the_plans_look() -> None:
@@ -160,7 +148,7 @@ def test_looking_one_trick_ahead_plays_the_cards_the_deeper_plans_played(
         tie = d.tiebreak
         assert tie is not None and tie.ranked == "the plans' choice"
         # of the cards level on the samples, the one the plans to the horizon value most
-        values = _values(d.result, d.seat)
+        values = card_values(d.result)
         assert all(values[tie.card] >= values[c] for c in tie.level)
         assert f"(the plans' choice of {len(tie.level) + 1} cards level)" in tie.text()
 

@@ -22,21 +22,9 @@ from knowledge.bridge.tofs_player import (
     _skip_decompositions,
     bridge_domain,
 )
-from tests.bridge_dev_play import DEV, play_dev
+from tests.bridge_dev_play import DEV, card_values, play_dev
 
 MARGIN = float(bridge_domain().constant("tie_margin"))
-
-
-def _tops(d: Decision) -> dict[int, float]:
-    """Each card's best value at the decision, as the planner's tree has it."""
-    assert d.result.policy is not None
-    node = _skip_decompositions(d.result.policy)
-    out: dict[int, float] = {}
-    for e in node.children:
-        if e.step is not None:
-            c = int(e.step.args[1])
-            out[c] = max(out.get(c, float("-inf")), e.node.value)
-    return out
 
 
 @pytest.mark.parametrize("margin", [MARGIN, 20.0])
@@ -50,7 +38,7 @@ def test_close_cards_are_settled_by_the_most_tricks_on_the_samples(margin: float
     for d in ties:
         tb = d.tiebreak
         assert tb is not None and tb.samples == 12
-        tops = _tops(d)
+        tops = card_values(d.result)
         best = max(tops.values())
         # the cards the planner valued within the margin of the best, and no others
         assert set(tb.tricks) == {c for c, v in tops.items() if v >= best - margin - 1e-6}
@@ -60,7 +48,9 @@ def test_close_cards_are_settled_by_the_most_tricks_on_the_samples(margin: float
     if margin == MARGIN:
         assert all(d.tiebreak.every for d in ties)  # type: ignore[union-attr]
         # every decision with two cards on offer was settled on the samples
-        assert all(d.tiebreak is not None for d in player.decisions if len(_tops(d)) > 1)
+        assert all(
+            d.tiebreak is not None for d in player.decisions if len(card_values(d.result)) > 1
+        )
 
 
 def test_close_plans_within_a_trick_are_planned_afresh() -> None:

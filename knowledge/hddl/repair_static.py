@@ -24,10 +24,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
+from .deferral import variables
 from .model import (
     Action,
     Atom,
-    Const,
     Delete,
     Domain,
     Effect,
@@ -221,24 +221,7 @@ def _used(method: Method) -> set[str]:
     names = {t.name for t in method.task.args if isinstance(t, Var)}
     for formula in (method.precondition, method.constraints):
         if formula is not None:
-            names |= _variables(formula)
+            names |= variables(formula)
     for sub in method.subtasks:
         names |= {t.name for t in sub.args if isinstance(t, Var)}
     return names
-
-
-def _variables(formula: object) -> set[str]:
-    """Every variable name in a formula (any nesting)."""
-    out: set[str] = set()
-    todo: list[object] = [formula]
-    while todo:
-        f = todo.pop()
-        if isinstance(f, Var):
-            out.add(f.name)
-        elif isinstance(f, Const):
-            continue
-        elif isinstance(f, tuple):
-            todo.extend(f)
-        elif hasattr(f, "__dataclass_fields__"):
-            todo.extend(getattr(f, name) for name in f.__dataclass_fields__)
-    return out

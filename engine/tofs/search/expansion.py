@@ -388,28 +388,24 @@ class Expander(SearchBase):
 
     def enter(self, check: LoopCheck) -> None:
         """Make ``check``'s child the node whose tasks are open (before searching it)."""
-        counts = self.open_count
         for o in check.closed:
-            key = (o.task, o.state_key)
-            if counts[key] == 1:
-                del counts[key]
-            else:
-                counts[key] -= 1
+            self._count((o.task, o.state_key), -1)
         if check.opened is not None:
-            key = (check.opened.task, check.opened.state_key)
-            counts[key] = counts.get(key, 0) + 1
+            self._count((check.opened.task, check.opened.state_key), 1)
         self.decomposing = check.decomposing
 
     def leave(self, check: LoopCheck, outer: OpenTask | None) -> None:
         """Undo :meth:`enter` once the child is searched."""
-        counts = self.open_count
         if check.opened is not None:
-            key = (check.opened.task, check.opened.state_key)
-            if counts[key] == 1:
-                del counts[key]
-            else:
-                counts[key] -= 1
+            self._count((check.opened.task, check.opened.state_key), -1)
         for o in check.closed:
-            key = (o.task, o.state_key)
-            counts[key] = counts.get(key, 0) + 1
+            self._count((o.task, o.state_key), 1)
         self.decomposing = outer
+
+    def _count(self, key: tuple[Task, Any], change: int) -> None:
+        """``open_count`` with ``key`` counted ``change`` more times (gone at none)."""
+        left = self.open_count.get(key, 0) + change
+        if left:
+            self.open_count[key] = left
+        else:
+            del self.open_count[key]
