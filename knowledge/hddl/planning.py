@@ -525,7 +525,7 @@ def _add_patterns(domain: Domain, predicates: set[str]) -> dict[str, dict[str, s
                 # copies: a recursive method's subtask adds to the very sets it reads
                 for predicate, patterns in list(out.get(sub.name, {}).items()):
                     here = mine.setdefault(predicate, set())
-                    before = len(here)
+                    before = frozenset(here)  # by content: a collapse may keep the size
                     for pattern in list(patterns):
                         lifted = view.lift(pattern, sub.args)
                         if lifted is not None:
@@ -534,7 +534,7 @@ def _add_patterns(domain: Domain, predicates: set[str]) -> dict[str, dict[str, s
                         slots, guard = next(iter(here))
                         here.clear()
                         here.add(((ANY,) * len(slots), (None,) * len(guard)))
-                    changed = changed or len(here) != before
+                    changed = changed or here != before
     return out
 
 
