@@ -81,3 +81,9 @@ def rank_offer(**o: object) -> Player:
 def rank_low(**o: object) -> Player:
     """Cards the samples leave level go to the lowest, as mcdd's do (no deeper plan)."""
     return _tofs("trick", **{**o, "tie_rank": "low"}, name="tofs-rank-low")
+
+
+def no_safety(**o: object) -> Player:
+    """Issue 31's safety play out: the samples' card even where another card of its suit
+    is surer of the tricks the contract needs from the suit."""
+    return _tofs("trick", **{**o, "safety": False}, name="tofs-no-safety")

@@ -427,6 +427,7 @@ def _tofs(replan: str = "trick", **options: object) -> Player:
         tie_margin=None if margin is None else float(margin),  # type: ignore[arg-type]
         offer_tricks=None if offer is None else int(offer),  # type: ignore[call-overload]
         tie_rank=str(options.get("tie_rank", "plan")),
+        safety=bool(options.get("safety", True)),
         replan_on_ties=None
         if options.get("replan_on_ties") is None
         else bool(options["replan_on_ties"]),

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from engine.tofs.explanation import Explanation, Phrasing
     from engine.tofs.reader import ReaderChoice, ReaderOption, ReaderPlan
 
+    from .safety import SafetyPlay
     from .tofs_player import TieBreak
 
 __all__ = [
@@ -119,7 +120,7 @@ def decision_notes(player: Any) -> dict[int, str]:
     on (:meth:`DecisionView.note`), as ``play --explain`` says it."""
     notes = {}
     for d, cp, e in explained_decisions(player):
-        view = decision_view(e, cp.node, getattr(d, "tiebreak", None))
+        view = decision_view(e, cp.node, getattr(d, "tiebreak", None), getattr(d, "safety", None))
         if view is not None:
             notes[d.cards_played] = view.note()
     return notes
@@ -148,10 +149,13 @@ def _settled(tie: TieBreak, shown: int = 3) -> str:
     )
 
 
-def decision_view(e: Explanation, node: int, tie: TieBreak | None = None) -> DecisionView | None:
+def decision_view(
+    e: Explanation, node: int, tie: TieBreak | None = None, safety: SafetyPlay | None = None
+) -> DecisionView | None:
     """The reader's view of the decision at ``node`` of ``e``'s run, following the card a
     tie-break played when there was one (else the planner's choice); None when the run
-    has no such decision."""
+    has no such decision.  A safety play that replaced the samples' card is the verdict,
+    the samples' averages after it: the reader sees why the card was not theirs."""
     from engine.tofs.reader import plan_risks, plan_words, reader_view
     from engine.tofs.render import plan_line, plan_why, risk_line
 
@@ -161,13 +165,16 @@ def decision_view(e: Explanation, node: int, tie: TieBreak | None = None) -> Dec
         return None
     p: Phrasing = e.phrasing
     option, plan = c.chosen, c.chosen.best
-    if tie is not None:
-        found = _option_of(c, tie.labels[tie.card])
+    played = safety.card if safety is not None else tie.card if tie is not None else None
+    if tie is not None and played in tie.labels:
+        found = _option_of(c, tie.labels[played])
         if found is not None:
             option, plan = found
     value = f" ({p.value(plan.value)})" if plan.value is not None else ""
     head = f"{plan_words(option, plan)}{value}."
     verdict = _settled(tie) if tie is not None else c.verdict
+    if safety is not None:
+        verdict = f"{safety.text()}. {verdict}"
     if plan is c.chosen.best:
         risks, more, sure = list(c.risks), c.more_risks, c.sure
     else:

@@ -63,6 +63,7 @@ from knowledge.bridge.information import Information
 from knowledge.bridge.network import SEATS, card_text, registry
 from knowledge.bridge.players import dd_solve_many, lowest_first
 from knowledge.bridge.position import Position, Table, as_four, position_of
+from knowledge.bridge.safety import SafetyPlay, safety_play
 from knowledge.bridge.scoring import score
 
 __all__ = ["SOURCE", "Decision", "TieBreak", "TofsDeclarer", "bridge_domain", "plan_position"]
@@ -183,6 +184,8 @@ class Decision:
     card: int
     tiebreak: TieBreak | None = None
     deeper: Callable[[], RunResult] | None = field(default=None, repr=False)
+    safety: SafetyPlay | None = None
+    """where the card is a safety play in place of the samples' (or the plan's) card"""
     """plans to the horizon from here (planned at the first call, the same run after)"""
 
     @property
@@ -220,6 +223,10 @@ class TofsDeclarer:
     offered them (no more planning); ``"low"``, the lowest, as ``mcdd`` does.  Measured
     side by side on 100 tune deals (docs/reference/performance.md, "Bridge"): 0.62, 0.67
     and 0.71 double-dummy tricks lost a deal; ``"plan"`` costs about 1.5 s a deal more."""
+    safety: bool = True
+    """Play the card of the chosen card's suit that is surest of the tricks the contract
+    needs from it, where it is surer (:mod:`knowledge.bridge.safety`); False: the samples'
+    card (the ablation)."""
     seed: int = 0
     vulnerable: bool = False
     name: str = "tofs"
@@ -230,6 +237,7 @@ class TofsDeclarer:
     _policy: PolicyNode | None = None
     _seen: int = 0
     _table: Table | None = None
+    _safer_seen: dict[tuple[int, int], SafetyPlay | None] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.replan not in ("trick", "plan"):
@@ -242,6 +250,7 @@ class TofsDeclarer:
 
     def reset(self) -> None:
         self.decisions.clear()
+        self._safer_seen.clear()
         self._policy, self._seen, self._table = None, 0, None
 
     def _table_for(self, info: Information) -> Table:
@@ -296,11 +305,25 @@ class TofsDeclarer:
             legal = state.legal_plays()
             card = min(legal)  # the network had nothing to say: the lowest legal card
             self._policy = None
+        safer = self._safer(info, int(seat), card)
+        if safer is not None:
+            card, self._policy, self.note = safer.card, None, "[Safety play]"
         self.decisions.append(
-            Decision(len(info.plays), int(seat), result, card, tie[1] if tie else None, deeper)
+            Decision(
+                len(info.plays), int(seat), result, card, tie[1] if tie else None, deeper, safer
+            )
         )
         self._seen = len(info.plays) + 1
         return card
+
+    def _safer(self, info: Information, seat: int, card: int) -> SafetyPlay | None:
+        """A safety play in place of ``card`` (:func:`~knowledge.bridge.safety.safety_play`)."""
+        if not self.safety or self.double_dummy:
+            return None
+        key = (len(info.plays), card)
+        if key not in self._safer_seen:  # the kept plan's card is checked, then planned
+            self._safer_seen[key] = safety_play(info, seat, card, vulnerable=self.vulnerable)
+        return self._safer_seen[key]
 
     # ------------------------------------------------------------------ the kept plan
     def _card_from(
@@ -442,8 +465,8 @@ class TofsDeclarer:
             return None
         self._policy = node
         card = self._card_from(node, seat, None, pos)
-        if card is None or not _legal(info, seat, card):
-            self._policy = None
+        if card is None or not _legal(info, seat, card) or self._safer(info, seat, card):
+            self._policy = None  # (a safer card: planned afresh, where the choice is kept)
             return None
         self.nodes = 0
         self._seen = len(info.plays) + 1

@@ -238,6 +238,7 @@ def _decisions(player: Any, rec: Any = None, vulnerable: bool = False) -> list[d
     from knowledge.bridge.cards import Seat
     from knowledge.bridge.network import card_text
     from knowledge.bridge.play_reader import decision_view, explained_decisions
+    from knowledge.bridge.safety import holding_text
 
     NOT_APPLICABLE = (Reason.PRECONDITION_FAILED, Reason.NO_BINDING)
     kept = explained_decisions(player)
@@ -248,15 +249,22 @@ def _decisions(player: Any, rec: Any = None, vulnerable: bool = False) -> list[d
         result = d.result
         explained = next(c for c in explanation.choices if c.choice.node == cp.node)
         tie = getattr(d, "tiebreak", None)
-        view = decision_view(explanation, cp.node, tie)
-        played = tie.labels[tie.card] if tie is not None else None
+        safety = getattr(d, "safety", None)
+        view = decision_view(explanation, cp.node, tie, safety)
+        played = tie.labels.get(d.card) if tie is not None else None
         out.append(
             {
                 "trick": d.cards_played // 4 + 1,
                 "seat": Seat(d.seat).letter,
                 "nodes": result.nodes,
                 "value": cp.value,
-                "verdict": tie.text() if tie is not None else explained.verdict,
+                "verdict": (
+                    safety.text()
+                    if safety is not None
+                    else tie.text()
+                    if tie is not None
+                    else explained.verdict
+                ),
                 "alternatives": [
                     {
                         "label": a.label,
@@ -282,6 +290,22 @@ def _decisions(player: Any, rec: Any = None, vulnerable: bool = False) -> list[d
                 "played": card_text(tie.card),
                 "label": played,
                 "tricks": {card_text(c): round(v, 3) for c, v in tie.tricks.items()},
+            }
+        if safety is not None:
+            out[-1]["safety"] = {
+                "need": safety.need,
+                "played": card_text(safety.card),
+                "instead": card_text(safety.instead),
+                "chance": round(safety.chance, 4),
+                "instead_chance": round(safety.instead_chance, 4),
+                "guards": [
+                    {
+                        "seat": Seat(seat).letter,
+                        "cards": holding_text(safety.suit, cards),
+                        "chance": p,
+                    }
+                    for seat, cards, p in safety.guards
+                ],
             }
         if rec is not None:
             out[-1]["analysis"] = _analysis_at(rec, d, player, vulnerable)

@@ -1,0 +1,194 @@
+"""The safety play: within the suit the samples chose to play, the card that is surest of
+the tricks the contract needs from it.
+
+The samples pick a card by average double-dummy tricks, and on each sampled layout they
+play on seeing every card: they value overtricks like the contract and cannot tell a line
+that guards against a bad break from one that guesses it.  Where declarer is leading or
+following in a suit that can decide the contract -- any suit at notrump, trumps in a suit
+contract (a side suit's analysis would have to know about ruffs) -- the suit is analysed
+over declarer's information set (:mod:`.suit_play`) for the tricks the contract still needs
+from it, the other suits counted at their top tricks.  When another card of the same suit
+is surer of them than the samples' card, it is played instead, and the reason is kept for
+the explanation: the layouts it guards against, with their chances, in cards and seats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+
+from .cards import SUIT_MASKS, Seat
+from .deal import Contract
+from .information import Information
+from .network import card_text
+from .scoring import score
+from .suit_play import DISCARD, SuitPlay, TooLarge, analyse_lead, analyse_suit
+
+__all__ = ["SAFETY_BUDGET", "SafetyPlay", "holding_text", "safety_play", "suit_need"]
+
+SAFETY_BUDGET = 50_000
+"""Positions a decision's analysis may examine (a suit with many cards out gives up)."""
+
+MARGIN = 0.005
+"""How much surer a card must be to replace the samples' card (a share of layouts)."""
+
+RANKS = "23456789TJQKA"
+
+
+@dataclass(frozen=True)
+class SafetyPlay:
+    """A card played because it is surer of the tricks needed than the samples' card."""
+
+    suit: int
+    need: int
+    card: int
+    """the card played (0..51)"""
+    instead: int
+    """the card the samples chose"""
+    chance: float
+    instead_chance: float
+    guards: tuple[tuple[int, int, float], ...]
+    """(defender seat, its cards of the suit as a card mask, probability) of the layouts
+    where the card played is sure and the samples' card is not, most likely first"""
+    cost: float = 0.0
+    """how much likelier the samples' card was to make an overtrick"""
+
+    def text(self) -> str:
+        """One sentence for a bridge reader: the tricks needed, what each card makes them
+        on, and the layouts the safety play guards against."""
+        suit_name = ("spade", "heart", "diamond", "club")[self.suit]
+        sure = (
+            "on every layout" if self.chance > 1 - 1e-9 else f"on {self.chance:.0%} of the layouts"
+        )
+        guards = "; ".join(
+            f"{Seat(seat).title} holding {holding_text(self.suit, cards)} ({p:.1%})"
+            for seat, cards, p in self.guards[:2]
+        )
+        more = f" and {len(self.guards) - 2} more layouts" if len(self.guards) > 2 else ""
+        cost = f", at the cost of an overtrick on {self.cost:.0%}" if self.cost >= 0.005 else ""
+        return (
+            f"Safety play: needing {self.need} {suit_name} trick{'s' * (self.need != 1)}, "
+            f"{card_text(self.card)} makes them {sure}, {card_text(self.instead)} "
+            f"(the samples' card) on {self.instead_chance:.0%}; it guards against "
+            f"{guards}{more}{cost}"
+        )
+
+
+def holding_text(suit: int, cards: int) -> str:
+    """A defender's cards of one suit as a reader writes them: ``♠QT87``."""
+    ranks = [
+        RANKS[c - suit * 13] for c in range(suit * 13 + 12, suit * 13 - 1, -1) if cards >> c & 1
+    ]
+    return "\u2660\u2665\u2666\u2663"[suit] + "".join(ranks)
+
+
+def _ranks(mask: int, suit: int) -> int:
+    return (mask & SUIT_MASKS[suit]) >> (suit * 13)
+
+
+def _top_tricks(info: Information, suit: int) -> int:
+    """Declarer's sure tricks in ``suit`` on top: the cards above every unseen one, as many
+    as the longer hand can cash."""
+    decl, dummy = int(info.declarer), int(info.dummy)
+    ours = _ranks(info.hands[decl], suit), _ranks(info.hands[dummy], suit)
+    unseen = _ranks(info.unseen, suit)
+    top = unseen.bit_length()
+    winners = ((ours[0] | ours[1]) >> top).bit_count()
+    return min(winners, max(ours[0].bit_count(), ours[1].bit_count()))
+
+
+def suit_need(info: Information, suit: int) -> int:
+    """Tricks the contract still needs from ``suit``: what is left to make, less the top
+    tricks of the other suits (the current trick is this suit's, when it is under way)."""
+    side = int(info.declarer) & 1
+    left = info.tricks_needed - info.won[side]
+    return left - sum(_top_tricks(info, t) for t in range(4) if t != suit)
+
+
+def safety_play(
+    info: Information,
+    seat: int,
+    card: int,
+    *,
+    vulnerable: bool = False,
+    budget: int = SAFETY_BUDGET,
+) -> SafetyPlay | None:
+    """The card of ``card``'s suit surest of the tricks the contract needs from the suit,
+    where it is surer than ``card`` (the samples' choice) by more than :data:`MARGIN` and
+    worth more on the score.  A safety play pays for the contract with overtricks: it is
+    made where the contract's chances are worth more than the overtricks' (the expected
+    score over the layouts, one trick either side of the need counted).  None where the
+    suit is not one to analyse, nothing is at stake, or it is too large."""
+    suit = card // 13
+    contract = info.contract
+    if contract is None or (info.trump < 4 and suit != info.trump):
+        return None
+    trick = info.trick
+    if trick and trick[0] // 13 != suit:
+        return None
+    decl, dummy = int(info.declarer), int(info.dummy)
+    hands = {decl: _ranks(info.hands[decl], suit), dummy: _ranks(info.hands[dummy], suit)}
+    need = suit_need(info, suit)
+    most = max(h.bit_count() for h in hands.values()) + (1 if trick else 0)
+    if need < 1 or need > most:
+        return None
+    defenders = [s for s in range(4) if s not in hands]
+    vacant = {s: info.counts[s] for s in defenders}
+    voids = [s for s in defenders if info.is_void(s, suit)]
+    missing = _ranks(info.unseen, suit)
+    seats = [(int(info.leader) + i) & 3 for i in range(len(trick))]
+    played = [
+        (s, c - suit * 13 if c // 13 == suit else DISCARD)
+        for s, c in zip(seats, trick, strict=True)
+    ]
+
+    def analyse(tricks: int) -> SuitPlay:
+        if played:
+            return analyse_suit(hands, missing, vacant, tricks, played, voids=voids, budget=budget)
+        return analyse_lead(hands, missing, vacant, tricks, seat, voids=voids, budget=budget)
+
+    try:
+        analyses = {t: analyse(t) for t in (need - 1, need, need + 1) if 1 <= t <= most}
+    except TooLarge:
+        return None
+    chosen = analyses[need].line(card - suit * 13)
+    if chosen is None:
+        return None
+
+    def chance(rank: int, tricks: int) -> float:
+        if tricks < 1:
+            return 1.0
+        found = analyses[tricks].line(rank) if tricks in analyses else None
+        return found.chance if found is not None else 0.0
+
+    base = info.tricks_needed - need  # what the rest of the hand is counted to make
+    worth = {
+        line.card: _expected(contract, vulnerable, base, need, partial(chance, line.card))
+        for line in analyses[need].lines
+    }
+    best = max(analyses[need].lines, key=lambda line: (worth[line.card], line.chance, -line.card))
+    if best.card == chosen.card or best.chance <= chosen.chance + MARGIN:
+        return None
+    if worth[best.card] <= worth[chosen.card]:
+        return None
+    guards = tuple(
+        (s, held << (suit * 13), p) for s, held, p in analyses[need].guarded(best, chosen)
+    )
+    cost = max(0.0, chance(chosen.card, need + 1) - chance(best.card, need + 1))
+    return SafetyPlay(
+        suit, need, suit * 13 + best.card, card, best.chance, chosen.chance, guards, cost
+    )
+
+
+def _expected(
+    contract: Contract, vulnerable: bool, base: int, need: int, at_least: Callable[[int], float]
+) -> float:
+    """The expected score where the suit makes at least ``t`` tricks with the chance
+    ``at_least(t)``: an overtrick, the contract, one down, or two down (or more)."""
+    out, above = 0.0, 0.0
+    for t in (need + 1, need, need - 1):
+        p = at_least(t)
+        out += (p - above) * score(contract, vulnerable, max(0, min(13, base + t)))
+        above = p
+    return out + (1 - above) * score(contract, vulnerable, max(0, base + need - 2))
