@@ -87,3 +87,9 @@ def no_safety(**o: object) -> Player:
     """Issue 31's safety play out: the samples' card even where another card of its suit
     is surer of the tricks the contract needs from the suit."""
     return _tofs("trick", **{**o, "safety": False}, name="tofs-no-safety")
+
+
+def no_discovery(**o: object) -> Player:
+    """Issue 31's discovery play out: among level cards, the plans' choice even where it
+    starts a guess and a sure winner could be cashed first."""
+    return _tofs("trick", **{**o, "discovery": False}, name="tofs-no-discovery")

@@ -30,6 +30,10 @@ from knowledge.bridge.tofs_player import (
 )
 from tests.bridge_dev_play import card_values, play_dev
 
+# The rules for cards the samples leave level are compared here on their own: without the
+# discovery play, which takes a winner before a guess among such cards whatever the rule
+# (tests/test_bridge_discovery.py).
+
 PLAN_TRICKS = int(bridge_domain().constant("plan_tricks"))
 
 
@@ -53,7 +57,7 @@ def _offered(run: RunResult, seat: int) -> list[int]:
 def test_the_cards_on_offer_do_not_depend_on_how_far_the_plans_look() -> None:
     """The premise: at each decision of a played board, the plans one trick ahead offer
     the same cards, in the same order, as the plans ``plan_tricks`` ahead."""
-    player, rec = play_dev(0)
+    player, rec = play_dev(0, discovery=False)
     quick = [d for d in player.decisions if d.deeper is not None]
     assert len(quick) >= 5, "board 1 has decisions where the cards were found one trick ahead"
     nodes = [0, 0]
@@ -90,7 +94,7 @@ def test_the_explanation_reads_the_plans_to_the_horizon_made_when_asked(
     the play; the explanation's is made when first read, once, and is the plan from the
     decision's position."""
     planned = _count_plans(monkeypatch)
-    player, rec = play_dev(0, tie_rank="offer")
+    player, rec = play_dev(0, discovery=False, tie_rank="offer")
     assert planned[PLAN_TRICKS] == 0
     ranked = {d.tiebreak.ranked for d in player.decisions if d.tiebreak and d.deeper}
     assert ranked == {"", "the one-trick plans' choice"}
@@ -135,10 +139,10 @@ def test_looking_one_trick_ahead_plays_the_cards_the_deeper_plans_played(
     """With the plans' values ranking the cards the samples leave level (planned to the
     horizon just then), the cards offered, the samples and the ranking are those of
     planning to the horizon at every decision: the same play, card for card."""
-    deep, rec_deep = play_dev(0, tie_rank="plan", offer_tricks=0)
+    deep, rec_deep = play_dev(0, discovery=False, tie_rank="plan", offer_tricks=0)
     assert all(d.deeper is None for d in deep.decisions)
     planned = _count_plans(monkeypatch)
-    quick, rec = play_dev(0)  # tie_rank "plan", the default
+    quick, rec = play_dev(0, discovery=False)  # tie_rank "plan", the default
     assert rec.cards == rec_deep.cards
     found = [d for d in quick.decisions if d.deeper is not None]
     ranked = [d for d in found if d.tiebreak is not None and d.tiebreak.ranked]
@@ -154,7 +158,7 @@ def test_looking_one_trick_ahead_plays_the_cards_the_deeper_plans_played(
 
 
 def test_cards_the_samples_leave_level_go_to_the_lowest_if_asked() -> None:
-    player, _ = play_dev(0, tie_rank="low")
+    player, _ = play_dev(0, discovery=False, tie_rank="low")
     level = [d for d in player.decisions if d.tiebreak is not None and d.tiebreak.level]
     ranked = [d.tiebreak for d in level if d.tiebreak is not None and d.tiebreak.ranked]
     assert ranked, "board 1 has decisions where distinct cards take as many tricks"

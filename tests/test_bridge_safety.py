@@ -162,7 +162,7 @@ def test_tofs_plays_the_safety_play_and_says_why_where_the_samples_would_not() -
     assert safety.instead != 12  # the samples' own card was another spade
     tie = decision.tiebreak
     assert tie is not None and tie.tricks[safety.instead] >= tie.tricks[12]
-    assert all(seat in (E, W) for seat, _, _ in safety.guards)
+    assert all(seat in (E, W) for seat, _, _, _ in safety.guards)
     text = safety.text()
     assert text.startswith(
         "Safety play: needing 3 spade tricks, \u2660A makes them on every layout"

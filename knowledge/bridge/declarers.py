@@ -428,6 +428,7 @@ def _tofs(replan: str = "trick", **options: object) -> Player:
         offer_tricks=None if offer is None else int(offer),  # type: ignore[call-overload]
         tie_rank=str(options.get("tie_rank", "plan")),
         safety=bool(options.get("safety", True)),
+        discovery=bool(options.get("discovery", True)),
         replan_on_ties=None
         if options.get("replan_on_ties") is None
         else bool(options["replan_on_ties"]),

@@ -143,9 +143,11 @@ def _settled(tie: TieBreak, shown: int = 3) -> str:
     each = ", ".join(f"{card_text(c)} {tie.tricks[c]:.2f}" for c in cards[:shown])
     more = f" and {len(cards) - shown} more" if len(cards) > shown else ""
     level = f"; {tie.ranked} of {len(tie.level) + 1} cards level played" if tie.ranked else ""
+    found = f" {tie.discovery.text()}." if tie.discovery is not None else ""
     return (
         f"{len(cards)} cards {tie.close}, settled on {tie.samples} layouts sampled from what "
         f"declarer knows, solved double dummy (average tricks from here: {each}{more}){level}."
+        f"{found}"
     )
 
 

@@ -25,7 +25,14 @@ from .network import card_text
 from .scoring import score
 from .suit_play import DISCARD, SuitPlay, TooLarge, analyse_lead, analyse_suit
 
-__all__ = ["SAFETY_BUDGET", "SafetyPlay", "holding_text", "safety_play", "suit_need"]
+__all__ = [
+    "SAFETY_BUDGET",
+    "SafetyPlay",
+    "holding_text",
+    "lead_chance",
+    "safety_play",
+    "suit_need",
+]
 
 SAFETY_BUDGET = 50_000
 """Positions a decision's analysis may examine (a suit with many cards out gives up)."""
@@ -48,9 +55,10 @@ class SafetyPlay:
     """the card the samples chose"""
     chance: float
     instead_chance: float
-    guards: tuple[tuple[int, int, float], ...]
-    """(defender seat, its cards of the suit as a card mask, probability) of the layouts
-    where the card played is sure and the samples' card is not, most likely first"""
+    guards: tuple[tuple[int, int, float, int], ...]
+    """(defender seat, its cards of the suit as a card mask, probability, those of the
+    cards that stand for any of their class of equals) of the layouts where the card
+    played is sure and the samples' card is not, most likely first"""
     cost: float = 0.0
     """how much likelier the samples' card was to make an overtrick"""
 
@@ -62,8 +70,8 @@ class SafetyPlay:
             "on every layout" if self.chance > 1 - 1e-9 else f"on {self.chance:.0%} of the layouts"
         )
         guards = "; ".join(
-            f"{Seat(seat).title} holding {holding_text(self.suit, cards)} ({p:.1%})"
-            for seat, cards, p in self.guards[:2]
+            f"{Seat(seat).title} holding {holding_text(self.suit, cards, vague)} ({p:.1%})"
+            for seat, cards, p, vague in self.guards[:2]
         )
         more = f" and {len(self.guards) - 2} more layouts" if len(self.guards) > 2 else ""
         cost = f", at the cost of an overtrick on {self.cost:.0%}" if self.cost >= 0.005 else ""
@@ -75,10 +83,13 @@ class SafetyPlay:
         )
 
 
-def holding_text(suit: int, cards: int) -> str:
-    """A defender's cards of one suit as a reader writes them: ``♠QT87``."""
+def holding_text(suit: int, cards: int, vague: int = 0) -> str:
+    """A defender's cards of one suit as a reader writes them: ``♠QT87``, or ``♠QTxx``
+    where the cards in ``vague`` stand for any of their class of equals."""
     ranks = [
-        RANKS[c - suit * 13] for c in range(suit * 13 + 12, suit * 13 - 1, -1) if cards >> c & 1
+        "x" if vague >> c & 1 else RANKS[c - suit * 13]
+        for c in range(suit * 13 + 12, suit * 13 - 1, -1)
+        if cards >> c & 1
     ]
     return "\u2660\u2665\u2666\u2663"[suit] + "".join(ranks)
 
@@ -172,8 +183,10 @@ def safety_play(
         return None
     if worth[best.card] <= worth[chosen.card]:
         return None
+    shift = suit * 13
     guards = tuple(
-        (s, held << (suit * 13), p) for s, held, p in analyses[need].guarded(best, chosen)
+        (s, held << shift, p, vague << shift)
+        for s, held, p, vague in analyses[need].guarded(best, chosen)
     )
     cost = max(0.0, chance(chosen.card, need + 1) - chance(best.card, need + 1))
     return SafetyPlay(
@@ -192,3 +205,35 @@ def _expected(
         out += (p - above) * score(contract, vulnerable, max(0, min(13, base + t)))
         above = p
     return out + (1 - above) * score(contract, vulnerable, max(0, base + need - 2))
+
+
+def lead_chance(
+    info: Information, seat: int, suit: int, *, budget: int = SAFETY_BUDGET
+) -> tuple[int, float, float] | None:
+    """The tricks the contract needs from ``suit``, the chance of them led now from
+    ``seat`` by its best card over declarer's information set, and the chance a
+    declarer seeing every card would have; None where the suit is not one to analyse,
+    nothing is needed from it, or it is too large."""
+    if info.contract is None or (info.trump < 4 and suit != info.trump) or info.trick:
+        return None
+    decl, dummy = int(info.declarer), int(info.dummy)
+    hands = {decl: _ranks(info.hands[decl], suit), dummy: _ranks(info.hands[dummy], suit)}
+    need = suit_need(info, suit)
+    if need < 1 or not hands[seat]:
+        return None
+    if need > max(h.bit_count() for h in hands.values()):
+        return need, 0.0, 0.0
+    defenders = [s for s in range(4) if s not in hands]
+    try:
+        play = analyse_lead(
+            hands,
+            _ranks(info.unseen, suit),
+            {s: info.counts[s] for s in defenders},
+            need,
+            seat,
+            voids=[s for s in defenders if info.is_void(s, suit)],
+            budget=budget,
+        )
+    except TooLarge:
+        return None
+    return need, play.best().chance, play.seeing()

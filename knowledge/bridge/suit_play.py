@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import product
 from math import comb
 
 __all__ = ["SuitLine", "SuitPlay", "TooLarge", "analyse_suit"]
@@ -57,6 +58,9 @@ class SuitLine:
     """the share of the weighted worlds where the tricks needed are sure after this card"""
     worlds: int
     """those worlds, as bits (see :attr:`SuitPlay.layouts`)"""
+    seen: int = 0
+    """the worlds where declarer could make the tricks after this card seeing every card
+    (the union of the front: for each such world, the line that assumes it)"""
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,14 @@ class SuitPlay:
     """rank mask of the defenders' cards in the suit"""
     first_defender: int
     """the seat (0..3) whose holding :attr:`layouts` gives; the other has the rest"""
+    classes: tuple[int, ...] = ()
+    """the defenders' cards as classes of equals (rank masks): a layout holds the top
+    ones of a class it holds part of, which stand for any of them"""
+
+    def seeing(self) -> float:
+        """The chance of the tricks for a declarer who could see the defenders' cards:
+        what double dummy credits the suit with."""
+        return _weight(_union(line.seen for line in self.lines), self.weights)
 
     def best(self) -> SuitLine:
         """The safest card: the highest chance, the lowest card among equal chances."""
@@ -85,9 +97,10 @@ class SuitPlay:
         """The line of the class ``card`` (a rank) belongs to, or None if not one of ours."""
         return next((line for line in self.lines if line.cards >> card & 1), None)
 
-    def guarded(self, best: SuitLine, other: SuitLine) -> list[tuple[int, int, float]]:
+    def guarded(self, best: SuitLine, other: SuitLine) -> list[tuple[int, int, float, int]]:
         """Worlds where ``best`` is sure and ``other`` is not, as (defender seat, its
-        cards, probability), most likely first."""
+        cards, probability, those of its cards that stand for any of their class), most
+        likely first."""
         out = []
         bits = best.worlds & ~other.worlds
         for i, held in enumerate(self.layouts):
@@ -98,7 +111,8 @@ class SuitPlay:
                     if first.bit_count() >= second.bit_count()
                     else ((self.first_defender + 2) & 3, second)
                 )
-                out.append((seat, cards, self.weights[i]))
+                vague = sum(cards & c for c in self.classes if cards & c not in (0, c))
+                out.append((seat, cards, self.weights[i], vague))
         return sorted(out, key=lambda t: (-t[2], t[0], -t[1]))
 
 
@@ -175,29 +189,33 @@ def _analyse(
     d1, d3 = (base + 1) & 3, (base + 3) & 3
     v1, v3 = vacant.get(d1, 0), vacant.get(d3, 0)
     rel_trick = tuple(((s - base) & 3, r) for s, r in trick)
-    # Cards of this suit already played to this trick by a defender are gone; the worlds
-    # split only what is still unseen.
-    cards = [r for r in range(13) if missing >> r & 1]
-    layouts: list[int] = []
+    # The defenders' cards fall into classes: runs with none of ours (in hand or on the
+    # table) between them, which take the same tricks.  A world says how many of each
+    # class the first defender holds -- which ones it holds changes nothing but the card
+    # a defender chooses to show, and it may show any of them.
+    classes = _defender_classes(missing, ours[0] | ours[1] | _on_table(rel_trick))
+    sizes = [c.bit_count() for c in classes]
+    counts: list[tuple[int, ...]] = []
     weights: list[float] = []
-    rest = v1 + v3 - len(cards)
-    total = comb(v1 + v3, v1) if v1 + v3 >= 0 else 0
-    for subset in range(1 << len(cards)):
-        held = 0
-        for i, r in enumerate(cards):
-            if subset >> i & 1:
-                held |= 1 << r
-        k1, k3 = held.bit_count(), len(cards) - held.bit_count()
+    rest = v1 + v3 - sum(sizes)
+    total = comb(v1 + v3, v1)
+    for held in product(*(range(n + 1) for n in sizes)):
+        k1 = sum(held)
+        k3 = sum(sizes) - k1
         if k1 > v1 or k3 > v3 or rest < 0 or (k1 and d1 in voids) or (k3 and d3 in voids):
             continue
         w = comb(rest, v1 - k1)
+        for n, k in zip(sizes, held, strict=True):
+            w *= comb(n, k)
         if w:
-            layouts.append(held)
+            counts.append(held)
             weights.append(w / total)
     norm = sum(weights)
     weights = [w / norm for w in weights] if norm else weights
-    search = _Search(tuple(layouts), missing, budget)
-    everyone = (1 << len(layouts)) - 1
+    layouts = [_canonical(classes, held) for held in counts]
+    search = _Search(classes, counts, budget)
+    everyone = (1 << len(counts)) - 1
+    start = search.start()
     rel_turn = (turn - base) & 3
     lines = []
     others = _others(ours, rel_turn // 2, missing) | _on_table(rel_trick)
@@ -207,15 +225,15 @@ def _analyse(
         hands_after[rel_turn // 2] &= ~(1 << card)
         front = search.after(
             (hands_after[0], hands_after[1]),
-            missing,
+            start,
             (*rel_trick, (rel_turn, card)),
             need,
             everyone,
         )
         best = max(front, key=lambda v: _weight(v, weights), default=0)
-        lines.append(SuitLine(card, same, _weight(best, weights), best))
+        lines.append(SuitLine(card, same, _weight(best, weights), best, _union(front)))
     lines.sort(key=lambda line: -line.card)
-    return SuitPlay(need, tuple(lines), tuple(layouts), tuple(weights), missing, d1)
+    return SuitPlay(need, tuple(lines), tuple(layouts), tuple(weights), missing, d1, tuple(classes))
 
 
 def _weight(worlds: int, weights: list[float] | tuple[float, ...]) -> float:
@@ -226,6 +244,39 @@ def _weight(worlds: int, weights: list[float] | tuple[float, ...]) -> float:
         worlds >>= 1
         i += 1
     return total
+
+
+def _defender_classes(missing: int, ours: int) -> list[int]:
+    """The defenders' cards as runs (rank masks) with none of ``ours`` between them."""
+    out: list[int] = []
+    run = 0
+    for r in range(13):
+        if missing >> r & 1:
+            run |= 1 << r
+        elif ours >> r & 1 and run:
+            out.append(run)
+            run = 0
+    if run:
+        out.append(run)
+    return out
+
+
+def _canonical(classes: list[int], held: tuple[int, ...]) -> int:
+    """A rank mask for a world: the top ``held[j]`` cards of each class."""
+    out = 0
+    for cards, k in zip(classes, held, strict=True):
+        for r in range(12, -1, -1):
+            if k and cards >> r & 1:
+                out |= 1 << r
+                k -= 1
+    return out
+
+
+def _union(vectors: Iterable[int]) -> int:
+    out = 0
+    for v in vectors:
+        out |= v
+    return out
 
 
 def _others(ours: tuple[int, int], hand: int, missing: int) -> int:
@@ -273,25 +324,42 @@ def _maximal(vectors: Iterable[int]) -> tuple[int, ...]:
 
 
 class _Search:
-    """The alpha-mu recursion over one suit, memoised by position and worlds."""
+    """The alpha-mu recursion over one suit, memoised by position and worlds.
 
-    def __init__(self, layouts: tuple[int, ...], missing: int, budget: int) -> None:
+    A position holds our two hands (rank masks), how many of each class each defender has
+    played (``used``: the first defender's counts, then the second's), the round so far
+    (a defender's card as its class's top rank, or :data:`DISCARD`) and the tricks still
+    needed."""
+
+    def __init__(self, classes: list[int], counts: list[tuple[int, ...]], budget: int) -> None:
         self.budget = budget
         self.nodes = 0
         self.memo: dict[tuple[object, ...], tuple[int, ...]] = {}
-        # worlds where the first defender (relative seat 1) holds each card
-        self.holds1 = [0] * 13
-        for i, held in enumerate(layouts):
-            for r in range(13):
-                if held >> r & 1:
-                    self.holds1[r] |= 1 << i
-        self.everyone = (1 << len(layouts)) - 1
-        self.initial = missing
+        self.top = [c.bit_length() - 1 for c in classes]
+        self.sizes = [c.bit_count() for c in classes]
+        # has[d][j][n]: the worlds where defender d (0: first, 1: second) holds at least
+        # n cards of class j
+        self.has: list[list[list[int]]] = [[[0] * (n + 2) for n in self.sizes] for _ in range(2)]
+        for i, held in enumerate(counts):
+            for j, k in enumerate(held):
+                for n in range(k + 1):
+                    self.has[0][j][n] |= 1 << i
+                for n in range(self.sizes[j] - k + 1):
+                    self.has[1][j][n] |= 1 << i
+        self.everyone = (1 << len(counts)) - 1
+
+    def start(self) -> tuple[int, ...]:
+        return (0,) * (2 * len(self.sizes))
+
+    def _left(self, used: tuple[int, ...]) -> int:
+        """The ranks (class tops) of the classes with a card still out."""
+        n = len(self.sizes)
+        return sum(1 << self.top[j] for j in range(n) if used[j] + used[n + j] < self.sizes[j])
 
     def after(
         self,
         ours: tuple[int, int],
-        left: int,
+        used: tuple[int, ...],
         trick: tuple[tuple[int, int], ...],
         need: int,
         worlds: int,
@@ -300,79 +368,80 @@ class _Search:
         if len(trick) == 4:
             suit_cards = [(s, r) for s, r in trick if r != DISCARD]
             winner = max(suit_cards, key=lambda t: t[1])[0]
-            return self.lead(ours, left, need - (1 if winner % 2 == 0 else 0), worlds)
+            return self.lead(ours, used, need - (1 if winner % 2 == 0 else 0), worlds)
         seat = (trick[-1][0] + 1) & 3
         if seat % 2 == 0:
             hand = ours[seat // 2]
             if not hand:
-                return self.after(ours, left, (*trick, (seat, DISCARD)), need, worlds)
+                return self.after(ours, used, (*trick, (seat, DISCARD)), need, worlds)
             vectors: list[int] = []
-            for card in _classes(hand, _others(ours, seat // 2, left) | _on_table(trick)):
-                after = (
-                    (ours[0] & ~(1 << card), ours[1])
-                    if seat == 0
-                    else (ours[0], ours[1] & ~(1 << card))
-                )
-                front = self.after(after, left, (*trick, (seat, card)), need, worlds)
+            others = _others(ours, seat // 2, self._left(used)) | _on_table(trick)
+            for card in _classes(hand, others):
+                after = _without(ours, seat // 2, card)
+                front = self.after(after, used, (*trick, (seat, card)), need, worlds)
                 if worlds in front:  # sure on every world: no other card can do better
                     return (worlds,)
                 vectors += front
             return _maximal(vectors)
-        return self.defend(ours, left, trick, need, worlds, seat)
+        return self.defend(ours, used, trick, need, worlds, seat)
 
     def defend(
         self,
         ours: tuple[int, int],
-        left: int,
+        used: tuple[int, ...],
         trick: tuple[tuple[int, int], ...],
         need: int,
         worlds: int,
         seat: int,
     ) -> tuple[int, ...]:
         """A defender's card, layout by layout: each world takes the worst child for us."""
-        key = (ours, left, trick, need, worlds)
+        key = (ours, used, trick, need, worlds)
         hit = self.memo.get(key)
         if hit is not None:
             return hit
         self._count()
-        # Each card the defender may hold, with the worlds where it does; then a discard
-        # where it holds none.  A world takes the worst of its children for declarer; a
-        # child where declarer fails everywhere settles it at once.
+        d = 0 if seat == 1 else 1
+        n = len(self.sizes)
+        # Each class the defender may hold a card of, with the worlds where it does;
+        # then a discard where it holds none.  A world takes the worst of its children
+        # for declarer; a child where declarer fails everywhere settles it at once.
         acc: tuple[int, ...] = (worlds,)
         holding_any = 0
-        for r in range(13):
-            if not left >> r & 1:
+        for j in range(n):
+            played = used[d * n + j]
+            subset = worlds & self.has[d][j][played + 1]
+            if not subset:
                 continue
-            held = self.holds1[r] if seat == 1 else self.everyone & ~self.holds1[r]
-            subset = worlds & held
-            if subset:
-                holding_any |= subset
-                front = self.after(ours, left & ~(1 << r), (*trick, (seat, r)), need, subset)
-                acc = _maximal(a & (v | ~subset) for a in acc for v in front)
-                if acc == (0,):
-                    break
+            holding_any |= subset
+            now = (*used[: d * n + j], played + 1, *used[d * n + j + 1 :])
+            front = self.after(ours, now, (*trick, (seat, self.top[j])), need, subset)
+            acc = _maximal(a & (v | ~subset) for a in acc for v in front)
+            if acc == (0,):
+                break
         else:
             void = worlds & ~holding_any
             if void:
-                front = self.after(ours, left, (*trick, (seat, DISCARD)), need, void)
+                front = self.after(ours, used, (*trick, (seat, DISCARD)), need, void)
                 acc = _maximal(a & (v | ~void) for a in acc for v in front)
         result = tuple(a & worlds for a in acc)
         self.memo[key] = result
         return result
 
-    def lead(self, ours: tuple[int, int], left: int, need: int, worlds: int) -> tuple[int, ...]:
+    def lead(
+        self, ours: tuple[int, int], used: tuple[int, ...], need: int, worlds: int
+    ) -> tuple[int, ...]:
         """A new round: declarer leads from either hand that still holds the suit."""
         if need <= 0:
             return (worlds,)
         if need > max(ours[0].bit_count(), ours[1].bit_count()):
             return (0,)
+        left = self._left(used)
         # Winners: cards above every defender's card.  Led one a round from their hand
         # (entries are assumed), each makes a trick whatever the layout.
-        if need <= max(
-            (ours[0] >> left.bit_length()).bit_count(), (ours[1] >> left.bit_length()).bit_count()
-        ):
+        top = left.bit_length()
+        if need <= max((ours[0] >> top).bit_count(), (ours[1] >> top).bit_count()):
             return (worlds,)
-        key = (ours, left, (), need, worlds)
+        key = (ours, used, (), need, worlds)
         hit = self.memo.get(key)
         if hit is not None:
             return hit
@@ -382,12 +451,9 @@ class _Search:
             if not ours[hand]:
                 continue
             for card in _classes(ours[hand], _others(ours, hand, left)):
-                after = (
-                    (ours[0] & ~(1 << card), ours[1])
-                    if hand == 0
-                    else (ours[0], ours[1] & ~(1 << card))
+                front = self.after(
+                    _without(ours, hand, card), used, ((2 * hand, card),), need, worlds
                 )
-                front = self.after(after, left, ((2 * hand, card),), need, worlds)
                 if worlds in front:
                     self.memo[key] = (worlds,)
                     return (worlds,)
@@ -400,3 +466,7 @@ class _Search:
         self.nodes += 1
         if self.nodes > self.budget:
             raise TooLarge(f"more than {self.budget} positions")
+
+
+def _without(ours: tuple[int, int], hand: int, card: int) -> tuple[int, int]:
+    return (ours[0] & ~(1 << card), ours[1]) if hand == 0 else (ours[0], ours[1] & ~(1 << card))

@@ -59,6 +59,7 @@ from knowledge.bridge.beliefs import get_model
 from knowledge.bridge.cards import SUIT_MASKS, Seat, class_representatives, equivalents
 from knowledge.bridge.critics import critics
 from knowledge.bridge.deal import Contract, PlayState
+from knowledge.bridge.discovery import Discovery, discovery_play
 from knowledge.bridge.information import Information
 from knowledge.bridge.network import SEATS, card_text, registry
 from knowledge.bridge.players import dd_solve_many, lowest_first
@@ -135,6 +136,8 @@ class TieBreak:
     ranked: str = ""
     """how the card was taken among others with as many tricks on the samples, in words
     ("the lowest"); empty when it had the most alone, or the others were equal cards"""
+    discovery: Discovery | None = None
+    """where the card is a winner cashed before a guess the level cards included"""
 
     @property
     def close(self) -> str:
@@ -153,6 +156,7 @@ class TieBreak:
             f"{len(self.tricks)} cards {self.close}; settled on {self.samples} layouts "
             f"sampled from what declarer knows, solved double dummy (average tricks "
             f"from here: {each}): {self.labels[self.card]} played{self.level_text()}"
+            + (f". {self.discovery.text()}" if self.discovery is not None else "")
         )
 
     @property
@@ -223,6 +227,9 @@ class TofsDeclarer:
     offered them (no more planning); ``"low"``, the lowest, as ``mcdd`` does.  Measured
     side by side on 100 tune deals (docs/reference/performance.md, "Bridge"): 0.62, 0.67
     and 0.71 double-dummy tricks lost a deal; ``"plan"`` costs about 1.5 s a deal more."""
+    discovery: bool = True
+    """Among cards the samples leave level, cash a sure winner before a card that starts
+    a guess (:mod:`knowledge.bridge.discovery`); False: the ablation."""
     safety: bool = True
     """Play the card of the chosen card's suit that is surest of the tricks the contract
     needs from it, where it is surer (:mod:`knowledge.bridge.safety`); False: the samples'
@@ -393,8 +400,11 @@ class TofsDeclarer:
                 order = self._tied(_skip_decompositions(deep), seat, margin)
                 best = [c for c in order if c in best] + [c for c in best if c not in order]
             ranked = "the plans' choice" if ran or deeper is None else "the one-trick plans' choice"
+        found = discovery_play(info, seat, best) if level and self.discovery else None
+        if found is not None:
+            best, ranked = [found.card], "the discovery play"
         card = best[0]
-        tie = TieBreak(len(solved), margin, tricks, labels, card, every, ranked)
+        tie = TieBreak(len(solved), margin, tricks, labels, card, every, ranked, found)
         return tied[card], tie, ran
 
     def _offer_horizon(self, table: Table) -> int:

@@ -301,10 +301,10 @@ def _decisions(player: Any, rec: Any = None, vulnerable: bool = False) -> list[d
                 "guards": [
                     {
                         "seat": Seat(seat).letter,
-                        "cards": holding_text(safety.suit, cards),
+                        "cards": holding_text(safety.suit, cards, vague),
                         "chance": p,
                     }
-                    for seat, cards, p in safety.guards
+                    for seat, cards, p, vague in safety.guards
                 ],
             }
         if rec is not None:
