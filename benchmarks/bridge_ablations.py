@@ -93,3 +93,8 @@ def no_discovery(**o: object) -> Player:
     """Issue 31's discovery play out: among level cards, the plans' choice even where it
     starts a guess and a sure winner could be cashed first."""
     return _tofs("trick", **{**o, "discovery": False}, name="tofs-no-discovery")
+
+
+def samples_20(**o: object) -> Player:
+    """mcdd's sample budget: 20 layouts settle the cards instead of ``tie_samples`` (12)."""
+    return _tofs("trick", **{**o, "tie_samples": 20}, name="tofs-samples-20")
