@@ -269,3 +269,24 @@ def test_deepening_says_gave_up_when_only_cut_rounds_fail(
     found = json.loads(capsys.readouterr().out)
     assert found["status"] == "unsolvable"  # the last round was not cut: all was searched
     assert found["stats"]["deepening_rounds"] >= 3
+
+
+@pytest.mark.parametrize(
+    ("with_goal", "order"), [(True, ["drive-on", "arrived"]), (False, ["arrived", "drive-on"])]
+)
+def test_recursive_methods_first_only_under_a_goal(with_goal: bool, order: list[str]) -> None:
+    """get-to's methods as delivery-domain.hddl writes them: arrived (nothing to do), then
+    drive-on, which calls get-to again.  Under a state goal the recursive one is tried
+    first (a base case tried first ends a loop before the goal's work is done); without a
+    goal, in the order written."""
+    from dataclasses import replace
+
+    from knowledge.hddl import read_domain, read_problem
+    from knowledge.hddl.planning import compile_problem
+
+    domain = read_domain(DELIVERY)
+    problem = read_problem(EXAMPLES / "delivery-p1.hddl", domain)
+    if not with_goal:
+        problem = replace(problem, goal=None)
+    engine_domain, _ = compile_problem(domain, problem)
+    assert [m.name for m in engine_domain.tasks["get-to"].methods] == order

@@ -186,7 +186,7 @@ def describe_alternative(
     diff = diff or fmt
     r = a.reason
     if r is Reason.CHOSEN and mode == "first" and not a.value:
-        return "chosen: the first alternative, in the order written, that led to a plan"
+        return "chosen: the first alternative, in the order tried, that led to a plan"
     if r is Reason.CHOSEN:
         runner = [
             x

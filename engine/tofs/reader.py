@@ -375,13 +375,13 @@ def _verdict(
     if mode == "first" or not valued:
         tried = sum(1 for o in others for pl in o.plans if pl.dead_end)
         if tried:
-            first = f"the first {noun}, in the order written, that led to a plan"
+            first = f"the first {noun}, in the order tried, that led to a plan"
             return f"It is {first}; {tried} tried before it led to no plan."
         if untried:
             # The others were never tried: nothing says they would not have applied.
             were = "was" if untried == 1 else "were"
             return (
-                f"It is the first {noun}, in the order written, that led to a plan; "
+                f"It is the first {noun}, in the order tried, that led to a plan; "
                 f"{untried} other{'s' * (untried != 1)} {were} not tried."
             )
         return f"It is the only {noun} that applied here."

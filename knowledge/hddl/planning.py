@@ -3,7 +3,9 @@ their own: the state is the set of true ground atoms, preconditions bind by matc
 effects delete, then add.
 
 The engine sees an ordinary :class:`~engine.tofs.Domain`: compound tasks with their methods
-in the order written (TOFS tries them in that order, SHOP style), actions as operators.
+in the order written (TOFS tries them in that order, SHOP style) -- but where the problem
+has a state goal, a task's recursive methods first (:func:`_recursive_first`) -- and
+actions as operators.
 Conditions come from :mod:`knowledge.hddl.conditions`.  A problem is compiled together with
 its domain because the objects of each type -- what a variable may range over -- are the
 problem's.
@@ -387,6 +389,8 @@ def compile_problem(
                 domain.path,
             )
         )
+    if problem.goal is not None:
+        _recursive_first(tasks, own_methods)
     engine_domain = _HddlDomain(spec, REGISTRY, {}, tasks, operators)
     htn = problem.htn
     if htn is not None and htn.params:
@@ -471,6 +475,27 @@ def compile_problem(
         goal=goal,
         goal_reach=goal_reach,
     )
+
+
+def _recursive_first(tasks: Mapping[str, TaskInfo], written: Mapping[str, HddlMethod]) -> None:
+    """Where the problem has a state goal, each task's methods that call the task itself
+    again come before the others, in the written order otherwise (HyperTensioN does the
+    same).  Why: a recursive task such as "walk everyone who is here" usually has a base
+    case that does nothing, written first; tried first, it stops the loop early, and a
+    depth-first search only learns at the goal, after every way of doing the steps after
+    it, that someone was left behind (Hiking: 2,096 nodes on p03, ~4 times more per
+    place).  Recursing first does the work the goal asks for while it can; the base case
+    is still tried when the recursion cannot go on.  The order changes which plan comes
+    first, never which plans exist, and an endless recursion in one state is cut by the
+    loop checks as before.  A method split for late variables (:mod:`.deferral`) is judged
+    by the method as written."""
+    for name, info in tasks.items():
+
+        def calls_itself(method: Method, name: str = name) -> bool:
+            own = written.get(method.name)
+            return own is not None and any(sub.name == name for sub in own.subtasks)
+
+        info.methods.sort(key=lambda m: not calls_itself(m))
 
 
 # What a task can add, by its arguments: per goal predicate, patterns of slots, each the
