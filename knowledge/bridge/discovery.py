@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .beliefs import SUIT_NAMES
 from .cards import SUIT_MASKS
 from .information import Information
 from .network import card_text
@@ -28,8 +29,6 @@ LAST_TRICKS = 8
 samples gives up control and entries the rest of the hand needs -- on tune deals 1-40,
 cashing before the guess from trick 2 on lost two boards and won none (both at trick 2,
 each a trick below the plans' card), and the guess is the last decision anyway."""
-
-SUIT_NAMES = ("spade", "heart", "diamond", "club")
 
 
 @dataclass(frozen=True)
@@ -49,7 +48,7 @@ class Discovery:
 
     def text(self) -> str:
         """One sentence for a bridge reader."""
-        suit = SUIT_NAMES[self.instead // 13]
+        suit = SUIT_NAMES[self.instead // 13][:-1]
         return (
             f"Discovery play: {card_text(self.card)}, a sure winner, before the {suit} "
             f"guess ({card_text(self.instead)}, as many tricks on every sampled layout): "

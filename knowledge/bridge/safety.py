@@ -18,7 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from .cards import SUIT_MASKS, Seat
+from .beliefs import SUIT_NAMES
+from .cards import RANK_CHARS, SUIT_SYMBOLS, Seat, suit_holding
 from .deal import Contract
 from .information import Information
 from .network import card_text
@@ -39,8 +40,6 @@ SAFETY_BUDGET = 50_000
 
 MARGIN = 0.005
 """How much surer a card must be to replace the samples' card (a share of layouts)."""
-
-RANKS = "23456789TJQKA"
 
 
 @dataclass(frozen=True)
@@ -65,7 +64,7 @@ class SafetyPlay:
     def text(self) -> str:
         """One sentence for a bridge reader: the tricks needed, what each card makes them
         on, and the layouts the safety play guards against."""
-        suit_name = ("spade", "heart", "diamond", "club")[self.suit]
+        suit_name = SUIT_NAMES[self.suit][:-1]
         sure = (
             "on every layout" if self.chance > 1 - 1e-9 else f"on {self.chance:.0%} of the layouts"
         )
@@ -87,23 +86,42 @@ def holding_text(suit: int, cards: int, vague: int = 0) -> str:
     """A defender's cards of one suit as a reader writes them: ``♠QT87``, or ``♠QTxx``
     where the cards in ``vague`` stand for any of their class of equals."""
     ranks = [
-        "x" if vague >> c & 1 else RANKS[c - suit * 13]
+        "x" if vague >> c & 1 else RANK_CHARS[c - suit * 13]
         for c in range(suit * 13 + 12, suit * 13 - 1, -1)
         if cards >> c & 1
     ]
-    return "\u2660\u2665\u2666\u2663"[suit] + "".join(ranks)
+    return SUIT_SYMBOLS[suit] + "".join(ranks)
 
 
-def _ranks(mask: int, suit: int) -> int:
-    return (mask & SUIT_MASKS[suit]) >> (suit * 13)
+@dataclass(frozen=True)
+class _Suit:
+    """One suit from declarer's information set, as the suit analysis takes it."""
+
+    hands: dict[int, int]
+    """declarer's and dummy's ranks, by seat"""
+    missing: int
+    vacant: dict[int, int]
+    voids: list[int]
+
+
+def _suit(info: Information, suit: int) -> _Suit:
+    decl, dummy = int(info.declarer), int(info.dummy)
+    hands = {s: suit_holding(info.hands[s], suit) for s in (decl, dummy)}
+    defenders = [s for s in range(4) if s not in hands]
+    return _Suit(
+        hands,
+        suit_holding(info.unseen, suit),
+        {s: info.counts[s] for s in defenders},
+        [s for s in defenders if info.is_void(s, suit)],
+    )
 
 
 def _top_tricks(info: Information, suit: int) -> int:
     """Declarer's sure tricks in ``suit`` on top: the cards above every unseen one, as many
     as the longer hand can cash."""
     decl, dummy = int(info.declarer), int(info.dummy)
-    ours = _ranks(info.hands[decl], suit), _ranks(info.hands[dummy], suit)
-    unseen = _ranks(info.unseen, suit)
+    ours = suit_holding(info.hands[decl], suit), suit_holding(info.hands[dummy], suit)
+    unseen = suit_holding(info.unseen, suit)
     top = unseen.bit_length()
     winners = ((ours[0] | ours[1]) >> top).bit_count()
     return min(winners, max(ours[0].bit_count(), ours[1].bit_count()))
@@ -138,16 +156,12 @@ def safety_play(
     trick = info.trick
     if trick and trick[0] // 13 != suit:
         return None
-    decl, dummy = int(info.declarer), int(info.dummy)
-    hands = {decl: _ranks(info.hands[decl], suit), dummy: _ranks(info.hands[dummy], suit)}
+    at = _suit(info, suit)
+    hands, missing, vacant, voids = at.hands, at.missing, at.vacant, at.voids
     need = suit_need(info, suit)
     most = max(h.bit_count() for h in hands.values()) + (1 if trick else 0)
     if need < 1 or need > most:
         return None
-    defenders = [s for s in range(4) if s not in hands]
-    vacant = {s: info.counts[s] for s in defenders}
-    voids = [s for s in defenders if info.is_void(s, suit)]
-    missing = _ranks(info.unseen, suit)
     seats = [(int(info.leader) + i) & 3 for i in range(len(trick))]
     played = [
         (s, c - suit * 13 if c // 13 == suit else DISCARD)
@@ -216,23 +230,15 @@ def lead_chance(
     nothing is needed from it, or it is too large."""
     if info.contract is None or (info.trump < 4 and suit != info.trump) or info.trick:
         return None
-    decl, dummy = int(info.declarer), int(info.dummy)
-    hands = {decl: _ranks(info.hands[decl], suit), dummy: _ranks(info.hands[dummy], suit)}
+    at = _suit(info, suit)
     need = suit_need(info, suit)
-    if need < 1 or not hands[seat]:
+    if need < 1 or not at.hands[seat]:
         return None
-    if need > max(h.bit_count() for h in hands.values()):
+    if need > max(h.bit_count() for h in at.hands.values()):
         return need, 0.0, 0.0
-    defenders = [s for s in range(4) if s not in hands]
     try:
         play = analyse_lead(
-            hands,
-            _ranks(info.unseen, suit),
-            {s: info.counts[s] for s in defenders},
-            need,
-            seat,
-            voids=[s for s in defenders if info.is_void(s, suit)],
-            budget=budget,
+            at.hands, at.missing, at.vacant, need, seat, voids=at.voids, budget=budget
         )
     except TooLarge:
         return None
