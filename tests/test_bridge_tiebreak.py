@@ -14,6 +14,7 @@ import json
 
 import pytest
 
+from knowledge.bridge.cards import Seat
 from knowledge.bridge.deal import PlayState
 from knowledge.bridge.players import PlayRecord
 from knowledge.bridge.tofs_player import (
@@ -132,3 +133,47 @@ def test_play_explain_says_how_a_tie_was_settled(capsys) -> None:
         assert chosen[0]["reason"].startswith("chosen: the most tricks on the sampled layouts")
         assert tb["tricks"][tb["played"]] == max(tb["tricks"].values())
         assert d["verdict"].startswith(f"{len(tb['tricks'])} cards offered by the plans")
+
+
+@pytest.mark.parametrize("board", [0, 3])
+def test_level_cards_are_ranked_by_plans_of_those_cards_alone(board: int) -> None:
+    """Where the samples leave distinct cards level, only those cards are planned to the
+    horizon (the engine forces the alternatives that play them).  Each keeps the value
+    it has among every card's plans -- checked against the plan of all of them, the one
+    an explanation reads -- and the card played is the best of them."""
+    player, _ = play_dev(board)
+    ranked = [
+        d
+        for d in player.decisions
+        if d.tiebreak is not None and d.tiebreak.ranked == "the plans' choice"
+    ]
+    assert ranked, "the board has decisions with level cards"
+    for d in ranked:
+        tb = d.tiebreak
+        assert tb is not None
+        every = card_values(d.result)  # all the offered cards, planned to the horizon
+        level = [tb.card, *tb.level]
+        assert every[tb.card] == pytest.approx(max(every[c] for c in level))
+
+
+def test_the_match_declarers_draw_the_same_layouts_at_the_same_point() -> None:
+    """Common random numbers: at a decision both declarers face, mcdd's averages for the
+    cards the TOFS declarer settled on the samples are the same numbers, so a match
+    between them measures what each does with the samples."""
+    from knowledge.bridge.declarers import MonteCarloDeclarer
+    from knowledge.bridge.information import declarer_info
+
+    player, rec = play_dev(0, tie_samples=20)
+    mcdd = MonteCarloDeclarer(samples=20, seed=0)
+    mcdd.seed = player.seed
+    state = PlayState.start(rec.deal, rec.contract, rec.declarer)
+    checked = 0
+    for i, card in enumerate(rec.cards):
+        d = next((d for d in player.decisions if d.cards_played == i), None)
+        if d is not None and d.tiebreak is not None:
+            mcdd.choose(state, Seat(state.turn), declarer_info(state))
+            for c, average in d.tiebreak.tricks.items():
+                assert mcdd.last_scores[c] == pytest.approx(average)
+            checked += 1
+        state.play(card)
+    assert checked > 3

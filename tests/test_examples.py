@@ -16,6 +16,7 @@ from engine.tofs import (
     compile_domain,
     plan,
 )
+from engine.tofs.forcing import Forced
 from engine.tofs.render import render_text
 from engine.tofs.trace import EventKind
 from knowledge import get_package
@@ -187,6 +188,18 @@ def test_forcing_an_alternative_replans_with_it(examples) -> None:
     root = r.choice_points[0]
     assert root.alternatives[0].reason is Reason.NOT_EXPANDED
     assert "forced" in root.alternatives[0].detail
+
+
+def test_forcing_any_of_several_alternatives_searches_those_alone(examples) -> None:
+    """A tuple of ``Forced`` keeps every alternative that agrees with one of them: both
+    of the root's methods give the unforced value (260, the finesse), the cash alone its
+    own (87.2), and the other is left unexpanded."""
+    both = _run(examples, force={"Play": (Forced("Finesse"), Forced("CashAce"))})
+    assert both.value == pytest.approx(260.0)
+    assert all(a.reason is not Reason.NOT_EXPANDED for a in both.choice_points[0].alternatives)
+    cash = _run(examples, force={"Play": (Forced("CashAce"),)})
+    assert cash.value == pytest.approx(87.2)
+    assert sum(a.reason is Reason.NOT_EXPANDED for a in cash.choice_points[0].alternatives) == 1
 
 
 def test_game_mode_records_a_trace(examples) -> None:

@@ -23,7 +23,6 @@ log); the TOFS planner will register itself here as "tofs".
 
 from __future__ import annotations
 
-import random
 import time
 import zlib
 from collections.abc import Callable
@@ -44,7 +43,7 @@ from .defenders import (
     winners_over,
 )
 from .information import Information
-from .players import DoubleDummyPlayer, Player, dd_solve_many, lowest_first
+from .players import DoubleDummyPlayer, Player, dd_solve_many, decision_rng, lowest_first
 
 __all__ = [
     "DECLARERS",
@@ -68,7 +67,8 @@ class DoubleDummyDeclarer(DoubleDummyPlayer):
 class MonteCarloDeclarer:
     """GIB-style declarer: average DD tricks over sampled layouts of the defenders' cards.
 
-    ``samples`` layouts per decision (default 20), ``seed`` for the RNG, ``timeout``
+    ``samples`` layouts per decision (default 20; :func:`~.players.decision_rng` of the
+    board's ``seed``, as the TOFS declarer's tie-break draws them), ``timeout``
     seconds per decision (no new batch of DD solves starts after it; at least one batch
     always runs).  ``nodes`` reports the DDS nodes summed over the samples solved;
     ``last_scores`` the average tricks of each candidate card.
@@ -90,7 +90,6 @@ class MonteCarloDeclarer:
             raise ValueError("samples must be at least 1")
         self.samples = samples
         self.seed = seed if board is None else seed_for(seed, board)
-        self.rng = random.Random(self.seed)
         self.timeout = timeout
         self.chunk = chunk
         self.nodes: int | None = None
@@ -103,7 +102,7 @@ class MonteCarloDeclarer:
         if legal.bit_count() == 1:
             self.nodes = 0
             return low(legal)
-        layouts = info.consistent_layouts(self.rng, self.samples)
+        layouts = info.consistent_layouts(decision_rng(self.seed, len(info.plays)), self.samples)
         deadline = None if self.timeout is None else time.perf_counter() + self.timeout
         positions = [(hands, info.trump, int(info.leader), info.trick) for hands in layouts]
         solved = dd_solve_many(positions, deadline=deadline, chunk=self.chunk)
@@ -413,7 +412,8 @@ def _tofs(replan: str = "trick", **options: object) -> Player:
 
     from .tofs_player import TofsDeclarer, bridge_domain
 
-    ties = options.get("tie_samples")
+    # the match's sample budget is the tie-break's too, unless the tie-break has its own
+    ties = options.get("tie_samples", options.get("samples"))
     margin = options.get("tie_margin")
     offer = options.get("offer_tricks")
     spec = options.get("spec")  # the network as edited in a knowledge store

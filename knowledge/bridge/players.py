@@ -20,6 +20,7 @@ a Monte-Carlo player solves dozens of positions.
 from __future__ import annotations
 
 import contextlib
+import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -212,6 +213,15 @@ def play_board(
 
 
 # -- double dummy through DDS -------------------------------------------------------------------
+
+
+def decision_rng(seed: int, cards_played: int) -> random.Random:
+    """The random stream one decision samples its layouts from: the board's seed and how
+    many cards have been played.  Every sampling declarer draws from it, so two of them
+    at the same point of the same board see the same layouts -- a match then compares
+    what they do with the samples, not which samples each happened to draw (common random
+    numbers)."""
+    return random.Random(seed * 64 + cards_played)
 
 
 def lowest_first(cards: Sequence[int] | set[int]) -> int:

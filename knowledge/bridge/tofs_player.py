@@ -44,15 +44,15 @@ workbench show.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from pathlib import Path
 from typing import Any
 
 from engine.tofs import Domain, PolicyNode, Problem, RunResult, SearchOptions, compile_domain, plan
 from engine.tofs.domain import EvaluationError
+from engine.tofs.forcing import Forced
 from engine.tofs.model import DomainSpec, MethodDef
 from engine.tofs.source import load_domain_file
 from knowledge.bridge.beliefs import get_model
@@ -62,7 +62,7 @@ from knowledge.bridge.deal import Contract, PlayState
 from knowledge.bridge.discovery import Discovery, discovery_play
 from knowledge.bridge.information import Information
 from knowledge.bridge.network import SEATS, card_text, registry
-from knowledge.bridge.players import dd_solve_many, lowest_first
+from knowledge.bridge.players import dd_solve_many, decision_rng, lowest_first
 from knowledge.bridge.position import Position, Table, as_four, position_of
 from knowledge.bridge.safety import SafetyPlay, safety_play
 from knowledge.bridge.scoring import score
@@ -105,15 +105,19 @@ def sensible_cards(pos: Position, seat: int) -> int:
 
 
 def plan_position(
-    pos: Position, domain: Domain | None = None, options: SearchOptions | None = None
+    pos: Position,
+    domain: Domain | None = None,
+    options: SearchOptions | None = None,
+    force: Mapping[str | int, tuple[Forced, ...]] | None = None,
 ) -> RunResult:
-    """Run the planner on a position (declarer or dummy to play)."""
+    """Run the planner on a position (declarer or dummy to play); ``force`` keeps only
+    some alternatives at a node (``SearchOptions.force``)."""
     domain = domain or bridge_domain()
     cutoff = float(domain.constant("likelihood_cutoff", 0.05))
     problem = Problem(
         "decision", pos, root_tasks(pos), mode="game", description=f"{Seat(pos.turn).title} to play"
     )
-    opts = options or SearchOptions(mode="game", likelihood_cutoff=cutoff)
+    opts = options or SearchOptions(mode="game", likelihood_cutoff=cutoff, force=force)
     return plan(domain, problem, opts)
 
 
@@ -222,11 +226,12 @@ class TofsDeclarer:
     domain's ``offer_tricks``; 0: the table's horizon)."""
     tie_rank: str = "plan"
     """Cards the samples leave level (distinct cards, as many tricks on every sampled
-    layout): ``"plan"``, the plans' values to the horizon (planned just then, where the
-    cards on offer were found one trick ahead); ``"offer"``, the values of the plans that
-    offered them (no more planning); ``"low"``, the lowest, as ``mcdd`` does.  Measured
-    side by side on 100 tune deals (docs/reference/performance.md, "Bridge"): 0.62, 0.67
-    and 0.71 double-dummy tricks lost a deal; ``"plan"`` costs about 1.5 s a deal more."""
+    layout): ``"plan"``, the plans' values to the horizon (planned just then for those
+    cards alone, where the cards on offer were found one trick ahead); ``"offer"``, the
+    values of the plans that offered them (no more planning); ``"low"``, the lowest, as
+    ``mcdd`` does.  Measured side by side on 100 tune deals (docs/reference/performance.md,
+    "Bridge"): 0.62, 0.67 and 0.71 double-dummy tricks lost a deal; ``"plan"`` costs about
+    1.5 s a deal more."""
     discovery: bool = True
     """Among cards the samples leave level, cash a sure winner before a card that starts
     a guess (:mod:`knowledge.bridge.discovery`); False: the ablation."""
@@ -288,6 +293,7 @@ class TofsDeclarer:
             pos = _with_horizon(pos, horizon)
         offer = self._offer_horizon(table)
         deeper: Callable[[], RunResult] | None = None
+        ranker: Callable[[Mapping[str | int, tuple[Forced, ...]]], RunResult] | None = None
         if offer < horizon:
             # The samples settle every card on offer whatever its plan's value, and which
             # cards are on offer does not depend on how far the plans look: look one
@@ -295,14 +301,15 @@ class TofsDeclarer:
             # them (or, with tie_rank "plan", where the samples leave cards level).
             full, net = pos, domain
             deeper = cache(lambda: plan_position(full, net))
+            ranker = partial(plan_position, full, net, None)
             result = plan_position(_with_horizon(pos, offer), domain)
         else:
             result = plan_position(pos, domain)
         policy = result.policy
-        tie = self._break_tie(policy, info, int(seat), deeper) if policy is not None else None
-        self.nodes = result.nodes
-        if deeper is not None and tie is not None and tie[2]:
-            self.nodes += deeper().nodes  # planned to the horizon to rank level cards
+        tie = (
+            self._break_tie(policy, info, int(seat), deeper, ranker) if policy is not None else None
+        )
+        self.nodes = result.nodes + (tie[2] if tie else 0)  # and the ranking run's
         card = (
             self._card_from(policy, int(seat), tie[0] if tie else None, pos)
             if policy is not None
@@ -359,7 +366,8 @@ class TofsDeclarer:
         info: Information,
         seat: int,
         deeper: Callable[[], RunResult] | None = None,
-    ) -> tuple[int, TieBreak, bool] | None:
+        ranker: Callable[[Mapping[str | int, tuple[Forced, ...]]], RunResult] | None = None,
+    ) -> tuple[int, TieBreak, int] | None:
         """Settle plans whose values are within the tie margin of the best.
 
         The leaf estimate counts whole tricks, so plans often tie -- and Tignum 2's "first
@@ -367,11 +375,12 @@ class TofsDeclarer:
         each tied card is played on layouts sampled from declarer's information set and
         solved double dummy; the most tricks on average wins.  Cards the samples leave
         level go by :attr:`TofsDeclarer.tie_rank`: the lowest, or the plans' values -- for
-        ``"plan"`` the plans to the horizon, made by ``deeper`` only then where ``policy``
-        looked less far.
+        ``"plan"`` the plans to the horizon where ``policy`` looked less far: ``ranker``
+        plans the level cards alone (each card's value is what it would be among all the
+        offered cards, found for a fraction of the nodes), ``deeper`` every card.
 
-        Returns the alternative's index at the decision, the record, and whether
-        ``deeper`` was run; or None when nothing is tied."""
+        Returns the alternative's index at the decision, the record, and the nodes the
+        ranking run took (0: none); or None when nothing is tied."""
         samples = self._samples()
         if samples < 1:
             return None
@@ -382,30 +391,50 @@ class TofsDeclarer:
             return None
         labels = {c: node.children[i].label for c, i in tied.items()}
         every = len(tied) == len({int(e.step.args[1]) for e in node.children if e.step})
-        rng = random.Random(self.seed * 64 + len(info.plays))
-        layouts = info.consistent_layouts(rng, samples)
+        layouts = info.consistent_layouts(decision_rng(self.seed, len(info.plays)), samples)
         solved = dd_solve_many([(h, info.trump, int(info.leader), info.trick) for h in layouts])
         tricks = {c: sum(scores.get(c, 0) for scores, _ in solved) / len(solved) for c in tied}
         top = max(tricks.values())
         best = [c for c in tied if tricks[c] == top]  # the planner's order: its choice first
-        ran = False
+        ran = 0
         level = len(best) > 1 and not _one_class(best, info.hands[seat], info.gone)
         ranked = ""
         if level and self.tie_rank == "low":
             best, ranked = [lowest_first(best)], "the lowest"
         elif level:
-            deep = deeper().policy if self.tie_rank == "plan" and deeper is not None else None
-            if deep is not None:
-                ran = True
-                order = self._tied(_skip_decompositions(deep), seat, margin)
+            deep: RunResult | None = None
+            if self.tie_rank == "plan" and ranker is not None:
+                deep = ranker({node.node: self._forced(node, best)})
+            elif self.tie_rank == "plan" and deeper is not None:
+                deep = deeper()
+            if deep is not None and deep.policy is not None:
+                ran = deep.nodes
+                order = self._tied(_skip_decompositions(deep.policy), seat, margin)
                 best = [c for c in order if c in best] + [c for c in best if c not in order]
-            ranked = "the plans' choice" if ran or deeper is None else "the one-trick plans' choice"
+            ranked = (
+                "the plans' choice"
+                if deep is not None or (deeper is None and ranker is None)
+                else "the one-trick plans' choice"
+            )
         found = discovery_play(info, seat, best) if level and self.discovery else None
         if found is not None:
             best, ranked = [found.card], "the discovery play"
         card = best[0]
         tie = TieBreak(len(solved), margin, tricks, labels, card, every, ranked, found)
         return tied[card], tie, ran
+
+    def _forced(self, node: PolicyNode, cards: list[int]) -> tuple[Forced, ...]:
+        """The alternatives at decision ``node`` that play one of ``cards``, as the engine
+        forces them (method and bindings): every method offering such a card, so that each
+        card's value is the best of its plans, as among all the alternatives."""
+        domain = self.domain or bridge_domain()
+        fmt = domain.registry.hooks.get("format_value", str)
+        keep = set(cards)
+        return tuple(
+            Forced(e.method, tuple((k, fmt(v)) for k, v in e.bindings))
+            for e in node.children
+            if e.step is not None and int(e.step.args[1]) in keep
+        )
 
     def _offer_horizon(self, table: Table) -> int:
         """How many tricks to plan ahead for the cards on offer: ``offer_tricks`` where

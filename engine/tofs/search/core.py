@@ -57,7 +57,7 @@ class SearchBase:
         if cutoff is None:
             cutoff = float(domain.constant("likelihood_cutoff", 0.0))
         self.cutoff = cutoff
-        self.force: dict[str | int, str | Forced] = dict(options.force or {})
+        self.force: dict[str | int, str | Forced | tuple[Forced, ...]] = dict(options.force or {})
         self.incumbent = INF  # the cheapest complete plan's cost so far
         # A partial plan that costs this much cannot beat the incumbent (branch and bound);
         # kept with it, so that no node computes it (NaN while there is none: no bound).
@@ -163,17 +163,21 @@ class SearchBase:
     def forced(self, task: Task, alts: list[Alternative], node: int) -> frozenset[int] | None:
         """Indices of the alternatives ``force`` leaves open at this node, if it forces
         one here (used once): a label or method name fixes the first alternative it names,
-        a :class:`~engine.tofs.forcing.Forced` every alternative that agrees with it
-        (applicable or not: one that fails is the answer's failure)."""
+        a :class:`~engine.tofs.forcing.Forced` every alternative that agrees with it, a
+        tuple of them every alternative that agrees with any (applicable or not: one that
+        fails is the answer's failure)."""
         if not self.force:
             return None
         for key in (node, task[0], self.domain.task_label(task), call_text(*task)):
             if key in self.force:
                 want = self.force[key]
-                if isinstance(want, Forced):
+                if isinstance(want, Forced | tuple):
                     fmt = self.format_value
+                    anyof = want if isinstance(want, tuple) else (want,)
                     hits = frozenset(
-                        i for i, a in enumerate(alts) if want.matches(a.name, a.bindings, fmt)
+                        i
+                        for i, a in enumerate(alts)
+                        if any(w.matches(a.name, a.bindings, fmt) for w in anyof)
                     )
                     if hits:
                         del self.force[key]

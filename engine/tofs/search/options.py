@@ -76,8 +76,10 @@ class SearchOptions:
     # text (the first node with that task is forced), or by a node id (an int) of an earlier
     # run with the same options: runs are deterministic, so the ids agree up to that node.
     # An alternative is a label or method name (the first alternative it names), or a
-    # ``Forced`` (a method with some of its bindings: every alternative that agrees).
-    force: Mapping[str | int, str | Forced] | None = None
+    # ``Forced`` (a method with some of its bindings: every alternative that agrees), or a
+    # tuple of them (every alternative that agrees with any: a few candidates searched
+    # alone, their values as they would be among all the others).
+    force: Mapping[str | int, str | Forced | tuple[Forced, ...]] | None = None
     # Stop the whole run at the first task that no method can accomplish (EDAPS: the
     # design is unmanufacturable; the dissertation stops there too).
     abort_on_dead_end: bool = False
@@ -121,7 +123,9 @@ class SearchOptions:
             **({"memory_budget": self.memory_budget} if self.memory_budget is not None else {}),
             "criterion": self.criterion.name,
             "likelihood_cutoff": self.likelihood_cutoff,
-            "force": {str(k): str(v) for k, v in self.force.items()} if self.force else None,
+            "force": {str(k): _forced_text(v) for k, v in self.force.items()}
+            if self.force
+            else None,
             "abort_on_dead_end": self.abort_on_dead_end,
             "prune_repeats": self.prune_repeats,
             "record_failed_alternatives": self.record_failed_alternatives,
@@ -134,3 +138,8 @@ class SearchOptions:
                 else {}
             ),
         }
+
+
+def _forced_text(want: str | Forced | tuple[Forced, ...]) -> str:
+    """What is forced, as the run's summary names it: one alternative or any of several."""
+    return " or ".join(map(str, want)) if isinstance(want, tuple) else str(want)

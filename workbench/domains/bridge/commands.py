@@ -95,7 +95,12 @@ def add_parsers(
         "--timeout", type=positive_seconds, default=120.0, help="seconds per board (above 0)"
     )
     m.add_argument("--boards", type=int, help="only the first N boards")
-    m.add_argument("--samples", type=int, default=20, help="Monte Carlo samples (mcdd)")
+    m.add_argument(
+        "--samples",
+        type=int,
+        default=20,
+        help="layouts sampled per decision (mcdd, and the tofs tie-break)",
+    )
     m.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
