@@ -98,3 +98,9 @@ def no_discovery(**o: object) -> Player:
 def samples_20(**o: object) -> Player:
     """mcdd's sample budget: 20 layouts settle the cards instead of ``tie_samples`` (12)."""
     return _tofs("trick", **{**o, "tie_samples": 20}, name="tofs-samples-20")
+
+
+def closed_cards(**o: object) -> Player:
+    """Only the cards the plans offer are solved on the samples (none where one is offered),
+    as before issue 31's open cards."""
+    return _tofs("trick", **{**o, "open_cards": False}, name="tofs-closed-cards")

@@ -41,9 +41,12 @@ def test_close_cards_are_settled_by_the_most_tricks_on_the_samples(margin: float
         assert tb is not None and tb.samples == 12
         tops = card_values(d.result)
         best = max(tops.values())
-        # the cards the planner valued within the margin of the best, and no others
-        assert set(tb.tricks) == {c for c, v in tops.items() if v >= best - margin - 1e-6}
-        assert tb.every == (set(tb.tricks) == set(tops))
+        # the cards the planner valued within the margin of the best, and no others but
+        # one no plan offered that took more tricks on the samples than every one of them
+        close = {c for c, v in tops.items() if v >= best - margin - 1e-6}
+        assert set(tb.tricks) == (close if tb.offered else close | {tb.card})
+        assert tb.offered or all(tb.tricks[tb.card] > tb.tricks[c] for c in close)
+        assert tb.every == (close == set(tops))
         played = d.safety.card if d.safety is not None else tb.card  # a safety play's
         assert d.card == played == rec.cards[d.cards_played]
         assert tb.tricks[tb.card] == max(tb.tricks.values())
@@ -59,8 +62,8 @@ def test_close_plans_within_a_trick_are_planned_afresh() -> None:
     """Following the kept tree, the second card our side plays to a trick would be the
     tree's choice; where its plans are close there (dummy's finesse or not) the
     declarer plans again, so the samples settle that card too."""
-    kept, rec_kept = play_dev(0, replan_on_ties=False)
-    fresh, rec = play_dev(0)
+    kept, rec_kept = play_dev(0, replan_on_ties=False, open_cards=False)
+    fresh, rec = play_dev(0, open_cards=False)
 
     def within(player: TofsDeclarer, record: PlayRecord) -> list[Decision]:
         ours = [i for i, s in enumerate(record.seats) if (s & 1) == (record.declarer & 1)]
@@ -87,7 +90,7 @@ def test_sampled_averages_agree_with_a_solve_of_each_layout(monkeypatch) -> None
         return layouts
 
     monkeypatch.setattr(information.Information, "consistent_layouts", record)
-    player, rec = play_dev(0)
+    player, rec = play_dev(0, open_cards=False)  # samples drawn only where cards are tied
     ties = [d for d in player.decisions if d.tiebreak is not None]
     assert len(seen) == len(ties)
     state = PlayState.start(rec.deal, rec.contract, rec.declarer)
@@ -177,3 +180,21 @@ def test_the_match_declarers_draw_the_same_layouts_at_the_same_point() -> None:
             checked += 1
         state.play(card)
     assert checked > 3
+
+
+def test_a_card_no_plan_offered_is_played_when_the_samples_rate_it_above_all() -> None:
+    """Open cards: the solver scores every legal card on each layout, so where the network
+    missed the card that takes the most tricks on the samples, that card is played (as
+    ``mcdd`` would) and the explanation says no plan offered it; without open cards the
+    declarer keeps to the network's cards."""
+    player, rec = play_dev(0)
+    missed = [d for d in player.decisions if d.tiebreak is not None and not d.tiebreak.offered]
+    assert missed, "board 1 has a decision where the network missed the samples' card"
+    for d in missed:
+        tb = d.tiebreak
+        assert tb is not None and tb.card not in card_values(d.run)
+        assert d.card == rec.cards[d.cards_played] == (d.safety.card if d.safety else tb.card)
+        assert "which no plan offered" in tb.text()
+    closed, _ = play_dev(0, open_cards=False)
+    for d in closed.decisions:
+        assert d.card in card_values(d.run) or d.safety is not None

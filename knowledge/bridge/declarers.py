@@ -429,6 +429,7 @@ def _tofs(replan: str = "trick", **options: object) -> Player:
         tie_rank=str(options.get("tie_rank", "plan")),
         safety=bool(options.get("safety", True)),
         discovery=bool(options.get("discovery", True)),
+        open_cards=bool(options.get("open_cards", True)),
         replan_on_ties=None
         if options.get("replan_on_ties") is None
         else bool(options["replan_on_ties"]),

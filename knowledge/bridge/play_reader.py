@@ -177,7 +177,16 @@ def decision_view(
     verdict = _settled(tie) if tie is not None else c.verdict
     if safety is not None:
         verdict = f"{safety.text()}. {verdict}"
-    if plan is c.chosen.best:
+    unoffered = tie is not None and safety is None and not tie.offered
+    if unoffered:  # the samples' card: no plan played it, so none is the one followed
+        from .network import card_text
+
+        assert tie is not None
+        head = f"{card_text(tie.card)}, a card no plan offered: the samples' best."
+        verdict = tie.text()
+    if unoffered:
+        risks, more, sure = [], 0, False
+    elif plan is c.chosen.best:
         risks, more, sure = list(c.risks), c.more_risks, c.sure
     else:
         found_risks, branched = plan_risks(e, plan)
@@ -194,7 +203,7 @@ def decision_view(
         (o, pl)
         for o in [c.chosen, *c.others]
         for pl in o.plans
-        if pl is not plan and pl.value is not None
+        if (unoffered or pl is not plan) and pl.value is not None
     ]
     candidates.sort(key=lambda op: -(op[1].value or 0.0))
     others = tuple(

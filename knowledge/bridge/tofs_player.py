@@ -56,7 +56,13 @@ from engine.tofs.forcing import Forced
 from engine.tofs.model import DomainSpec, MethodDef
 from engine.tofs.source import load_domain_file
 from knowledge.bridge.beliefs import get_model
-from knowledge.bridge.cards import SUIT_MASKS, Seat, class_representatives, equivalents
+from knowledge.bridge.cards import (
+    SUIT_MASKS,
+    Seat,
+    class_representatives,
+    equivalents,
+    iter_cards,
+)
 from knowledge.bridge.critics import critics
 from knowledge.bridge.deal import Contract, PlayState
 from knowledge.bridge.discovery import Discovery, discovery_play
@@ -152,10 +158,22 @@ class TieBreak:
             "tied at the top" if not self.margin else f"within {self.margin:g} points of the best"
         )
 
+    @property
+    def offered(self) -> bool:
+        """Whether a plan offered the card played (else the samples found it alone)."""
+        return self.card in self.labels
+
     def text(self) -> str:
         """One sentence for the explanation: what was tied and what settled it."""
         cards = sorted(self.tricks, key=lambda c: -self.tricks[c])  # stable: network order
         each = ", ".join(f"{card_text(c)} {self.tricks[c]:.2f}" for c in cards)
+        if not self.offered:
+            return (
+                f"{len(self.labels)} cards {self.close}; on {self.samples} layouts sampled "
+                f"from what declarer knows, solved double dummy, {card_text(self.card)}, "
+                f"which no plan offered, takes the most tricks (average tricks from here: "
+                f"{each}): {card_text(self.card)} played"
+            )
         return (
             f"{len(self.tricks)} cards {self.close}; settled on {self.samples} layouts "
             f"sampled from what declarer knows, solved double dummy (average tricks "
@@ -232,6 +250,10 @@ class TofsDeclarer:
     ``mcdd`` does.  Measured side by side on 100 tune deals (docs/reference/performance.md,
     "Bridge"): 0.62, 0.67 and 0.71 double-dummy tricks lost a deal; ``"plan"`` costs about
     1.5 s a deal more."""
+    open_cards: bool = True
+    """Solve every legal card on the samples, not only the cards the plans offer, and play
+    one that takes more tricks than all of those (the network missed it); False: the
+    network's cards only, and no samples where it offers one (the ablation)."""
     discovery: bool = True
     """Among cards the samples leave level, cash a sure winner before a card that starts
     a guess (:mod:`knowledge.bridge.discovery`); False: the ablation."""
@@ -310,11 +332,14 @@ class TofsDeclarer:
             self._break_tie(policy, info, int(seat), deeper, ranker) if policy is not None else None
         )
         self.nodes = result.nodes + (tie[2] if tie else 0)  # and the ranking run's
-        card = (
-            self._card_from(policy, int(seat), tie[0] if tie else None, pos)
-            if policy is not None
-            else None
-        )
+        if tie is not None and tie[0] is None:  # the samples' card, which no plan offered
+            card, self._policy, self.note = tie[1].card, None, "[Most tricks on the samples]"
+        else:
+            card = (
+                self._card_from(policy, int(seat), tie[0] if tie else None, pos)
+                if policy is not None
+                else None
+            )
         if card is None or card not in state.legal_plays():
             legal = state.legal_plays()
             card = min(legal)  # the network had nothing to say: the lowest legal card
@@ -367,7 +392,7 @@ class TofsDeclarer:
         seat: int,
         deeper: Callable[[], RunResult] | None = None,
         ranker: Callable[[Mapping[str | int, tuple[Forced, ...]]], RunResult] | None = None,
-    ) -> tuple[int, TieBreak, int] | None:
+    ) -> tuple[int | None, TieBreak, int] | None:
         """Settle plans whose values are within the tie margin of the best.
 
         The leaf estimate counts whole tricks, so plans often tie -- and Tignum 2's "first
@@ -379,21 +404,43 @@ class TofsDeclarer:
         plans the level cards alone (each card's value is what it would be among all the
         offered cards, found for a fraction of the nodes), ``deeper`` every card.
 
-        Returns the alternative's index at the decision, the record, and the nodes the
-        ranking run took (0: none); or None when nothing is tied."""
+        With :attr:`TofsDeclarer.open_cards` every legal card is solved on the samples as
+        well (the solver gives them all), and one that takes more tricks than every card
+        on offer is played instead: the network missed it.
+
+        Returns the alternative's index at the decision (None: a card no plan offered),
+        the record, and the nodes the ranking run took (0: none); or None when nothing is
+        tied."""
         samples = self._samples()
         if samples < 1:
             return None
         margin = self._margin()
         node = _skip_decompositions(policy)
         tied = self._tied(node, seat, margin)
-        if len(tied) < 2:
+        hand = info.hands[seat]
+        legal = _legal_cards(info, seat)
+        open_cards = (
+            self.open_cards and class_representatives(legal, hand, info.gone).bit_count() > 1
+        )
+        if len(tied) < 2 and not open_cards:
             return None
         labels = {c: node.children[i].label for c, i in tied.items()}
         every = len(tied) == len({int(e.step.args[1]) for e in node.children if e.step})
         layouts = info.consistent_layouts(decision_rng(self.seed, len(info.plays)), samples)
         solved = dd_solve_many([(h, info.trump, int(info.leader), info.trick) for h in layouts])
         tricks = {c: sum(scores.get(c, 0) for scores, _ in solved) / len(solved) for c in tied}
+        if open_cards:
+            # Every legal card was solved too: one no plan offered that took more tricks
+            # than each offered card is played (the network missed it), the lowest of them.
+            mine = {c: sum(s.get(c, 0) for s, _ in solved) / len(solved) for c in iter_cards(legal)}
+            most = max(mine.values())
+            if not tricks or most > max(tricks.values()) + 1e-9:
+                card = lowest_first([c for c, v in mine.items() if v == most])
+                tricks[card] = most
+                unoffered = TieBreak(len(solved), margin, tricks, labels, card, every)
+                return None, unoffered, 0
+            if len(tied) < 2:
+                return None  # the one card offered is the samples' best too
         top = max(tricks.values())
         best = [c for c in tied if tricks[c] == top]  # the planner's order: its choice first
         ran = 0
@@ -598,14 +645,17 @@ def _skip_decompositions(node: PolicyNode) -> PolicyNode:
     return node
 
 
-def _legal(info: Information, seat: int, card: int) -> bool:
+def _legal_cards(info: Information, seat: int) -> int:
+    """The cards ``seat`` may play now (a mask): of the suit led if it holds any."""
     hand = info.hands[seat]
-    if not hand >> card & 1:
-        return False
     if not info.trick:
-        return True
-    led = SUIT_MASKS[info.trick[0] // 13]
-    return bool(led >> card & 1) or not hand & led
+        return hand
+    led = hand & SUIT_MASKS[info.trick[0] // 13]
+    return led or hand
+
+
+def _legal(info: Information, seat: int, card: int) -> bool:
+    return bool(_legal_cards(info, seat) >> card & 1)
 
 
 def _rewind(pos: Position, plays: tuple[tuple[int, int], ...], upto: int) -> Position:

@@ -277,7 +277,11 @@ def _decisions(player: Any, rec: Any = None, vulnerable: bool = False) -> list[d
                         "value": a.record.value,
                         "reason": _tie_reason(a, tie) or str(a.reason),
                         "detail": a.record.detail,
-                        "chosen": a.chosen if played is None else a.label == played,
+                        "chosen": (
+                            a.label == played
+                            if played is not None or (tie is not None and not tie.offered)
+                            else a.chosen
+                        ),
                         "summary": a.summary,
                         "magnitude": a.magnitude,
                         "why": issue_lines(a.issues, "game", phrasing) if a.issues else [],
@@ -294,6 +298,7 @@ def _decisions(player: Any, rec: Any = None, vulnerable: bool = False) -> list[d
                 "samples": tie.samples,
                 "played": card_text(tie.card),
                 "label": played,
+                "offered": tie.offered,
                 "tricks": {card_text(c): round(v, 3) for c, v in tie.tricks.items()},
             }
         if safety is not None:
