@@ -104,3 +104,8 @@ def closed_cards(**o: object) -> Player:
     """Only the cards the plans offer are solved on the samples (none where one is offered),
     as before issue 31's open cards."""
     return _tofs("trick", **{**o, "open_cards": False}, name="tofs-closed-cards")
+
+
+def all_samples(**o: object) -> Player:
+    """Every sample is solved, as mcdd does, not only until the cards agree."""
+    return _tofs("trick", **{**o, "stop_when_agreed": False}, name="tofs-all-samples")
