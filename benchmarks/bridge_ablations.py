@@ -13,8 +13,8 @@ The network change is undone on a copy of the shipped network (the Ruff method's
 precondition), not by keeping an old file.
 
 Issue 31's (the time a deal): ``plan_ahead`` plans ``plan_tricks`` ahead at every
-decision, as before; ``rank_offer`` and ``rank_low`` rank the cards the samples leave
-level by the one-trick plans or by rank instead of planning to the horizon for them::
+decision, as before; ``rank_offer`` and ``rank_plan`` rank the cards the samples leave
+level by the one-trick plans or by plans of those cards to the horizon, not by rank::
 
     .venv/bin/python benchmarks/bridge_match.py --boards 0 --tune 40 --report 0 \
         --defenses dd --jobs 1 --declarers tofs,benchmarks.bridge_ablations:plan_ahead,\
@@ -78,9 +78,10 @@ def rank_offer(**o: object) -> Player:
     return _tofs("trick", **{**o, "tie_rank": "offer"}, name="tofs-rank-offer")
 
 
-def rank_low(**o: object) -> Player:
-    """Cards the samples leave level go to the lowest, as mcdd's do (no deeper plan)."""
-    return _tofs("trick", **{**o, "tie_rank": "low"}, name="tofs-rank-low")
+def rank_plan(**o: object) -> Player:
+    """Cards the samples leave level go by the plans of those cards to the horizon (the
+    default before open cards), not to the lowest."""
+    return _tofs("trick", **{**o, "tie_rank": "plan"}, name="tofs-rank-plan")
 
 
 def no_safety(**o: object) -> Player:

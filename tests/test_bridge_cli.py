@@ -21,7 +21,10 @@ def test_play_prints_the_play_with_scheme_notes_and_explains(capsys) -> None:
     assert status == 0
     assert out.startswith("Board 353021: 4H by S (tofs against scripted defence)")
     assert out.count(" led: ") == 13 and "[" in out
-    assert "Trick 1: North plays ♦K, to win as cheaply as possible" in out
+    # dummy follows low at trick 1, as Tignum 2 did (the dissertation's Table 1: D6 D2 D8 DQ);
+    # the samples leave ♦K, ♦2 and ♦A level, and the lowest is played
+    assert "Trick 1: North plays ♦2, to follow low" in out
+    assert "the lowest of 3 cards level played" in out
     assert (
         main(
             ["play", "bridge", str(DEALS / "353021.pbn"), "--defense", "scripted", "--explain=full"]

@@ -142,7 +142,7 @@ def test_looking_one_trick_ahead_plays_the_cards_the_deeper_plans_played(
     deep, rec_deep = play_dev(0, discovery=False, tie_rank="plan", offer_tricks=0)
     assert all(d.deeper is None for d in deep.decisions)
     planned = _count_plans(monkeypatch)
-    quick, rec = play_dev(0, discovery=False)  # tie_rank "plan", the default
+    quick, rec = play_dev(0, discovery=False, tie_rank="plan")
     assert rec.cards == rec_deep.cards
     found = [d for d in quick.decisions if d.deeper is not None]
     ranked = [d for d in found if d.tiebreak is not None and d.tiebreak.ranked]

@@ -144,7 +144,7 @@ def test_level_cards_are_ranked_by_plans_of_those_cards_alone(board: int) -> Non
     horizon (the engine forces the alternatives that play them).  Each keeps the value
     it has among every card's plans -- checked against the plan of all of them, the one
     an explanation reads -- and the card played is the best of them."""
-    player, _ = play_dev(board)
+    player, _ = play_dev(board, tie_rank="plan")
     ranked = [
         d
         for d in player.decisions
