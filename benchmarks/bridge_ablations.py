@@ -110,3 +110,8 @@ def closed_cards(**o: object) -> Player:
 def all_samples(**o: object) -> Player:
     """Every sample is solved, as mcdd does, not only until the cards agree."""
     return _tofs("trick", **{**o, "stop_when_agreed": False}, name="tofs-all-samples")
+
+
+def no_extension(**o: object) -> Player:
+    """Never more layouts than the budget, even where distinct cards stay close."""
+    return _tofs("trick", **{**o, "extend_close": False}, name="tofs-no-extension")

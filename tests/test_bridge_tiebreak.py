@@ -38,7 +38,12 @@ def test_close_cards_are_settled_by_the_most_tricks_on_the_samples(margin: float
     assert ties, "board 1 has decisions with close plans"
     for d in ties:
         tb = d.tiebreak
-        assert tb is not None and tb.samples in (8, 12)  # fewer where the cards agree
+        assert tb is not None and tb.samples in (
+            8,
+            12,
+            20,
+            24,
+        )  # fewer where they agree, more where close
         tops = card_values(d.result)
         best = max(tops.values())
         # the cards the planner valued within the margin of the best, and no others but
@@ -166,7 +171,7 @@ def test_the_match_declarers_draw_the_same_layouts_at_the_same_point() -> None:
     from knowledge.bridge.declarers import MonteCarloDeclarer
     from knowledge.bridge.information import declarer_info
 
-    player, rec = play_dev(0, tie_samples=20, stop_when_agreed=False)
+    player, rec = play_dev(0, tie_samples=20, stop_when_agreed=False, extend_close=False)
     mcdd = MonteCarloDeclarer(samples=20, seed=0)
     mcdd.seed = player.seed
     state = PlayState.start(rec.deal, rec.contract, rec.declarer)
@@ -209,8 +214,25 @@ def test_the_cards_agreeing_on_the_first_batch_of_layouts_stops_the_samples() ->
     assert _always_best(agree, 0b1110)
     split = [({1: 9, 2: 8}, 0), ({1: 7, 2: 8}, 0)]
     assert not _always_best(split, 0b110)
-    player, _ = play_dev(0, tie_samples=20)
+    player, _ = play_dev(0, tie_samples=20, extend_close=False)
     counts = {d.tiebreak.samples for d in player.decisions if d.tiebreak is not None}
     assert counts <= {AGREED_AFTER, 16, 20} and AGREED_AFTER in counts and 20 in counts
-    every, _ = play_dev(0, tie_samples=20, stop_when_agreed=False)
+    every, _ = play_dev(0, tie_samples=20, stop_when_agreed=False, extend_close=False)
     assert {d.tiebreak.samples for d in every.decisions if d.tiebreak is not None} == {20}
+
+
+def test_close_cards_get_more_layouts_and_the_others_pay_for_them() -> None:
+    """Where distinct cards are within a tenth of a trick after the budget, the layouts
+    go on (to twice the budget); on the board as a whole the declarer solves no more
+    layouts than a declarer sampling the budget at every decision it samples."""
+    from knowledge.bridge.tofs_player import CLOSE, _close
+
+    # the spade 3 and 5 (cards 1 and 3) with the 4 out: distinct cards; once the 4 is
+    # gone, equals (the samples give them the same tricks anyway)
+    assert _close([({1: 9, 3: 9}, 0)], 0b1010, 0b1010, 0)
+    assert not _close([({1: 9, 3: 8}, 0)], 0b1010, 0b1010, 0)
+    assert not _close([({1: 9, 3: 9}, 0)], 0b1010, 0b1010, 0b100)
+    assert CLOSE < 0.5
+    player, _ = play_dev(0, tie_samples=20)
+    counts = [d.tiebreak.samples for d in player.decisions if d.tiebreak is not None]
+    assert max(counts) > 20 and sum(counts) <= 20 * len(counts)

@@ -85,6 +85,10 @@ AGREED_AFTER = 8
 """Layouts solved in a batch before the tie-break looks whether the cards agree (DDS's
 batch call solves them on every core at once)."""
 
+CLOSE = 0.1
+"""Tricks on average within which two cards' samples are close enough to draw more
+layouts (:attr:`TofsDeclarer.extend_close`)."""
+
 
 @cache
 def _shipped_domain() -> Domain:
@@ -265,6 +269,10 @@ class TofsDeclarer:
     stop_when_agreed: bool = True
     """Solve the samples in batches and stop once the cards agree (one is the best on every
     layout so far: :meth:`_solve`); False: every sample, as ``mcdd`` does (the ablation)."""
+    extend_close: bool = True
+    """Where after the sample budget distinct cards are level or within :data:`CLOSE`
+    tricks, solve as many layouts again (from the same stream); the layouts the cards
+    agreed on pay for them; False: never more than the budget (the ablation)."""
     open_cards: bool = True
     """Solve every legal card on the samples, not only the cards the plans offer, and play
     one that takes more tricks than all of those (the network missed it); False: the
@@ -441,9 +449,11 @@ class TofsDeclarer:
             return None
         labels = {c: node.children[i].label for c, i in tied.items()}
         every = len(tied) == len({int(e.step.args[1]) for e in node.children if e.step})
-        layouts = info.consistent_layouts(decision_rng(self.seed, len(info.plays)), samples)
+        drawn = samples * (2 if self.extend_close else 1)  # the first are mcdd's too
+        layouts = info.consistent_layouts(decision_rng(self.seed, len(info.plays)), drawn)
         positions = [(h, info.trump, int(info.leader), info.trick) for h in layouts]
-        solved = self._solve(positions, legal if open_cards else mask_of(tied))
+        cards = legal if open_cards else mask_of(tied)
+        solved = self._solve(positions, cards, samples, hand, info.gone)
         tricks = {c: sum(scores.get(c, 0) for scores, _ in solved) / len(solved) for c in tied}
         if open_cards:
             # Every legal card was solved too: one no plan offered that took more tricks
@@ -487,18 +497,24 @@ class TofsDeclarer:
         return tied[card], tie, ran
 
     def _solve(
-        self, positions: list[tuple[Any, ...]], cards: int
+        self, positions: list[tuple[Any, ...]], cards: int, budget: int, hand: int, gone: int
     ) -> list[tuple[dict[int, int], int]]:
         """The layouts solved double dummy, a batch of :data:`AGREED_AFTER` at a time: with
         :attr:`TofsDeclarer.stop_when_agreed`, once one of ``cards`` has been the best (or
         level best) on every layout so far, the rest are not solved -- the cards agree,
-        and the averages would name the same card."""
-        if not self.stop_when_agreed:
-            return dd_solve_many(positions)
+        and the averages would name the same card.  ``budget`` layouts are solved at most,
+        or all of ``positions`` (:attr:`TofsDeclarer.extend_close`) where after ``budget``
+        distinct cards are within :data:`CLOSE` tricks of the best: the layouts the cards
+        agreed on pay for those where a few more tell them apart."""
         solved: list[tuple[dict[int, int], int]] = []
-        for start in range(0, len(positions), AGREED_AFTER):
-            solved += dd_solve_many(positions[start : start + AGREED_AFTER])
-            if _always_best(solved, cards):
+        while len(solved) < len(positions):
+            start = len(solved)
+            if start >= budget and not _close(solved, cards, hand, gone):
+                break
+            end = start + AGREED_AFTER
+            end = min(end, budget) if start < budget else end  # the budget exactly
+            solved += dd_solve_many(positions[start:end])
+            if self.stop_when_agreed and _always_best(solved, cards):
                 break
         return solved
 
@@ -657,6 +673,15 @@ class TofsDeclarer:
     def _method_critic(self, method: str) -> str | None:
         spec = self._method(method)
         return spec.critic if spec is not None else None
+
+
+def _close(solved: list[tuple[dict[int, int], int]], cards: int, hand: int, gone: int) -> bool:
+    """Whether cards of two classes or more average within :data:`CLOSE` tricks of the best."""
+    n = len(solved)
+    mean = {c: sum(s.get(c, 0) for s, _ in solved) / n for c in iter_cards(cards)}
+    top = max(mean.values())
+    near = mask_of(c for c, v in mean.items() if v >= top - CLOSE)
+    return class_representatives(near, hand, gone).bit_count() > 1
 
 
 def _always_best(solved: list[tuple[dict[int, int], int]], cards: int) -> bool:
