@@ -107,11 +107,16 @@ def closed_cards(**o: object) -> Player:
     return _tofs("trick", **{**o, "open_cards": False}, name="tofs-closed-cards")
 
 
-def all_samples(**o: object) -> Player:
-    """Every sample is solved, as mcdd does, not only until the cards agree."""
-    return _tofs("trick", **{**o, "stop_when_agreed": False}, name="tofs-all-samples")
+def agreed(**o: object) -> Player:
+    """The samples stop once one card has been the best on every layout so far."""
+    return _tofs("trick", **{**o, "stop_when_agreed": True}, name="tofs-agreed")
 
 
-def no_extension(**o: object) -> Player:
-    """Never more layouts than the budget, even where distinct cards stay close."""
-    return _tofs("trick", **{**o, "extend_close": False}, name="tofs-no-extension")
+def agreed_extended(**o: object) -> Player:
+    """The samples stop once the cards agree, and go on to twice the budget where distinct
+    cards stay within a tenth of a trick."""
+    return _tofs(
+        "trick",
+        **{**o, "stop_when_agreed": True, "extend_close": True},
+        name="tofs-agreed-extended",
+    )

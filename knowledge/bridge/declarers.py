@@ -430,8 +430,8 @@ def _tofs(replan: str = "trick", **options: object) -> Player:
         safety=bool(options.get("safety", True)),
         discovery=bool(options.get("discovery", True)),
         open_cards=bool(options.get("open_cards", True)),
-        stop_when_agreed=bool(options.get("stop_when_agreed", True)),
-        extend_close=bool(options.get("extend_close", True)),
+        stop_when_agreed=bool(options.get("stop_when_agreed", False)),
+        extend_close=bool(options.get("extend_close", False)),
         replan_on_ties=None
         if options.get("replan_on_ties") is None
         else bool(options["replan_on_ties"]),
