@@ -88,10 +88,11 @@ def test_each_card_is_named_with_its_plan_in_the_knowledge_words(played) -> None
         assert templates.fullmatch(head.group(5)), f"not the knowledge's words: {head.group(5)!r}"
         card = head.group(4)
         assert card[0] in "♠♥♦♣" and card[1:] in "AKQJT98765432"
-    # the first decision: dummy (North) wins the ♦6 lead with the ♦K, as the record shows
+    # the first decision: dummy (North) follows low to the ♦6 lead, as Tignum 2 did (the
+    # dissertation's Table 1: D6 D2 D8 DQ)
     first = next(x for x in reader.splitlines() if x.startswith("Trick "))
-    assert first.startswith("Trick 1: North plays ♦K, to win as cheaply as possible")
-    assert play[2:4] == "DK"
+    assert first.startswith("Trick 1: North plays ♦2, to follow low")
+    assert play[2:4] == "D2"
 
 
 def test_the_analysis_is_said_once_and_again_only_when_it_changed(played) -> None:
@@ -119,10 +120,11 @@ def test_each_decision_says_what_it_rests_on_and_the_next_best(played) -> None:
         # the card's reason: a verdict, or the sampled layouts that settled a tie
         assert "tiebreak" not in d or "settled on" in block.splitlines()[1]
         assert "Double-dummy check (sees all four hands; not the planner's reason)" in block
-    # trick 2: dummy's ♠5 rests on West's ♠A; the planner's own first choice is named
-    trick2 = next(b for b in blocks if b.startswith("Trick 2: North leads ♠5"))
-    assert "to set up a spade ruff" in trick2
-    assert "North leads ♥7, to draw trump: +650 in the planner's tree" in trick2
+    # trick 2: the samples' ♦4 (the lowest of three cards level) is named with its plans,
+    # and the planner's own first choice after it, in its tree's value
+    trick2 = next(b for b in blocks if b.startswith("Trick 2: South leads ♦4"))
+    assert "to take a diamond finesse" in trick2
+    assert "South leads ♥A, to draw trump: +650 in the planner's tree" in trick2
 
 
 def test_the_workbench_play_log_carries_the_same_words() -> None:
