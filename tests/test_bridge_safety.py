@@ -112,6 +112,17 @@ def test_a_large_suit_gives_up_rather_than_run_on() -> None:
         )
 
 
+def test_wide_fronts_count_against_the_budget() -> None:
+    """K Q T 8 6 opposite a singleton, seven cards out in seven classes: few positions,
+    but the defenders' fronts of world sets multiply at every card they play.  Counting
+    only positions, the safety play's budget let this run for minutes on a board of the
+    report set (R34); the pairs of fronts now count, and it gives up."""
+    with pytest.raises(TooLarge):
+        analyse_lead(
+            {N: ranks("KQT86"), S: ranks("3")}, missing("KQT86", "3"), FULL, 3, S, budget=50_000
+        )
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2**13 - 1), st.integers(0, 2**13 - 1), st.integers(1, 4))
 def test_chances_are_probabilities_and_the_best_is_best(north: int, south: int, need: int) -> None:

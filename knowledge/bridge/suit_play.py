@@ -382,6 +382,7 @@ class _Search:
                 if worlds in front:  # sure on every world: no other card can do better
                     return (worlds,)
                 vectors += front
+            self._count(len(vectors))
             return _maximal(vectors)
         return self.defend(ours, used, trick, need, worlds, seat)
 
@@ -415,6 +416,7 @@ class _Search:
             holding_any |= subset
             now = (*used[: d * n + j], played + 1, *used[d * n + j + 1 :])
             front = self.after(ours, now, (*trick, (seat, self.top[j])), need, subset)
+            self._count(len(acc) * len(front))
             acc = _maximal(a & (v | ~subset) for a in acc for v in front)
             if acc == (0,):
                 break
@@ -422,6 +424,7 @@ class _Search:
             void = worlds & ~holding_any
             if void:
                 front = self.after(ours, used, (*trick, (seat, DISCARD)), need, void)
+                self._count(len(acc) * len(front))
                 acc = _maximal(a & (v | ~void) for a in acc for v in front)
         result = tuple(a & worlds for a in acc)
         self.memo[key] = result
@@ -458,14 +461,19 @@ class _Search:
                     self.memo[key] = (worlds,)
                     return (worlds,)
                 vectors += front
+        self._count(len(vectors))
         result = _maximal(vectors)
         self.memo[key] = result
         return result
 
-    def _count(self) -> None:
-        self.nodes += 1
+    def _count(self, work: int = 1) -> None:
+        """Count ``work`` against the budget: a position, or the pairs of two Pareto fronts
+        combined at a defender's card (fronts of a few hundred world sets each make their
+        product, not the positions, the cost: a suit with many small cards out took
+        minutes on one position before this counted)."""
+        self.nodes += work
         if self.nodes > self.budget:
-            raise TooLarge(f"more than {self.budget} positions")
+            raise TooLarge(f"more than {self.budget} positions and front pairs")
 
 
 def _without(ours: tuple[int, int], hand: int, card: int) -> tuple[int, int]:
