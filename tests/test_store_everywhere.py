@@ -61,8 +61,10 @@ def _play_nodes(capsys: pytest.CaptureFixture[str], *extra: str) -> int:
 def test_play_and_match_use_the_stores_bridge_network(
     store: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The planning horizon is knowledge (``plan_tricks``): one trick instead of two plans
-    smaller trees, which both commands' node counts show."""
+    """How far to plan is knowledge: the match plans ``offer_tricks`` ahead to find the
+    cards on offer (0: the whole horizon, larger trees), and an explanation reads plans to
+    ``plan_tricks`` (one trick: smaller trees); both commands' node counts show the
+    store's values."""
     match = ["match", "bridge", str(DATA_DIR / "dds-list100.pbn"), "--boards", "1"]
     match += ["--declarers", "tofs", "--json"]
 
@@ -70,9 +72,10 @@ def test_play_and_match_use_the_stores_bridge_network(
         return float(run_json(capsys, *match, *extra)["declarers"]["tofs"]["nodes_per_deal"])
 
     play_before, match_before = _play_nodes(capsys), match_nodes()
+    kb_set(capsys, "bridge", "constant", "offer_tricks", "value=0")
+    assert match_nodes() > match_before
     kb_set(capsys, "bridge", "constant", "plan_tricks", "value=1")
     assert _play_nodes(capsys) < play_before
-    assert match_nodes() < match_before
     assert _play_nodes(capsys, "--bundled") == play_before
     assert match_nodes("--bundled") == match_before
 
