@@ -58,6 +58,7 @@ __all__ = [
     "World",
     "compile_test",
     "conjuncts",
+    "free_variables",
     "ground_text",
     "text",
 ]
@@ -225,6 +226,10 @@ class _Code:
         if isinstance(f, Imply):
             return f"((not {self.formula(f.condition)}) or {self.formula(f.consequence)})"
         assert isinstance(f, Exists | Forall)
+        if isinstance(f, Exists) and isinstance(f.body, Atom):
+            scan = self.scan(f.params, f.body)
+            if scan is not None:
+                return scan
         saved = dict(self.locals)
         loops = []
         for p in f.params:
@@ -235,6 +240,31 @@ class _Code:
         self.locals = saved
         word = "any" if isinstance(f, Exists) else "all"
         return f"{word}({body} {' '.join(loops)})"
+
+    def scan(self, params: Sequence[Typed], atom: Atom) -> str | None:
+        """``(exists (?x - t) (p a ?x))`` as a scan of the facts of ``p`` for one with
+        ``a`` first and a ``t`` second, not one lookup per object of ``t``: the pulled-up
+        needs of :mod:`.needs` ask it with ``object``, every object of the problem.  The
+        same answer, since a fact's arguments are objects; None where a variable is not
+        an argument of the atom (a loop over its objects is then needed)."""
+        names = {p.name: p for p in params}
+        if not names.keys() <= {a.name for a in atom.args if isinstance(a, Var)}:
+            return None
+        checks: list[str] = []
+        first: dict[str, int] = {}
+        for i, a in enumerate(atom.args):
+            if isinstance(a, Var) and a.name in names:
+                if a.name in first:
+                    checks.append(f"f[{i}] == f[{first[a.name]}]")
+                    continue
+                first[a.name] = i
+                types = names[a.name].types
+                if types != (OBJECT,):
+                    checks.append(f"f[{i}] in {self.const(self.world.type_set(types))}")
+            else:
+                checks.append(f"f[{i}] == {self.term(a)}")
+        index = self.world.predicates[atom.predicate]
+        return f"any({' and '.join(checks) or 'True'} for f in s[{index}])"
 
     def function(self, f: Condition) -> Callable[[Any, Mapping[str, Any]], bool]:
         source = f"lambda s, e: {self.formula(f)}"
@@ -249,6 +279,11 @@ def compile_test(
     """``formula`` as a function of (state, environment); ``keys`` says where each free
     variable's value is in the environment."""
     return _Code(world, keys).function(formula)
+
+
+def free_variables(f: Condition) -> set[str]:
+    """The variables of ``f`` that a quantifier inside it does not bind."""
+    return _free(f)
 
 
 def _free(f: Condition | Term, bound: frozenset[str] = frozenset()) -> set[str]:

@@ -32,6 +32,7 @@ from .conditions import (
     World,
     compile_test,
     conjuncts,
+    free_variables,
 )
 from .decomposition import call_text
 from .deferral import defer_method, deferred_domain, is_continuation, variables
@@ -58,6 +59,7 @@ from .model import (
     When,
 )
 from .model import Method as HddlMethod
+from .needs import Need, instantiate, task_needs
 from .writer import formula_text, subtask_text
 
 __all__ = ["HddlPlanError", "compile_problem", "hddl_spec", "initial_state"]
@@ -373,6 +375,7 @@ def compile_problem(
     actions = frozenset(operators)
     changes = changed_predicates(written_domain)
     by_name = {a.name: a for a in domain.actions}
+    needs = task_needs(written_domain.methods, lambda m, known: _checks(m, by_name, changes, known))
     own_methods = {m.name: m for m in written_domain.methods}
     for index, (method, method_spec) in enumerate(zip(domain.methods, spec.methods, strict=True)):
         info = tasks[method.task.name]
@@ -385,7 +388,7 @@ def compile_problem(
                 task_types[method.task.name],
                 world,
                 actions,
-                _pulled(method, own_methods.get(method.name), by_name, changes, domain.path),
+                _pulled(method, own_methods.get(method.name), by_name, changes, domain.path, needs),
                 domain.path,
             )
         )
@@ -433,7 +436,7 @@ def compile_problem(
             )
             if rest is not None:
                 piece_spec = piece_spec.model_copy(update={"precondition": "True"})
-            pulled = pulled_up(piece, by_name, changes, problem.path) if rest else []
+            pulled = pulled_up(piece, by_name, changes, problem.path, needs) if rest else []
             info.methods.append(
                 _method(
                     piece,
@@ -802,15 +805,31 @@ def _pulled(
     actions: Mapping[str, Action],
     changes: Mapping[str, frozenset[str]],
     path: str,
+    needs: Mapping[str, frozenset[Need]] | None = None,
 ) -> list[tuple[Condition, Origin]]:
     """What :func:`pulled_up` moves into ``method``, which is ``written`` (the domain's own)
     or its first piece when a later subtask's variable is chosen later
     (:mod:`.deferral`): the piece keeps every condition the whole method would pull up
     about its own variables, so that a binding doomed at a later step still fails at once."""
     if written is None or written is method:
-        return pulled_up(method, actions, changes, path)
+        return pulled_up(method, actions, changes, path, needs)
     own = variables(method.task.args, method.precondition, method.constraints, method.subtasks)
-    return [(c, o) for c, o in pulled_up(written, actions, changes, path) if variables(c) <= own]
+    return [
+        (c, o)
+        for c, o in pulled_up(written, actions, changes, path, needs)
+        if free_variables(c) <= own
+    ]
+
+
+def _checks(
+    method: HddlMethod,
+    actions: Mapping[str, Action],
+    changes: Mapping[str, frozenset[str]],
+    needs: Mapping[str, frozenset[Need]],
+) -> list[Condition]:
+    """What ``method`` checks beyond its own precondition, given what its compound steps
+    are known to need (:func:`.needs.task_needs` asks, round by round)."""
+    return [c for c, _ in pulled_up(method, actions, changes, "", needs)]
 
 
 def pulled_up(
@@ -818,10 +837,12 @@ def pulled_up(
     actions: Mapping[str, Action],
     changes: Mapping[str, frozenset[str]],
     path: str = "",
+    needs: Mapping[str, frozenset[Need]] | None = None,
 ) -> list[tuple[Condition, Origin]]:
     """Conditions of the method's actions that must hold when the method is applied, so
     that a binding doomed to fail at one of its actions is never tried (HyperTensioN calls
-    this "pullup").
+    this "pullup"), and, with ``needs`` (:mod:`.needs`), what its compound steps need when
+    they start, blamed on the step.
 
     Sound because nothing can change them in between: for each action among the
     subtasks, the literals of its precondition whose predicate no earlier subtask can
@@ -849,6 +870,13 @@ def pulled_up(
                     continue
                 if position == 0 or isinstance(literal, Equals) or literal.predicate not in before:
                     out.append((_renamed(c, rename), _at_item(step, c)))
+        elif needs and sub.name in needs:
+            step = Origin(
+                sub.name, path, sub.pos.line if sub.pos else None, position + 1, method.name
+            )
+            for need in sorted(needs[sub.name]):
+                if position == 0 or need.kind == "eq" or need.predicate not in before:
+                    out.append((instantiate(need, sub.args), step))
         before |= changes.get(sub.name, frozenset())
     return out
 
