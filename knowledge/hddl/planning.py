@@ -375,7 +375,12 @@ def compile_problem(
     actions = frozenset(operators)
     changes = changed_predicates(written_domain)
     by_name = {a.name: a for a in domain.actions}
-    needs = task_needs(written_domain.methods, lambda m, known: _checks(m, by_name, changes, known))
+    changing = frozenset().union(*(changes.get(a.name, frozenset()) for a in domain.actions))
+    needs = task_needs(
+        written_domain.methods,
+        lambda m, known: _checks(m, by_name, changes, known),
+        lambda predicate: predicate not in changing,
+    )
     own_methods = {m.name: m for m in written_domain.methods}
     for index, (method, method_spec) in enumerate(zip(domain.methods, spec.methods, strict=True)):
         info = tasks[method.task.name]
