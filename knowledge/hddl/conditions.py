@@ -187,6 +187,39 @@ def conjuncts(formula: Condition | None) -> list[Condition]:
 # -- code generation -----------------------------------------------------------------------
 
 
+class _Projection:
+    """The facts of one predicate projected on some of their arguments, kept for the last
+    set of facts asked (a static predicate's set is the same in every state): an
+    ``exists`` over the others is then one look-up.  ``checks``: per quantified argument,
+    its position, the objects allowed there (None: any) and the position of the same
+    variable's first place (None: the first)."""
+
+    __slots__ = ("checks", "facts", "fixed", "keys")
+
+    def __init__(
+        self,
+        fixed: tuple[int, ...],
+        checks: tuple[tuple[int, frozenset[Obj] | None, int | None], ...],
+    ) -> None:
+        self.fixed, self.checks = fixed, checks
+        self.facts: frozenset[tuple[Obj, ...]] | None = None
+        self.keys: frozenset[tuple[Obj, ...]] = frozenset()
+
+    def of(self, facts: frozenset[tuple[Obj, ...]]) -> frozenset[tuple[Obj, ...]]:
+        if facts is not self.facts:
+            fixed, checks = self.fixed, self.checks
+            self.keys = frozenset(
+                tuple([f[i] for i in fixed])
+                for f in facts
+                if all(
+                    (allowed is None or f[i] in allowed) and (same is None or f[i] == f[same])
+                    for i, allowed, same in checks
+                )
+            )
+            self.facts = facts
+        return self.keys
+
+
 class _Code:
     """Python source for formulas over ``s`` (the state) and ``e`` (the variables)."""
 
@@ -242,29 +275,32 @@ class _Code:
         return f"{word}({body} {' '.join(loops)})"
 
     def scan(self, params: Sequence[Typed], atom: Atom) -> str | None:
-        """``(exists (?x - t) (p a ?x))`` as a scan of the facts of ``p`` for one with
-        ``a`` first and a ``t`` second, not one lookup per object of ``t``: the pulled-up
-        needs of :mod:`.needs` ask it with ``object``, every object of the problem.  The
-        same answer, since a fact's arguments are objects; None where a variable is not
-        an argument of the atom (a loop over its objects is then needed)."""
+        """``(exists (?x - t) (p a ?x))`` as a look-up of ``(a)`` among the facts of ``p``
+        projected on their first argument (those with a ``t`` second), not one look-up per
+        object of ``t``: the pulled-up needs of :mod:`.needs` ask it with ``object``, every
+        object of the problem.  The same answer, since a fact's arguments are objects;
+        None where a variable is not an argument of the atom (its objects are looped
+        over then)."""
         names = {p.name: p for p in params}
         if not names.keys() <= {a.name for a in atom.args if isinstance(a, Var)}:
             return None
-        checks: list[str] = []
+        fixed: list[int] = []
+        terms: list[str] = []
+        checks: list[tuple[int, frozenset[Obj] | None, int | None]] = []
         first: dict[str, int] = {}
         for i, a in enumerate(atom.args):
             if isinstance(a, Var) and a.name in names:
-                if a.name in first:
-                    checks.append(f"f[{i}] == f[{first[a.name]}]")
-                    continue
-                first[a.name] = i
                 types = names[a.name].types
-                if types != (OBJECT,):
-                    checks.append(f"f[{i}] in {self.const(self.world.type_set(types))}")
+                allowed = None if types == (OBJECT,) else self.world.type_set(types)
+                checks.append((i, allowed, first.get(a.name)))
+                first.setdefault(a.name, i)
             else:
-                checks.append(f"f[{i}] == {self.term(a)}")
+                fixed.append(i)
+                terms.append(self.term(a))
+        projection = self.const(_Projection(tuple(fixed), tuple(checks)))
         index = self.world.predicates[atom.predicate]
-        return f"any({' and '.join(checks) or 'True'} for f in s[{index}])"
+        key = "".join(f"{t}, " for t in terms)
+        return f"(({key}) in {projection}.of(s[{index}]))"
 
     def function(self, f: Condition) -> Callable[[Any, Mapping[str, Any]], bool]:
         source = f"lambda s, e: {self.formula(f)}"

@@ -726,7 +726,12 @@ def _method(
     written_own = conjuncts(method.precondition) + conjuncts(method.constraints)
     own = checks + written_own
     origins += [_at_item(written, c) for c in written_own]
-    moved = [(c, o) for c, o in pulled if c not in own]
+    seen = set(own)
+    moved = []
+    for c, o in pulled:  # an action's literal and a step's need can be the same
+        if c not in seen:
+            seen.add(c)
+            moved.append((c, o))
     condition = _all(own + [c for c, _ in moved])
     origins += [o for _, o in moved]
     source = method_spec.precondition
