@@ -62,7 +62,7 @@ from .model import Method as HddlMethod
 from .needs import Need, instantiate, task_needs
 from .writer import formula_text, subtask_text
 
-__all__ = ["HddlPlanError", "compile_problem", "hddl_spec", "initial_state"]
+__all__ = ["HddlPlanError", "compile_problem", "hddl_spec", "initial_state", "static_needs"]
 
 REGISTRY = Registry("hddl")
 # The initial task network when it has variables (IPC format: "root 7", "7 __top -> ...").
@@ -375,12 +375,7 @@ def compile_problem(
     actions = frozenset(operators)
     changes = changed_predicates(written_domain)
     by_name = {a.name: a for a in domain.actions}
-    changing = frozenset().union(*(changes.get(a.name, frozenset()) for a in domain.actions))
-    needs = task_needs(
-        written_domain.methods,
-        lambda m, known: _checks(m, by_name, changes, known),
-        lambda predicate: predicate not in changing,
-    )
+    needs = static_needs(written_domain, changes)
     own_methods = {m.name: m for m in written_domain.methods}
     for index, (method, method_spec) in enumerate(zip(domain.methods, spec.methods, strict=True)):
         info = tasks[method.task.name]
@@ -829,6 +824,25 @@ def _pulled(
         for c, o in pulled_up(written, actions, changes, path, needs)
         if free_variables(c) <= own
     ]
+
+
+def static_needs(
+    domain: Domain, changes: Mapping[str, frozenset[str]] | None = None
+) -> dict[str, frozenset[Need]]:
+    """What each compound task of ``domain`` needs when it starts (:mod:`.needs`), about
+    static predicates only: no action adds or deletes them, so they hold in every state,
+    whatever the steps before the task did.  A broken domain's failure stays where the
+    literal fails (``step 1 of m_unload, drop (domain.hddl:45)``), not at a compound step
+    above it; Monroe's plan recognition needs no more (its hazards, wrecks and trees are
+    static).  ``changes``: :func:`changed_predicates` of ``domain``, when it is at hand."""
+    changes = changed_predicates(domain) if changes is None else changes
+    actions = {a.name: a for a in domain.actions}
+    changing = frozenset().union(*(changes.get(a.name, frozenset()) for a in domain.actions))
+    return task_needs(
+        domain.methods,
+        lambda m, known: _checks(m, actions, changes, known),
+        lambda predicate: predicate not in changing,
+    )
 
 
 def _checks(
