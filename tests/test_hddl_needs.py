@@ -192,11 +192,19 @@ def test_the_crew_still_walks_to_the_hazard(tmp_path: Path) -> None:
 
 def test_no_hazard_no_road_to_clear(tmp_path: Path) -> None:
     """Nothing to clean: m_top has no binding at all, and the search ends at its first
-    node, having searched everything (no plan, proven)."""
+    node, having searched everything (no plan, proven; 225 nodes without the need)."""
     run = run_files(*files(tmp_path, ""))
     assert not run.result.found
     assert run.result.nodes == 1
     assert str(run.result.status) == "no plan"
+    # The first binding tried, (p1, p1), is blamed on the step that needs the hazard:
+    # m_top's (clear_road ?a ?b), written on line 19.
+    assert DOMAIN.splitlines()[19 - 1].strip() == ":ordered-subtasks (and (clear_road ?a ?b)))"
+    assert run.result.failure is not None
+    assert run.result.failure.message == (
+        "(top): no method applies (step 1 of m_top, clear_road (domain.hddl:19), "
+        "needs `(exists (?any1 - object) (hazard p1 p1 ?any1))`)"
+    )
 
 
 @pytest.mark.parametrize(
