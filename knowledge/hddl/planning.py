@@ -473,6 +473,7 @@ def compile_problem(
         options={
             "prune_repeats": True,
             "prune_recursion": True,
+            "memo_failures": True,
             "record_failed_alternatives": True,
         },
         goal=goal,

@@ -39,6 +39,10 @@ from .reporting import Reporter
 
 __all__ = ["CostSearch"]
 
+# Failures a first-plan search keeps (``memo_failures``): each holds its task list and
+# state key, which are shared with the search; past this many, no more are kept.
+MEMO_SIZE = 500_000
+
 
 def deeper(failure: PendingFailure | None, deepest: PendingFailure | None) -> bool:
     """Whether ``failure`` lies deeper than ``deepest``: a node that fails reports the
@@ -161,6 +165,13 @@ class CostSearch(Reporter):
                 if check.pruned:
                     continue
                 path_key = check.path_key
+            memo_key = None
+            if self.memo:
+                memo_key = (alt.tasks, self.state_key(alt.state))
+                cut = self.failed.get(memo_key)
+                if cut is not None:
+                    self.known_failure(ent, alt, cut, lazy)
+                    continue
             entry_bound = self.incumbent
             child = alt.node = self.new_node(depth + 1)  # open_child, inlined: once per node
             if trace is not None:
@@ -169,6 +180,9 @@ class CostSearch(Reporter):
                 )
             assumed = alt.method.spec.assumption if alt.method is not None else None
             below = (*assumptions, assumed) if assumed else assumptions  # assume(), inline
+            if memo_key is not None:
+                reach, self.reach = self.reach, INF
+                cuts = self.stats["recursion_pruned"]
             if self.loops:
                 outer = self.decomposing
                 if path_key is not None:
@@ -180,6 +194,10 @@ class CostSearch(Reporter):
                     self.forget(path_key)
             else:
                 out = self.visit(alt.state, alt.tasks, child_g, depth + 1, child, below)
+            if memo_key is not None:
+                inner, self.reach = self.reach, min(reach, self.reach)
+                if out.value is None and inner >= child:
+                    self.remember_failure(memo_key, out, self.stats["recursion_pruned"] > cuts)
             if alt.operator is not None:
                 out.steps = (alt, out.steps)
             ent.failure = out.failure
@@ -282,6 +300,24 @@ class CostSearch(Reporter):
                 EventKind.NODE_CREATED, child, parent=node, alternative=alt.label, cost=alt.cost
             )
         return child
+
+    def known_failure(self, ent: Entry, alt: Alternative, cut: bool, lazy: bool) -> None:
+        """``alt``'s state and tasks were searched before, in vain (``memo_failures``):
+        not again.  Where that search cut recursion, this one counts a cut as well, so
+        that the run cannot say "no plan" on its strength."""
+        ent.reason, ent.detail = Reason.TRANSPOSED, "its state and tasks were searched before"
+        self.stats["known_failures"] += 1
+        if cut:
+            self.stats["recursion_pruned"] += 1
+        if lazy:
+            alt.state, alt.tasks = None, ()
+
+    def remember_failure(self, key: Any, out: Subtree, cut: bool) -> None:
+        """Keep a failure that holds wherever its state and tasks come up again: searched
+        to the end (no stop, no depth limit) with every loop cut referring to its own
+        subtree (checked by the caller).  At most ``MEMO_SIZE`` of them."""
+        if not out.incomplete and self.stop is None and len(self.failed) < MEMO_SIZE:
+            self.failed[key] = cut
 
     def unsolved(self, ent: Entry, out: Subtree, entry_bound: float) -> None:
         """Why the alternative whose subtree is ``out`` gave no plan: not searched to the
