@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from engine.tofs import RunResult, SearchOptions, Status, plan
+from engine.tofs.explanation import describe_alternative
 from knowledge.hddl import parse_domain, parse_problem, read_domain, read_problem
 from knowledge.hddl.planning import compile_problem
 
@@ -152,3 +153,26 @@ def test_a_failure_cut_by_a_task_open_above_it_is_not_remembered(memo: bool) -> 
     result = run(RECURSION, AGAIN, memo)
     assert [s.operator for s in result.plan] == ["ok", "z", "finish"]
     assert result.stats["known_failures"] == 0
+
+
+def test_a_remembered_failure_is_explained_as_one() -> None:
+    """(top) by m_top with i1, i2 or i3 leaves (finish) alone in the same state; m_win
+    plays ok.  i1's (finish) fails; i2's and i3's are that same task list in that same
+    state, so they are not searched, and the choice point says why."""
+    winnable = DOMAIN.replace(
+        "  (:action touch",
+        "  (:method m_win :parameters () :task (top) :ordered-subtasks (and (ok)))\n"
+        "  (:action ok :parameters ())\n"
+        "  (:action touch",
+    ).replace("(and (touch ?x) (finish))", "(and (finish))")
+    result = run(winnable, PROBLEM, True)
+    assert [s.operator for s in result.plan] == ["ok"]
+    root = result.choice_points[0]
+    reasons = [(a.label, describe_alternative(a, root, "first")) for a in root.alternatives]
+    assert reasons[0][1].startswith("dead end: no complete plan below")
+    remembered = (
+        "transposed: the same state with the same tasks left was searched on another "
+        "branch, and led to no plan"
+    )
+    assert [r for _, r in reasons[1:3]] == [remembered, remembered]
+    assert reasons[3][1] == "chosen: the first alternative, in the order tried, that led to a plan"

@@ -305,7 +305,13 @@ class CostSearch(Reporter):
         """``alt``'s state and tasks were searched before, in vain (``memo_failures``):
         not again.  Where that search cut recursion, this one counts a cut as well, so
         that the run cannot say "no plan" on its strength."""
-        ent.reason, ent.detail = Reason.TRANSPOSED, "its state and tasks were searched before"
+        ent.reason, ent.detail = (
+            Reason.TRANSPOSED,
+            (
+                "the same state with the same tasks left was searched on another branch, "
+                "and led to no plan"
+            ),
+        )
         self.stats["known_failures"] += 1
         if cut:
             self.stats["recursion_pruned"] += 1
