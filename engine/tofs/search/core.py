@@ -103,8 +103,12 @@ class SearchBase:
             and options.depth_limit is None
             and options.deepening is None
         )
-        # (tasks, state key) -> whether its search cut recursion (then it proved nothing)
-        self.failed: dict[Any, bool] = {}
+        # Failures remembered, by the short key of ``on_path`` (a whole task list hashed at
+        # every node costs, thousands of tasks deep; it is hashed only where the short key
+        # is known), then by task list: whether its search cut recursion (then it proved
+        # nothing).
+        self.failed: dict[Any, dict[tuple[Task, ...], bool]] = {}
+        self.remembered = 0
         # For prune_repeats: the nodes on the path by a short key (how many tasks, the
         # first, the state key), each with its whole task list, compared only on a hit.
         # The whole list as the key was hashed afresh at every node: thousands of tasks

@@ -167,8 +167,9 @@ class CostSearch(Reporter):
                 path_key = check.path_key
             memo_key = None
             if self.memo:
-                memo_key = (alt.tasks, self.state_key(alt.state))
-                cut = self.failed.get(memo_key)
+                # the short key of ``failed``: the loop check's, where it made one
+                memo_key = path_key if self.repeats else self.path_key(alt.tasks, alt.state)
+                cut = self.failed_before(memo_key, alt.tasks)
                 if cut is not None:
                     self.known_failure(ent, alt, cut, lazy)
                     continue
@@ -197,7 +198,8 @@ class CostSearch(Reporter):
             if memo_key is not None:
                 inner, self.reach = self.reach, min(reach, self.reach)
                 if out.value is None and inner >= child:
-                    self.remember_failure(memo_key, out, self.stats["recursion_pruned"] > cuts)
+                    cut = self.stats["recursion_pruned"] > cuts
+                    self.remember_failure(memo_key, alt.tasks, out, cut)
             if alt.operator is not None:
                 out.steps = (alt, out.steps)
             ent.failure = out.failure
@@ -318,12 +320,19 @@ class CostSearch(Reporter):
         if lazy:
             alt.state, alt.tasks = None, ()
 
-    def remember_failure(self, key: Any, out: Subtree, cut: bool) -> None:
+    def failed_before(self, key: Any, tasks: tuple[Task, ...]) -> bool | None:
+        """Whether ``tasks`` in the state of ``key`` failed before (None: not known to),
+        and if so whether that search cut recursion."""
+        there = self.failed.get(key)
+        return None if there is None else there.get(tasks)
+
+    def remember_failure(self, key: Any, tasks: tuple[Task, ...], out: Subtree, cut: bool) -> None:
         """Keep a failure that holds wherever its state and tasks come up again: searched
         to the end (no stop, no depth limit) with every loop cut referring to its own
         subtree (checked by the caller).  At most ``MEMO_SIZE`` of them."""
-        if not out.incomplete and self.stop is None and len(self.failed) < MEMO_SIZE:
-            self.failed[key] = cut
+        if not out.incomplete and self.stop is None and self.remembered < MEMO_SIZE:
+            self.failed.setdefault(key, {})[tasks] = cut
+            self.remembered += 1
 
     def unsolved(self, ent: Entry, out: Subtree, entry_bound: float) -> None:
         """Why the alternative whose subtree is ``out`` gave no plan: not searched to the
