@@ -664,6 +664,8 @@ class Match:
                 release()
         assert not waiting, waiting
         self.steps = steps
+        # Where each step's new values go in the environment: made once, not per match.
+        self.step_keys = [tuple(self.keys[v] for v in step.new) for step in steps]
 
     def _test(self, part: Condition, world: World, origin: Origin | None) -> _Step:
         return _Step(
@@ -730,7 +732,7 @@ class Match:
         if n == 0:
             yield tuple(e[k] for k in names)
             return
-        keys = [tuple(self.keys[v] for v in step.new) for step in steps]
+        keys = self.step_keys
         pending: list[Iterator[tuple[Obj, ...]]] = [iter(()) for _ in steps]
         i, entering, tick = 0, True, 0
         while i >= 0:
