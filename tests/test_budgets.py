@@ -62,12 +62,15 @@ BLOWUP_PROBLEM = f"""
 """
 
 # A walk along n0 -> n1 -> ... where each node leads one and two places on: ~1.6**40
-# different paths, none of which ends the walk, so the search makes nodes for ever.
+# different paths, none of which ends the walk, so the search makes nodes for ever.  The
+# walk marks the places it passed: without the marks, two paths to one place reach the same
+# state, whose failure the search remembers (``memo_failures``), and the walk ends, no
+# plan, after 122 nodes -- the tests below need a search that goes on.
 WALK_DOMAIN = """
 (define (domain walk)
   (:requirements :typing :hierarchy :method-preconditions :negative-preconditions)
   (:types place)
-  (:predicates (at ?x - place) (next ?x ?y - place))
+  (:predicates (at ?x - place) (next ?x ?y - place) (passed ?x - place))
   (:task walk :parameters ())
   (:method step
     :parameters (?a ?b - place)
@@ -77,7 +80,7 @@ WALK_DOMAIN = """
   (:action move
     :parameters (?a ?b - place)
     :precondition (at ?a)
-    :effect (and (not (at ?a)) (at ?b))))
+    :effect (and (not (at ?a)) (at ?b) (passed ?a))))
 """
 
 WALK_PROBLEM = (

@@ -239,6 +239,8 @@ def describe_alternative(
             "plan already found, so it was not finished"
         )
     if r is Reason.TRANSPOSED:
+        if a.detail:  # first-plan mode's remembered failure (``memo_failures``)
+            return f"transposed: {a.detail}"
         return (
             f"transposed: reaches a state already reached more cheaply "
             f"({_num(a.compared_with, fmt)} <= {_num(a.value, fmt)}), so it cannot do better"

@@ -58,6 +58,7 @@ __all__ = [
     "World",
     "compile_test",
     "conjuncts",
+    "free_variables",
     "ground_text",
     "text",
 ]
@@ -186,6 +187,39 @@ def conjuncts(formula: Condition | None) -> list[Condition]:
 # -- code generation -----------------------------------------------------------------------
 
 
+class _Projection:
+    """The facts of one predicate projected on some of their arguments, kept for the last
+    set of facts asked (a static predicate's set is the same in every state): an
+    ``exists`` over the others is then one look-up.  ``checks``: per quantified argument,
+    its position, the objects allowed there (None: any) and the position of the same
+    variable's first place (None: the first)."""
+
+    __slots__ = ("checks", "facts", "fixed", "keys")
+
+    def __init__(
+        self,
+        fixed: tuple[int, ...],
+        checks: tuple[tuple[int, frozenset[Obj] | None, int | None], ...],
+    ) -> None:
+        self.fixed, self.checks = fixed, checks
+        self.facts: frozenset[tuple[Obj, ...]] | None = None
+        self.keys: frozenset[tuple[Obj, ...]] = frozenset()
+
+    def of(self, facts: frozenset[tuple[Obj, ...]]) -> frozenset[tuple[Obj, ...]]:
+        if facts is not self.facts:
+            fixed, checks = self.fixed, self.checks
+            self.keys = frozenset(
+                tuple([f[i] for i in fixed])
+                for f in facts
+                if all(
+                    (allowed is None or f[i] in allowed) and (same is None or f[i] == f[same])
+                    for i, allowed, same in checks
+                )
+            )
+            self.facts = facts
+        return self.keys
+
+
 class _Code:
     """Python source for formulas over ``s`` (the state) and ``e`` (the variables)."""
 
@@ -225,6 +259,10 @@ class _Code:
         if isinstance(f, Imply):
             return f"((not {self.formula(f.condition)}) or {self.formula(f.consequence)})"
         assert isinstance(f, Exists | Forall)
+        if isinstance(f, Exists) and isinstance(f.body, Atom):
+            scan = self.scan(f.params, f.body)
+            if scan is not None:
+                return scan
         saved = dict(self.locals)
         loops = []
         for p in f.params:
@@ -235,6 +273,34 @@ class _Code:
         self.locals = saved
         word = "any" if isinstance(f, Exists) else "all"
         return f"{word}({body} {' '.join(loops)})"
+
+    def scan(self, params: Sequence[Typed], atom: Atom) -> str | None:
+        """``(exists (?x - t) (p a ?x))`` as a look-up of ``(a)`` among the facts of ``p``
+        projected on their first argument (those with a ``t`` second), not one look-up per
+        object of ``t``: the pulled-up needs of :mod:`.needs` ask it with ``object``, every
+        object of the problem.  The same answer, since a fact's arguments are objects;
+        None where a variable is not an argument of the atom (its objects are looped
+        over then)."""
+        names = {p.name: p for p in params}
+        if not names.keys() <= {a.name for a in atom.args if isinstance(a, Var)}:
+            return None
+        fixed: list[int] = []
+        terms: list[str] = []
+        checks: list[tuple[int, frozenset[Obj] | None, int | None]] = []
+        first: dict[str, int] = {}
+        for i, a in enumerate(atom.args):
+            if isinstance(a, Var) and a.name in names:
+                types = names[a.name].types
+                allowed = None if types == (OBJECT,) else self.world.type_set(types)
+                checks.append((i, allowed, first.get(a.name)))
+                first.setdefault(a.name, i)
+            else:
+                fixed.append(i)
+                terms.append(self.term(a))
+        projection = self.const(_Projection(tuple(fixed), tuple(checks)))
+        index = self.world.predicates[atom.predicate]
+        key = "".join(f"{t}, " for t in terms)
+        return f"(({key}) in {projection}.of(s[{index}]))"
 
     def function(self, f: Condition) -> Callable[[Any, Mapping[str, Any]], bool]:
         source = f"lambda s, e: {self.formula(f)}"
@@ -249,6 +315,11 @@ def compile_test(
     """``formula`` as a function of (state, environment); ``keys`` says where each free
     variable's value is in the environment."""
     return _Code(world, keys).function(formula)
+
+
+def free_variables(f: Condition) -> set[str]:
+    """The variables of ``f`` that a quantifier inside it does not bind."""
+    return _free(f)
 
 
 def _free(f: Condition | Term, bound: frozenset[str] = frozenset()) -> set[str]:
@@ -593,6 +664,8 @@ class Match:
                 release()
         assert not waiting, waiting
         self.steps = steps
+        # Where each step's new values go in the environment: made once, not per match.
+        self.step_keys = [tuple(self.keys[v] for v in step.new) for step in steps]
 
     def _test(self, part: Condition, world: World, origin: Origin | None) -> _Step:
         return _Step(
@@ -659,7 +732,7 @@ class Match:
         if n == 0:
             yield tuple(e[k] for k in names)
             return
-        keys = [tuple(self.keys[v] for v in step.new) for step in steps]
+        keys = self.step_keys
         pending: list[Iterator[tuple[Obj, ...]]] = [iter(()) for _ in steps]
         i, entering, tick = 0, True, 0
         while i >= 0:

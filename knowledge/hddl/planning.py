@@ -32,6 +32,7 @@ from .conditions import (
     World,
     compile_test,
     conjuncts,
+    free_variables,
 )
 from .decomposition import call_text
 from .deferral import defer_method, deferred_domain, is_continuation, variables
@@ -58,9 +59,10 @@ from .model import (
     When,
 )
 from .model import Method as HddlMethod
+from .needs import Need, instantiate, task_needs
 from .writer import formula_text, subtask_text
 
-__all__ = ["HddlPlanError", "compile_problem", "hddl_spec", "initial_state"]
+__all__ = ["HddlPlanError", "compile_problem", "hddl_spec", "initial_state", "static_needs"]
 
 REGISTRY = Registry("hddl")
 # The initial task network when it has variables (IPC format: "root 7", "7 __top -> ...").
@@ -373,6 +375,7 @@ def compile_problem(
     actions = frozenset(operators)
     changes = changed_predicates(written_domain)
     by_name = {a.name: a for a in domain.actions}
+    needs = static_needs(written_domain, changes)
     own_methods = {m.name: m for m in written_domain.methods}
     for index, (method, method_spec) in enumerate(zip(domain.methods, spec.methods, strict=True)):
         info = tasks[method.task.name]
@@ -385,7 +388,7 @@ def compile_problem(
                 task_types[method.task.name],
                 world,
                 actions,
-                _pulled(method, own_methods.get(method.name), by_name, changes, domain.path),
+                _pulled(method, own_methods.get(method.name), by_name, changes, domain.path, needs),
                 domain.path,
             )
         )
@@ -433,7 +436,7 @@ def compile_problem(
             )
             if rest is not None:
                 piece_spec = piece_spec.model_copy(update={"precondition": "True"})
-            pulled = pulled_up(piece, by_name, changes, problem.path) if rest else []
+            pulled = pulled_up(piece, by_name, changes, problem.path, needs) if rest else []
             info.methods.append(
                 _method(
                     piece,
@@ -470,6 +473,7 @@ def compile_problem(
         options={
             "prune_repeats": True,
             "prune_recursion": True,
+            "memo_failures": True,
             "record_failed_alternatives": True,
         },
         goal=goal,
@@ -718,7 +722,12 @@ def _method(
     written_own = conjuncts(method.precondition) + conjuncts(method.constraints)
     own = checks + written_own
     origins += [_at_item(written, c) for c in written_own]
-    moved = [(c, o) for c, o in pulled if c not in own]
+    seen = set(own)
+    moved = []
+    for c, o in pulled:  # an action's literal and a step's need can be the same
+        if c not in seen:
+            seen.add(c)
+            moved.append((c, o))
     condition = _all(own + [c for c, _ in moved])
     origins += [o for _, o in moved]
     source = method_spec.precondition
@@ -802,15 +811,50 @@ def _pulled(
     actions: Mapping[str, Action],
     changes: Mapping[str, frozenset[str]],
     path: str,
+    needs: Mapping[str, frozenset[Need]] | None = None,
 ) -> list[tuple[Condition, Origin]]:
     """What :func:`pulled_up` moves into ``method``, which is ``written`` (the domain's own)
     or its first piece when a later subtask's variable is chosen later
     (:mod:`.deferral`): the piece keeps every condition the whole method would pull up
     about its own variables, so that a binding doomed at a later step still fails at once."""
     if written is None or written is method:
-        return pulled_up(method, actions, changes, path)
+        return pulled_up(method, actions, changes, path, needs)
     own = variables(method.task.args, method.precondition, method.constraints, method.subtasks)
-    return [(c, o) for c, o in pulled_up(written, actions, changes, path) if variables(c) <= own]
+    return [
+        (c, o)
+        for c, o in pulled_up(written, actions, changes, path, needs)
+        if free_variables(c) <= own
+    ]
+
+
+def static_needs(
+    domain: Domain, changes: Mapping[str, frozenset[str]] | None = None
+) -> dict[str, frozenset[Need]]:
+    """What each compound task of ``domain`` needs when it starts (:mod:`.needs`), about
+    static predicates only: no action adds or deletes them, so they hold in every state,
+    whatever the steps before the task did.  A broken domain's failure stays where the
+    literal fails (``step 1 of m_unload, drop (domain.hddl:45)``), not at a compound step
+    above it; Monroe's plan recognition needs no more (its hazards, wrecks and trees are
+    static).  ``changes``: :func:`changed_predicates` of ``domain``, when it is at hand."""
+    changes = changed_predicates(domain) if changes is None else changes
+    actions = {a.name: a for a in domain.actions}
+    changing = frozenset().union(*(changes.get(a.name, frozenset()) for a in domain.actions))
+    return task_needs(
+        domain.methods,
+        lambda m, known: _checks(m, actions, changes, known),
+        lambda predicate: predicate not in changing,
+    )
+
+
+def _checks(
+    method: HddlMethod,
+    actions: Mapping[str, Action],
+    changes: Mapping[str, frozenset[str]],
+    needs: Mapping[str, frozenset[Need]],
+) -> list[Condition]:
+    """What ``method`` checks beyond its own precondition, given what its compound steps
+    are known to need (:func:`.needs.task_needs` asks, round by round)."""
+    return [c for c, _ in pulled_up(method, actions, changes, "", needs)]
 
 
 def pulled_up(
@@ -818,10 +862,12 @@ def pulled_up(
     actions: Mapping[str, Action],
     changes: Mapping[str, frozenset[str]],
     path: str = "",
+    needs: Mapping[str, frozenset[Need]] | None = None,
 ) -> list[tuple[Condition, Origin]]:
     """Conditions of the method's actions that must hold when the method is applied, so
     that a binding doomed to fail at one of its actions is never tried (HyperTensioN calls
-    this "pullup").
+    this "pullup"), and, with ``needs`` (:mod:`.needs`), what its compound steps need when
+    they start, blamed on the step.
 
     Sound because nothing can change them in between: for each action among the
     subtasks, the literals of its precondition whose predicate no earlier subtask can
@@ -849,6 +895,13 @@ def pulled_up(
                     continue
                 if position == 0 or isinstance(literal, Equals) or literal.predicate not in before:
                     out.append((_renamed(c, rename), _at_item(step, c)))
+        elif needs and sub.name in needs:
+            step = Origin(
+                sub.name, path, sub.pos.line if sub.pos else None, position + 1, method.name
+            )
+            for need in sorted(needs[sub.name]):
+                if position == 0 or need.kind == "eq" or need.predicate not in before:
+                    out.append((instantiate(need, sub.args), step))
         before |= changes.get(sub.name, frozenset())
     return out
 

@@ -81,6 +81,7 @@ class SearchBase:
             "recursion_pruned": 0,
             "depth_cut": 0,
             "goal_cut": 0,
+            "known_failures": 0,
         }
         self.depth_limit = options.depth_limit if options.depth_limit is not None else sys.maxsize
         self.recursion = options.prune_recursion and self.mode != "game"
@@ -90,6 +91,24 @@ class SearchBase:
         # task is open in a state is asked at every node, and the stack can be deep.
         self.open_count: dict[tuple[Task, Any], int] = {}
         self.repeats = options.prune_repeats and self.mode != "game"
+        # The lowest node a loop cut in the subtree being searched referred to (a repeated
+        # ancestor, the node that took up a task still open): a failure whose cuts all
+        # refer to its own subtree holds wherever its state and tasks come up again.
+        self.reach: float = INF
+        self.memo = (
+            options.memo_failures
+            and self.mode == "first"
+            and self.trace is None
+            and not self.force
+            and options.depth_limit is None
+            and options.deepening is None
+        )
+        # Failures remembered, by the short key of ``on_path`` (a whole task list hashed at
+        # every node costs, thousands of tasks deep; it is hashed only where the short key
+        # is known), then by task list: whether its search cut recursion (then it proved
+        # nothing).
+        self.failed: dict[Any, dict[tuple[Task, ...], bool]] = {}
+        self.remembered = 0
         # For prune_repeats: the nodes on the path by a short key (how many tasks, the
         # first, the state key), each with its whole task list, compared only on a hit.
         # The whole list as the key was hashed afresh at every node: thousands of tasks

@@ -320,6 +320,8 @@ class Expander(SearchBase):
             if ancestor is not None:
                 ent.reason, ent.compared = Reason.REPEATED, float(ancestor)
                 self.stats["repeats_pruned"] += 1
+                if ancestor < self.reach:
+                    self.reach = ancestor
                 if self.trace is not None:
                     self.trace.emit(
                         EventKind.NODE_PRUNED,
@@ -330,7 +332,7 @@ class Expander(SearchBase):
                     )
                 return LoopCheck(True, None, self.decomposing)
         if self.recursion:
-            found = self.still_decomposing(tasks, state, alt, forced)
+            found = self.still_decomposing(tasks, state, alt, forced, node)
             if found is None:
                 ent.reason, ent.detail = (
                     Reason.RECURSION,
@@ -355,7 +357,12 @@ class Expander(SearchBase):
             del self.on_path[path_key]
 
     def still_decomposing(
-        self, tasks: tuple[Task, ...], state: Any, alt: Alternative, forced: bool = False
+        self,
+        tasks: tuple[Task, ...],
+        state: Any,
+        alt: Alternative,
+        forced: bool = False,
+        node: int = -1,
     ) -> LoopCheck | None:
         """The tasks still being decomposed at ``alt``'s child, each with the state it was
         taken up in, or None if the child's first task is one of them in that same state
@@ -374,7 +381,7 @@ class Expander(SearchBase):
             top = top.below
         opened = None
         if alt.operator is None and not forced:  # a method: open until the list is back to the rest
-            top = opened = OpenTask(tasks[0], len(tasks) - 1, self.state_key(state), top)
+            top = opened = OpenTask(tasks[0], len(tasks) - 1, self.state_key(state), top, node)
         if alt.tasks:
             key = (alt.tasks[0], self.state_key(alt.state))
             count = self.open_count.get(key, 0)
@@ -383,8 +390,21 @@ class Expander(SearchBase):
             if opened is not None and (opened.task, opened.state_key) == key:
                 count += 1
             if count > 0:
+                self.reach = min(self.reach, self._opened_at(key, top, closed))
                 return None
         return LoopCheck(False, None, top, tuple(closed), opened)
+
+    def _opened_at(
+        self, key: tuple[Task, Any], top: OpenTask | None, closed: list[OpenTask]
+    ) -> int:
+        """The node that took up the innermost open task ``key`` (the one a recursion cut
+        refers to), for :attr:`reach`."""
+        done = {id(o) for o in closed}
+        while top is not None:
+            if id(top) not in done and (top.task, top.state_key) == key:
+                return top.node
+            top = top.below
+        return -1
 
     def enter(self, check: LoopCheck) -> None:
         """Make ``check``'s child the node whose tasks are open (before searching it)."""

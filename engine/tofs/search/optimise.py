@@ -39,6 +39,10 @@ from .reporting import Reporter
 
 __all__ = ["CostSearch"]
 
+# Failures a first-plan search keeps (``memo_failures``): each holds its task list and
+# state key, which are shared with the search; past this many, no more are kept.
+MEMO_SIZE = 500_000
+
 
 def deeper(failure: PendingFailure | None, deepest: PendingFailure | None) -> bool:
     """Whether ``failure`` lies deeper than ``deepest``: a node that fails reports the
@@ -161,6 +165,14 @@ class CostSearch(Reporter):
                 if check.pruned:
                     continue
                 path_key = check.path_key
+            memo_key = None
+            if self.memo:
+                # the short key of ``failed``: the loop check's, where it made one
+                memo_key = path_key if self.repeats else self.path_key(alt.tasks, alt.state)
+                cut = self.failed_before(memo_key, alt.tasks)
+                if cut is not None:
+                    self.known_failure(ent, alt, cut, lazy)
+                    continue
             entry_bound = self.incumbent
             child = alt.node = self.new_node(depth + 1)  # open_child, inlined: once per node
             if trace is not None:
@@ -169,6 +181,9 @@ class CostSearch(Reporter):
                 )
             assumed = alt.method.spec.assumption if alt.method is not None else None
             below = (*assumptions, assumed) if assumed else assumptions  # assume(), inline
+            if memo_key is not None:
+                reach, self.reach = self.reach, INF
+                cuts = self.stats["recursion_pruned"]
             if self.loops:
                 outer = self.decomposing
                 if path_key is not None:
@@ -180,6 +195,11 @@ class CostSearch(Reporter):
                     self.forget(path_key)
             else:
                 out = self.visit(alt.state, alt.tasks, child_g, depth + 1, child, below)
+            if memo_key is not None:
+                inner, self.reach = self.reach, min(reach, self.reach)
+                if out.value is None and inner >= child:
+                    cut = self.stats["recursion_pruned"] > cuts
+                    self.remember_failure(memo_key, alt.tasks, out, cut)
             if alt.operator is not None:
                 out.steps = (alt, out.steps)
             ent.failure = out.failure
@@ -282,6 +302,37 @@ class CostSearch(Reporter):
                 EventKind.NODE_CREATED, child, parent=node, alternative=alt.label, cost=alt.cost
             )
         return child
+
+    def known_failure(self, ent: Entry, alt: Alternative, cut: bool, lazy: bool) -> None:
+        """``alt``'s state and tasks were searched before, in vain (``memo_failures``):
+        not again.  Where that search cut recursion, this one counts a cut as well, so
+        that the run cannot say "no plan" on its strength."""
+        ent.reason, ent.detail = (
+            Reason.TRANSPOSED,
+            (
+                "the same state with the same tasks left was searched on another branch, "
+                "and led to no plan"
+            ),
+        )
+        self.stats["known_failures"] += 1
+        if cut:
+            self.stats["recursion_pruned"] += 1
+        if lazy:
+            alt.state, alt.tasks = None, ()
+
+    def failed_before(self, key: Any, tasks: tuple[Task, ...]) -> bool | None:
+        """Whether ``tasks`` in the state of ``key`` failed before (None: not known to),
+        and if so whether that search cut recursion."""
+        there = self.failed.get(key)
+        return None if there is None else there.get(tasks)
+
+    def remember_failure(self, key: Any, tasks: tuple[Task, ...], out: Subtree, cut: bool) -> None:
+        """Keep a failure that holds wherever its state and tasks come up again: searched
+        to the end (no stop, no depth limit) with every loop cut referring to its own
+        subtree (checked by the caller).  At most ``MEMO_SIZE`` of them."""
+        if not out.incomplete and self.stop is None and self.remembered < MEMO_SIZE:
+            self.failed.setdefault(key, {})[tasks] = cut
+            self.remembered += 1
 
     def unsolved(self, ent: Entry, out: Subtree, entry_bound: float) -> None:
         """Why the alternative whose subtree is ``out`` gave no plan: not searched to the

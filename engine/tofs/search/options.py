@@ -96,6 +96,10 @@ class SearchOptions:
     # switching an instrument off and on) -- HyperTensioN's "dejavu".  It can lose plans,
     # so a run that prunes this way and finds none ends ``incomplete``, never "no plan".
     prune_recursion: bool = False
+    # First-plan mode: a child whose state and remaining tasks were searched before in vain
+    # is not searched again -- where that search's loop cuts all referred to nodes inside
+    # it, so that it comes out the same wherever the node comes up.
+    memo_failures: bool = False
     # Depth-first search that dives (a recursion that keeps finding something to do) never
     # comes back to the alternatives above it.  ``depth_limit`` leaves a node this many
     # steps below the root unexpanded; ``deepening`` (first-plan mode) searches with that
@@ -130,6 +134,7 @@ class SearchOptions:
             "prune_repeats": self.prune_repeats,
             "record_failed_alternatives": self.record_failed_alternatives,
             "prune_recursion": self.prune_recursion,
+            **({"memo_failures": True} if self.memo_failures else {}),
             **({"depth_limit": self.depth_limit} if self.depth_limit is not None else {}),
             **({"deepening": self.deepening} if self.deepening is not None else {}),
             **(

@@ -81,6 +81,7 @@ class OpenTask(NamedTuple):
     rest: int
     state_key: Any
     below: OpenTask | None
+    node: int = -1  # the node that took it up (a failure memo's cut must stay below it)
 
 
 class LoopCheck(NamedTuple):
