@@ -184,7 +184,6 @@ def decision_view(
         assert tie is not None
         head = f"{card_text(tie.card)}, a card no plan offered: the samples' best."
         verdict = tie.text()
-    if unoffered:
         risks, more, sure = [], 0, False
     elif plan is c.chosen.best:
         risks, more, sure = list(c.risks), c.more_risks, c.sure

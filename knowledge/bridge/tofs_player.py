@@ -458,11 +458,11 @@ class TofsDeclarer:
         positions = [(h, info.trump, int(info.leader), info.trick) for h in layouts]
         cards = legal if open_cards else mask_of(tied)
         solved = self._solve(positions, cards, samples, hand, info.gone)
-        tricks = {c: sum(scores.get(c, 0) for scores, _ in solved) / len(solved) for c in tied}
+        mine = _means(solved, cards)
+        tricks = {c: mine.get(c, 0.0) for c in tied}  # (DDS scores legal cards only)
         if open_cards:
             # Every legal card was solved too: one no plan offered that took more tricks
             # than each offered card is played (the network missed it), the lowest of them.
-            mine = {c: sum(s.get(c, 0) for s, _ in solved) / len(solved) for c in iter_cards(legal)}
             most = max(mine.values())
             if not tricks or most > max(tricks.values()) + 1e-9:
                 card = lowest_first([c for c, v in mine.items() if v == most])
@@ -474,7 +474,7 @@ class TofsDeclarer:
         top = max(tricks.values())
         best = [c for c in tied if tricks[c] == top]  # the planner's order: its choice first
         ran = 0
-        level = len(best) > 1 and not _one_class(best, info.hands[seat], info.gone)
+        level = len(best) > 1 and not _one_class(best, hand, info.gone)
         ranked = ""
         found = discovery_play(info, seat, best) if level and self.discovery else None
         if found is not None:
@@ -679,10 +679,15 @@ class TofsDeclarer:
         return spec.critic if spec is not None else None
 
 
+def _means(solved: list[tuple[dict[int, int], int]], cards: int) -> dict[int, float]:
+    """Each of ``cards``' tricks from here, averaged over the layouts solved."""
+    n = len(solved)
+    return {c: sum(scores.get(c, 0) for scores, _ in solved) / n for c in iter_cards(cards)}
+
+
 def _close(solved: list[tuple[dict[int, int], int]], cards: int, hand: int, gone: int) -> bool:
     """Whether cards of two classes or more average within :data:`CLOSE` tricks of the best."""
-    n = len(solved)
-    mean = {c: sum(s.get(c, 0) for s, _ in solved) / n for c in iter_cards(cards)}
+    mean = _means(solved, cards)
     top = max(mean.values())
     near = mask_of(c for c, v in mean.items() if v >= top - CLOSE)
     return class_representatives(near, hand, gone).bit_count() > 1
