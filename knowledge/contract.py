@@ -294,6 +294,15 @@ class KnowledgePackage:
         explanation and under ``analysis`` in ``--json``."""
         return None
 
+    def failure_read(self, read: Read) -> Read | None:
+        """For a search that ended with no plan, another compile of the same input to
+        search again, whose failures fall where the knowledge was written, or None (the
+        default: the search's own failure is the one to show).  HDDL checks what a compound
+        step needs when the method that calls it is chosen, which finds plans sooner but
+        fails a broken domain above the step at fault; its failure read checks that only
+        where the step's own action does."""
+        return None
+
     def settle(self, read: Read, result: RunResult) -> RunResult:
         """The package's last word on a search's result, before it is explained: a package
         that can prove no plan exists where the search could not (it gave up) returns the

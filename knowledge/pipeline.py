@@ -217,7 +217,6 @@ def run_plan(pkg: KnowledgePackage, request: PlanRequest, read: Read | None = No
     Raises :class:`~knowledge.request.BadInput` (:class:`~knowledge.request.Refused` for a
     setting) with the one line to say, and :class:`~knowledge.request.InputStopped` when a
     budget or ctrl+c stopped the reading."""
-    from engine.tofs import plan
     from engine.tofs.why_not import replan_proving
 
     if request.mode is not None and request.mode in pkg.refused_modes:
@@ -245,6 +244,7 @@ def run_plan(pkg: KnowledgePackage, request: PlanRequest, read: Read | None = No
     if request.repair:
         options = _diagnosis(options)
     said: list[str] = []
+    searched = read
     answers: list[dict[str, Any]] = []
     t0 = time.perf_counter()
     try:
@@ -259,22 +259,16 @@ def run_plan(pkg: KnowledgePackage, request: PlanRequest, read: Read | None = No
                 lambda choice, open_: pkg.prove_forced(read, choice, open_),
             )
         elif request.force:
-            result, said = why_not(
-                domain,
-                problem,
-                options,
-                request.force,
-                pkg.phrasing(domain),
-                side_by_side=pkg.compares_actions,
-                answers=answers,
-                prove=lambda choice, open_: pkg.prove_forced(read, choice, open_),
-            )
+            searched, result, said = _why_not(pkg, read, options, request.force, answers)
+            domain, problem = searched.domain, searched.problem
         else:
-            result = pkg.settle(read, plan(domain, problem, options))
+            searched, result = _search(pkg, read, options)
+            domain, problem = searched.domain, searched.problem
+            result = pkg.settle(searched, result)
     except errors as exc:
         raise _as_bad_input(exc) from exc
     seconds = time.perf_counter() - t0
-    outcome = PlanOutcome(pkg, request, read, options, result, seconds, why_not=said)
+    outcome = PlanOutcome(pkg, request, searched, options, result, seconds, why_not=said)
     if answers:
         outcome.notes["why_not"] = answers
     if request.explain and not request.force and request.replan_from is None:
@@ -286,6 +280,65 @@ def run_plan(pkg: KnowledgePackage, request: PlanRequest, read: Read | None = No
         except errors as exc:
             raise _as_bad_input(exc) from exc
     return outcome
+
+
+def _why_not(
+    pkg: KnowledgePackage,
+    read: Read,
+    options: SearchOptions,
+    force: dict[str, str],
+    answers: list[dict[str, Any]],
+) -> tuple[Read, RunResult, list[str]]:
+    """:func:`why_not` on ``read``; where no choice point offers a forced alternative, on
+    the package's failure read, whose methods offer every binding their own conditions
+    allow (an HDDL compile that checks a compound step's needs early drops bindings that
+    the author may well ask about)."""
+
+    def ask(on: Read) -> tuple[RunResult, list[str]]:
+        return why_not(
+            on.domain,
+            on.problem,
+            options,
+            force,
+            pkg.phrasing(on.domain),
+            side_by_side=pkg.compares_actions,
+            answers=answers,
+            prove=lambda choice, open_: pkg.prove_forced(on, choice, open_),
+        )
+
+    try:
+        return (read, *ask(read))
+    except BadInput:
+        plain = pkg.failure_read(read)
+        if plain is None:
+            raise
+        return (plain, *ask(plain))
+
+
+def _search(pkg: KnowledgePackage, read: Read, options: SearchOptions) -> tuple[Read, RunResult]:
+    """Plan ``read``; where no plan was found and no budget stopped the search, search the
+    package's failure read (:meth:`KnowledgePackage.failure_read`) in what is left of the
+    budgets, and keep it unless a budget stopped that one (the first search's own
+    failure is shown then)."""
+    from engine.tofs import plan
+
+    started = options.started if options.started is not None else time.perf_counter()
+    options = replace(options, started=started)
+    result = plan(read.domain, read.problem, options)
+    if result.found or result.stopped_by is not None:
+        return read, result
+    again = pkg.failure_read(read)
+    if again is None:
+        return read, result
+    nodes = options.node_budget
+    if nodes is not None:
+        nodes -= result.nodes
+        if nodes <= 0:
+            return read, result
+    second = plan(again.domain, again.problem, replace(options, node_budget=nodes))
+    if second.stopped_by is not None:
+        return read, result
+    return again, second
 
 
 def _as_bad_input(exc: Exception) -> BadInput:

@@ -138,6 +138,21 @@ class HddlPackage(KnowledgePackage):
         n = len(result.plan)
         return f"{n} action{'s' if n != 1 else ''}"
 
+    def failure_read(self, read: Read) -> Read | None:
+        """The problem compiled to check only static needs of compound steps, where the
+        first compile checked every need a step's types let through
+        (:func:`~.planning.start_needs`): a broken domain then fails at the action whose
+        precondition was written with the literal, after the steps that ran before it --
+        what :mod:`.diagnosis` reads to name the action that should have added it."""
+        from .planning import compile_problem
+
+        if not getattr(read.domain, "through", False):
+            return None
+        domain, problem = read.own
+        unit = bool(getattr(read.domain, "unit_costs", False))
+        plain = compile_problem(domain, problem, unit_costs=unit, through=False)
+        return Read(*plain, read.own)
+
     def settle(self, read: Read, result: RunResult) -> RunResult:
         """A run with no plan gets the places to look first (``RunResult.suspects``:
         :mod:`knowledge.hddl.diagnosis` reads its deepest failure against the problem's
@@ -483,14 +498,18 @@ def run_models(
     problem: Problem,
     *,
     mode: str | None = None,
+    through: bool = True,
     **settings: Any,
 ) -> HddlRun:
     """Compile and plan a domain and problem as read, through
     :func:`knowledge.pipeline.run_plan` (``settings``: :class:`~knowledge.PlanRequest`
-    fields -- budgets, ``force``, ``deepening``, ``full_tree``, ...)."""
+    fields -- budgets, ``force``, ``deepening``, ``full_tree``, ...); ``through``: as
+    :func:`~.planning.compile_problem` has it."""
     from .planning import compile_problem
 
-    engine_domain, engine_problem = compile_problem(domain, problem, unit_costs=mode == "optimise")
+    engine_domain, engine_problem = compile_problem(
+        domain, problem, unit_costs=mode == "optimise", through=through
+    )
     request = PlanRequest(problem=problem.name, mode=mode, **settings)
     read = Read(engine_domain, engine_problem, (domain, problem))
     outcome = run_plan(HddlPackage(), request, read)

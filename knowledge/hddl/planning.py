@@ -22,6 +22,7 @@ from engine.tofs import DomainSpec, MethodDef, OperatorDef, Registry, TaskDef
 from engine.tofs import Problem as EngineProblem
 from engine.tofs.domain import Call, Method, Operator, TaskInfo, Template
 
+from .changes import Changes
 from .conditions import (
     Condition,
     Match,
@@ -48,6 +49,7 @@ from .model import (
     EffectAnd,
     EffectForall,
     Equals,
+    Exists,
     Formula,
     Not,
     Problem,
@@ -62,7 +64,14 @@ from .model import Method as HddlMethod
 from .needs import Need, instantiate, task_needs
 from .writer import formula_text, subtask_text
 
-__all__ = ["HddlPlanError", "compile_problem", "hddl_spec", "initial_state", "static_needs"]
+__all__ = [
+    "HddlPlanError",
+    "compile_problem",
+    "hddl_spec",
+    "initial_state",
+    "start_needs",
+    "static_needs",
+]
 
 REGISTRY = Registry("hddl")
 # The initial task network when it has variables (IPC format: "root 7", "7 __top -> ...").
@@ -306,6 +315,9 @@ class _MethodLabel(Template):
 class _HddlDomain(EngineDomain):
     """Tasks and actions alike shown as HDDL writes them: ``(drive t1 hq north)``."""
 
+    unit_costs = False  # compiled for --mode optimise
+    through = False  # some method checks a need of a compound step beyond static ones
+
     def task_label(self, task: tuple[str, tuple[Any, ...]], state: Any = None) -> str:
         return call_text(*task)
 
@@ -330,11 +342,14 @@ UNIT_COST = "actions"
 
 
 def compile_problem(
-    domain: Domain, problem: Problem, *, unit_costs: bool = False
+    domain: Domain, problem: Problem, *, unit_costs: bool = False, through: bool = True
 ) -> tuple[EngineDomain, EngineProblem]:
     """``domain`` and ``problem`` ready for :func:`engine.tofs.plan` (first-plan mode, loops
     pruned).  ``unit_costs``: every action costs 1, for ``--mode optimise`` (in first-plan
-    mode costs play no part, and the plan's value stays 0 as before)."""
+    mode costs play no part, and the plan's value stays 0 as before).  ``through``: a
+    method checks what its compound steps need when they start, whatever the predicate
+    (:func:`start_needs`); without it, only static needs, so that a search with no plan
+    fails where the literal was written, with the steps before it on the path."""
     world = make_world(domain, problem)
     written_domain = domain
     domain = deferred_domain(domain)
@@ -373,9 +388,12 @@ def compile_problem(
         )
     task_types = {t.name: t.params for t in domain.tasks}
     actions = frozenset(operators)
-    changes = changed_predicates(written_domain)
+    changes = Changes.of(
+        written_domain, lambda a, b: not world.type_set(a).isdisjoint(world.type_set(b))
+    )
     by_name = {a.name: a for a in domain.actions}
-    needs = static_needs(written_domain, changes)
+    needs = start_needs(written_domain, changes, static=not through)
+    through = through and needs != start_needs(written_domain, changes, static=True)
     own_methods = {m.name: m for m in written_domain.methods}
     for index, (method, method_spec) in enumerate(zip(domain.methods, spec.methods, strict=True)):
         info = tasks[method.task.name]
@@ -395,6 +413,7 @@ def compile_problem(
     if problem.goal is not None:
         _recursive_first(tasks, own_methods)
     engine_domain = _HddlDomain(spec, REGISTRY, {}, tasks, operators)
+    engine_domain.unit_costs, engine_domain.through = unit_costs, through
     htn = problem.htn
     if htn is not None and htn.params:
         # Variables in the initial task network are chosen like a method's free
@@ -436,7 +455,7 @@ def compile_problem(
             )
             if rest is not None:
                 piece_spec = piece_spec.model_copy(update={"precondition": "True"})
-            pulled = pulled_up(piece, by_name, changes, problem.path, needs) if rest else []
+            pulled = pulled_up(piece, by_name, changes, problem.path, needs)
             info.methods.append(
                 _method(
                     piece,
@@ -760,38 +779,6 @@ def _method(
     )
 
 
-def changed_predicates(domain: Domain) -> dict[str, frozenset[str]]:
-    """The predicates each action and each task can change (add or delete): a task's are
-    those of every subtask of every one of its methods, to a fixed point."""
-
-    def walk(effect: Effect | None, into: set[str]) -> None:
-        if isinstance(effect, Atom):
-            into.add(effect.predicate)
-        elif isinstance(effect, Delete):
-            into.add(effect.atom.predicate)
-        elif isinstance(effect, EffectAnd):
-            for part in effect.parts:
-                walk(part, into)
-        elif isinstance(effect, EffectForall | When):
-            walk(effect.effect, into)
-
-    changes: dict[str, set[str]] = {}
-    for action in domain.actions:
-        walk(action.effect, changes.setdefault(action.name, set()))
-    for task in domain.tasks:
-        changes.setdefault(task.name, set())
-    grown = True
-    while grown:
-        grown = False
-        for method in domain.methods:
-            into = changes.setdefault(method.task.name, set())
-            before = len(into)
-            for sub in method.subtasks:
-                into |= changes.get(sub.name, set())
-            grown = grown or len(into) > before
-    return {name: frozenset(found) for name, found in changes.items()}
-
-
 def _origin(owner: str, path: str, item: Any) -> Origin:
     """``owner`` (an action or method) as the origin of what it writes, at its own line."""
     pos = getattr(item, "pos", None)
@@ -809,7 +796,7 @@ def _pulled(
     method: HddlMethod,
     written: HddlMethod | None,
     actions: Mapping[str, Action],
-    changes: Mapping[str, frozenset[str]],
+    changes: Changes,
     path: str,
     needs: Mapping[str, frozenset[Need]] | None = None,
 ) -> list[tuple[Condition, Origin]]:
@@ -827,29 +814,39 @@ def _pulled(
     ]
 
 
-def static_needs(
-    domain: Domain, changes: Mapping[str, frozenset[str]] | None = None
+def static_needs(domain: Domain, changes: Changes | None = None) -> dict[str, frozenset[Need]]:
+    """What each compound task of ``domain`` needs when it starts about static predicates
+    only (no action adds or deletes them, so they hold in every state): the needs that
+    keep a failure where the literal fails.  :func:`start_needs` with ``static``."""
+    return start_needs(domain, changes, static=True)
+
+
+def start_needs(
+    domain: Domain, changes: Changes | None = None, *, static: bool = False
 ) -> dict[str, frozenset[Need]]:
-    """What each compound task of ``domain`` needs when it starts (:mod:`.needs`), about
-    static predicates only: no action adds or deletes them, so they hold in every state,
-    whatever the steps before the task did.  A broken domain's failure stays where the
-    literal fails (``step 1 of m_unload, drop (domain.hddl:45)``), not at a compound step
-    above it; Monroe's plan recognition needs no more (its hazards, wrecks and trees are
-    static).  ``changes``: :func:`changed_predicates` of ``domain``, when it is at hand."""
-    changes = changed_predicates(domain) if changes is None else changes
+    """What each compound task of ``domain`` needs when it starts (:mod:`.needs`): a
+    literal of a later step counts where no earlier step can change it, to the types of
+    its arguments (:class:`.changes.Changes`).  ``static``: about static predicates only,
+    which hold whatever the steps before the task did; Monroe's plan recognition needs no
+    more (its hazards, wrecks and trees are static), Transport needs the rest (a package's
+    place, which driving a truck cannot change).  ``changes``: the domain's, when it is
+    at hand."""
+    changes = Changes.of(domain) if changes is None else changes
     actions = {a.name: a for a in domain.actions}
-    changing = frozenset().union(*(changes.get(a.name, frozenset()) for a in domain.actions))
+    changing = frozenset().union(
+        *(changes.predicates.get(a.name, frozenset()) for a in domain.actions)
+    )
     return task_needs(
         domain.methods,
         lambda m, known: _checks(m, actions, changes, known),
-        lambda predicate: predicate not in changing,
+        (lambda predicate: predicate not in changing) if static else (lambda _: True),
     )
 
 
 def _checks(
     method: HddlMethod,
     actions: Mapping[str, Action],
-    changes: Mapping[str, frozenset[str]],
+    changes: Changes,
     needs: Mapping[str, frozenset[Need]],
 ) -> list[Condition]:
     """What ``method`` checks beyond its own precondition, given what its compound steps
@@ -860,7 +857,7 @@ def _checks(
 def pulled_up(
     method: HddlMethod,
     actions: Mapping[str, Action],
-    changes: Mapping[str, frozenset[str]],
+    changes: Changes,
     path: str = "",
     needs: Mapping[str, frozenset[Need]] | None = None,
 ) -> list[tuple[Condition, Origin]]:
@@ -877,7 +874,8 @@ def pulled_up(
     where it was written: step ``position + 1`` of the method, in the action.
     """
     out: list[tuple[Condition, Origin]] = []
-    before: set[str] = set()  # predicates the subtasks so far can change
+    done: list[str] = []  # the subtasks so far
+    types = {p.name: p.types for p in method.params}
     for position, sub in enumerate(method.subtasks):
         action = actions.get(sub.name)
         if action is not None:
@@ -893,17 +891,35 @@ def pulled_up(
                 literal = c.body if isinstance(c, Not) else c
                 if not isinstance(literal, Atom | Equals):
                     continue
-                if position == 0 or isinstance(literal, Equals) or literal.predicate not in before:
-                    out.append((_renamed(c, rename), _at_item(step, c)))
+                renamed = _renamed(c, rename)
+                if (
+                    position == 0
+                    or isinstance(literal, Equals)
+                    or not changes.can_change(done, _atom(renamed), types)
+                ):
+                    out.append((renamed, _at_item(step, c)))
         elif needs and sub.name in needs:
             step = Origin(
                 sub.name, path, sub.pos.line if sub.pos else None, position + 1, method.name
             )
             for need in sorted(needs[sub.name]):
-                if position == 0 or need.kind == "eq" or need.predicate not in before:
-                    out.append((instantiate(need, sub.args), step))
-        before |= changes.get(sub.name, frozenset())
+                formula = instantiate(need, sub.args)
+                if (
+                    position == 0
+                    or need.kind == "eq"
+                    or not changes.can_change(done, _atom(formula), types)
+                ):
+                    out.append((formula, step))
+        done.append(sub.name)
     return out
+
+
+def _atom(literal: Condition) -> Atom:
+    """The atom of a literal pull-up moves: itself, negated, or under ``exists``."""
+    while isinstance(literal, Not | Exists):
+        literal = literal.body
+    assert isinstance(literal, Atom)
+    return literal
 
 
 def _renamed(formula: Condition, rename: Mapping[str, Term]) -> Condition:

@@ -380,13 +380,15 @@ def _plan(
 ) -> tuple[RunResult, EngineProblem] | None:
     """The problem planned with ``domain`` in first-plan mode, as ``plan hddl`` plans it,
     within ``nodes`` and the deadline (with the compiled problem); None when it cannot be
-    compiled.  Only the broken run (``nodes`` None) records failed alternatives."""
+    compiled.  Only the broken run (``nodes`` None) records failed alternatives, and it
+    checks only static needs of compound steps, so that it fails where the literal was
+    written (``HddlPackage.failure_read``): the candidates are drawn from that failure."""
     from engine.tofs import SearchOptions, plan
 
     from .planning import compile_problem
 
     try:
-        engine_domain, engine_problem = compile_problem(domain, problem)
+        engine_domain, engine_problem = compile_problem(domain, problem, through=nodes is not None)
     except Exception:  # an edit the compiler refuses is no repair (never the user's input)
         return None
     if budget.node_budget is not None:
