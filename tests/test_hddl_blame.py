@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.tofs import SearchOptions
 from knowledge.hddl.package import run_files
 from workbench.cli import main
 
@@ -138,6 +139,30 @@ def test_a_pulled_up_literal_is_blamed_on_its_step(tmp_path: Path) -> None:
     assert (Path(cause.blame.file).name, cause.blame.line) == ("domain.hddl", 45)
     # What the method itself would have said before: its own text has no such literal.
     assert "m_unload needs" not in failure.message
+
+
+def test_a_run_with_no_plan_is_searched_again_where_the_literal_was_written(
+    tmp_path: Path,
+) -> None:
+    """Checking what a compound step needs when the method that calls it is chosen finds
+    the break sooner: m_deliver checks unload's (in ?p ?v) at once, since pick_up no
+    longer adds `in` and nothing before step 3 can change it, so the first search fails
+    at (deliver box b) with nothing run.  The run shown is the second search, with static
+    needs only: it fails at drop, after pick_up and drive, as above."""
+    from engine.tofs import plan
+    from knowledge.hddl.package import read_files
+    from knowledge.hddl.planning import compile_problem
+
+    domain, problem = read_files(*files(tmp_path, BROKEN, SOLVABLE))
+    assert DOMAIN.splitlines()[19 - 1].strip() == "(unload ?v ?l ?p)))"  # step 3's line
+    first = plan(*compile_problem(domain, problem), SearchOptions(mode="first"))
+    assert first.failure is not None and first.failure.message == (
+        "(deliver box b): no method applies "
+        "(step 3 of m_deliver, unload (domain.hddl:19), needs `(in box t1)`)"
+    )
+    shown = run_files(*files(tmp_path, BROKEN, SOLVABLE)).result
+    assert shown.failure is not None and "step 1 of m_unload, drop" in shown.failure.message
+    assert shown.nodes > first.nodes
 
 
 def test_a_pulled_up_literal_in_a_match_is_blamed_on_its_step(tmp_path: Path) -> None:
