@@ -120,3 +120,15 @@ def agreed_extended(**o: object) -> Player:
         **{**o, "stop_when_agreed": True, "extend_close": True},
         name="tofs-agreed-extended",
     )
+
+
+def lazy(**o: object) -> Player:
+    """The samples first: plans only where they leave cards of two classes level."""
+    return _tofs("trick", **{**o, "plan_lazily": True}, name="tofs-lazy")
+
+
+def agreed_lazy(**o: object) -> Player:
+    """Both: the samples stop once the cards agree, and plans only where they are level."""
+    return _tofs(
+        "trick", **{**o, "stop_when_agreed": True, "plan_lazily": True}, name="tofs-agreed-lazy"
+    )

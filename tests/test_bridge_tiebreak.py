@@ -202,13 +202,18 @@ def test_a_card_no_plan_offered_is_played_when_the_samples_rate_it_above_all() -
 
 def test_the_cards_agreeing_on_the_first_batch_of_layouts_stops_the_samples() -> None:
     """Where one card takes the most tricks on each of the first eight layouts, the other
-    layouts are not solved; where they disagree, all of them are."""
+    layouts are not solved; where they disagree, all of them are -- and where two cards
+    that are not equals are level on every layout so far, they have not agreed."""
     from knowledge.bridge.tofs_player import AGREED_AFTER, _always_best
 
+    hand = 0b1110  # the spade 3, 4 and 5 (cards 1-3): touching, so equals
     agree = [({1: 9, 2: 8, 3: 9}, 0), ({1: 7, 2: 7, 3: 6}, 0)]  # card 1 best on both
-    assert _always_best(agree, 0b1110)
+    assert _always_best(agree, 0b1110, 0b0010, 0)  # held alone
     split = [({1: 9, 2: 8}, 0), ({1: 7, 2: 8}, 0)]
-    assert not _always_best(split, 0b110)
+    assert not _always_best(split, 0b110, 0b110, 0)
+    level = [({1: 9, 3: 9}, 0), ({1: 7, 3: 7}, 0)]  # the 3 and the 5, level on both
+    assert not _always_best(level, 0b1010, 0b1010, 0)  # with the 4 out: two classes
+    assert _always_best(level, 0b1010, hand, 0)  # with the 4 in the same hand: equals
     player, _ = play_dev(0, tie_samples=20, stop_when_agreed=True)
     counts = {d.tiebreak.samples for d in player.decisions if d.tiebreak is not None}
     assert counts <= {AGREED_AFTER, 16, 20} and AGREED_AFTER in counts and 20 in counts
@@ -231,3 +236,30 @@ def test_close_cards_get_more_layouts_and_the_others_pay_for_them() -> None:
     player, _ = play_dev(0, tie_samples=20, stop_when_agreed=True, extend_close=True)
     counts = [d.tiebreak.samples for d in player.decisions if d.tiebreak is not None]
     assert max(counts) > 20 and sum(counts) <= 20 * len(counts)
+
+
+def test_where_the_samples_choose_alone_the_plans_are_made_when_read() -> None:
+    """plan_lazily: the samples come first; where one card (with its equals) takes the
+    most tricks alone it is played before any plan, and the plans that explain it are made
+    when the explanation reads the decision: the same layouts as an eager tie-break, the
+    card it names the card played, every legal card's average as it was.  Where cards of
+    two classes are level on the samples, the plans are made at once."""
+    player, rec = play_dev(0, plan_lazily=True)
+    unplanned = [d for d in player.decisions if d.later is not None]
+    planned = [d for d in player.decisions if d.later is None]
+    assert unplanned and planned
+    for d in unplanned:
+        tb = d.tiebreak  # plans now
+        assert d.later is None and d.planned is not None
+        assert d.card == rec.cards[d.cards_played]
+        if tb is None:  # every legal card the same: nothing was solved
+            continue
+        assert tb.card == (d.card if d.safety is None else d.safety.instead)
+        assert tb.samples == 20 or tb.samples == player._samples()
+        top = max(tb.tricks.values())
+        assert tb.tricks[tb.card] == top
+    for d in planned:  # cards of two classes level on the samples: planned at once
+        assert d.planned is not None and d.settled is not None
+    # The same deal eagerly: the same tricks.
+    _, eager_rec = play_dev(0)
+    assert eager_rec.declarer_tricks == rec.declarer_tricks

@@ -430,6 +430,7 @@ def _tofs(replan: str = "trick", **options: object) -> Player:
         safety=bool(options.get("safety", True)),
         discovery=bool(options.get("discovery", True)),
         open_cards=bool(options.get("open_cards", True)),
+        plan_lazily=bool(options.get("plan_lazily", False)),
         stop_when_agreed=bool(options.get("stop_when_agreed", False)),
         extend_close=bool(options.get("extend_close", False)),
         replan_on_ties=None

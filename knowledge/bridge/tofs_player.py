@@ -206,6 +206,9 @@ class TieBreak:
         return f" ({self.ranked} of {len(self.level) + 1} cards level)"
 
 
+Later = Callable[[], tuple[RunResult, "TieBreak | None", Callable[[], RunResult] | None]]
+
+
 @dataclass
 class Decision:
     """One planning run of a deal: where it was made and what it concluded.
@@ -218,18 +221,42 @@ class Decision:
 
     cards_played: int
     seat: int
-    run: RunResult
+    planned: RunResult | None
+    """the run the card came from (None until :attr:`run` asks ``later`` for it)"""
     card: int
-    tiebreak: TieBreak | None = None
+    settled: TieBreak | None = None
     deeper: Callable[[], RunResult] | None = field(default=None, repr=False)
+    """plans to the horizon from here (planned at the first call, the same run after)"""
     safety: SafetyPlay | None = None
     """where the card is a safety play in place of the samples' (or the plan's) card"""
-    """plans to the horizon from here (planned at the first call, the same run after)"""
+    later: Later | None = field(default=None, repr=False)
+    """where the samples chose the card before any plan was made
+    (:attr:`TofsDeclarer.plan_lazily`): the plans and the tie-break record, made when an
+    explanation first reads them"""
+
+    def _planned(self) -> RunResult:
+        if self.planned is None:
+            assert self.later is not None
+            self.planned, self.settled, self.deeper = self.later()
+            self.later = None
+        return self.planned
+
+    @property
+    def run(self) -> RunResult:
+        """The run the card came from: one trick ahead where the samples settled it."""
+        return self._planned()
+
+    @property
+    def tiebreak(self) -> TieBreak | None:
+        """How the samples settled the card, if they did."""
+        self._planned()
+        return self.settled
 
     @property
     def result(self) -> RunResult:
         """The planning run to the table's horizon (the explanation's tree)."""
-        return self.run if self.deeper is None else self.deeper()
+        run = self._planned()
+        return run if self.deeper is None else self.deeper()
 
 
 @dataclass
@@ -277,6 +304,11 @@ class TofsDeclarer:
     :attr:`stop_when_agreed` leaves; False: never more than the budget, as ``mcdd``.  Off
     with it (on 40 tune deals the two together lost 0.68 tricks a deal against 0.53 with
     neither)."""
+    plan_lazily: bool = False
+    """Solve the samples before planning, and plan only where they leave cards of two
+    classes level (then the plans say which cards were on offer); where one card takes
+    the most tricks alone, it is played and the plans that explain it are made when an
+    explanation reads them (:attr:`Decision.run`)."""
     open_cards: bool = True
     """Solve every legal card on the samples, not only the cards the plans offer, and play
     one that takes more tricks than all of those (the network missed it); False: the
@@ -299,6 +331,7 @@ class TofsDeclarer:
     _seen: int = 0
     _table: Table | None = None
     _safer_seen: dict[tuple[int, int], SafetyPlay | None] = field(default_factory=dict)
+    _saved: int = 0  # layouts of the board's budget that agreements left unsolved
 
     def __post_init__(self) -> None:
         if self.replan not in ("trick", "plan"):
@@ -313,6 +346,7 @@ class TofsDeclarer:
         self.decisions.clear()
         self._safer_seen.clear()
         self._policy, self._seen, self._table = None, 0, None
+        self._saved = 0
 
     def _table_for(self, info: Information) -> Table:
         if self._table is None or self._table.declarer != int(info.declarer):
@@ -336,27 +370,18 @@ class TofsDeclarer:
         card = self._follow_plan(pos, info, int(seat))
         if card is not None:
             return card
-        domain = self.domain or bridge_domain()
-        horizon = 1 if sensible_cards(pos, int(seat)) <= 1 else table.horizon
-        if horizon != table.horizon:
-            pos = _with_horizon(pos, horizon)
-        offer = self._offer_horizon(table)
-        deeper: Callable[[], RunResult] | None = None
-        ranker: Callable[[Mapping[str | int, tuple[Forced, ...]]], RunResult] | None = None
-        if offer < horizon:
-            # The samples settle every card on offer whatever its plan's value, and which
-            # cards are on offer does not depend on how far the plans look: look one
-            # trick ahead; the plans to the horizon are made when an explanation reads
-            # them (or, with tie_rank "plan", where the samples leave cards level).
-            full, net = pos, domain
-            deeper = cache(lambda: plan_position(full, net))
-            ranker = partial(plan_position, full, net, None)
-            result = plan_position(_with_horizon(pos, offer), domain)
-        else:
-            result = plan_position(pos, domain)
+        solved: list[tuple[dict[int, int], int]] | None = None
+        if self.plan_lazily:
+            first = self._sample_first(info, int(seat))
+            if first is not None and first[0] is not None:
+                return self._play_unplanned(info, int(seat), pos, first[0], first[1])
+            solved = first[1] if first is not None else None
+        result, deeper, ranker = self._plan(pos, table, int(seat))
         policy = result.policy
         tie = (
-            self._break_tie(policy, info, int(seat), deeper, ranker) if policy is not None else None
+            self._break_tie(policy, info, int(seat), deeper, ranker, solved)
+            if policy is not None
+            else None
         )
         self.nodes = result.nodes + (tie[2] if tie else 0)  # and the ranking run's
         if tie is not None and tie[0] is None:  # the samples' card, which no plan offered
@@ -381,6 +406,112 @@ class TofsDeclarer:
         )
         self._seen = len(info.plays) + 1
         return card
+
+    def _plan(
+        self, pos: Position, table: Table, seat: int
+    ) -> tuple[
+        RunResult,
+        Callable[[], RunResult] | None,
+        Callable[[Mapping[str | int, tuple[Forced, ...]]], RunResult] | None,
+    ]:
+        """Plan the decision: the run whose root offers the cards, the plans to the
+        horizon (made on demand where the run looked less far), and a ranker that plans
+        some of the cards alone to the horizon."""
+        domain = self.domain or bridge_domain()
+        horizon = 1 if sensible_cards(pos, seat) <= 1 else table.horizon
+        if horizon != table.horizon:
+            pos = _with_horizon(pos, horizon)
+        offer = self._offer_horizon(table)
+        if offer >= horizon:
+            return plan_position(pos, domain), None, None
+        # The samples settle every card on offer whatever its plan's value, and which
+        # cards are on offer does not depend on how far the plans look: look one trick
+        # ahead; the plans to the horizon are made when an explanation reads them (or,
+        # with tie_rank "plan", where the samples leave cards level).
+        full, net = pos, domain
+        deeper = cache(lambda: plan_position(full, net))
+        ranker = partial(plan_position, full, net, None)
+        return plan_position(_with_horizon(pos, offer), domain), deeper, ranker
+
+    def _sample_first(
+        self, info: Information, seat: int
+    ) -> tuple[int | None, list[tuple[dict[int, int], int]]] | None:
+        """Every legal card solved on the samples before any plan (as :meth:`_break_tie`
+        would solve them): the card where one class takes the most tricks alone (the
+        lowest of it; of a hand whose legal cards are all equals, the lowest, unsolved),
+        else None with the layouts solved; None where the samples do not choose."""
+        samples = self._samples()
+        if samples < 1 or not self.open_cards:
+            return None
+        hand, gone = info.hands[seat], info.gone
+        legal = _legal_cards(info, seat)
+        if class_representatives(legal, hand, gone).bit_count() <= 1:
+            return lowest_first(list(iter_cards(legal))), []
+        solved = self._solve(self._layouts(info), legal, samples, hand, gone)
+        mine = _means(solved, legal)
+        most = max(mine.values())
+        top = mask_of(c for c, v in mine.items() if v == most)
+        if class_representatives(top, hand, gone).bit_count() == 1:
+            return lowest_first(list(iter_cards(top))), solved
+        return None, solved
+
+    def _layouts(self, info: Information) -> list[tuple[Any, ...]]:
+        """The positions the samples solve: layouts from the board's seed and the cards
+        played (the first ``samples`` are mcdd's too)."""
+        drawn = self._samples() * (2 if self.extend_close else 1)
+        layouts = info.consistent_layouts(decision_rng(self.seed, len(info.plays)), drawn)
+        return [(h, info.trump, int(info.leader), info.trick) for h in layouts]
+
+    def _play_unplanned(
+        self,
+        info: Information,
+        seat: int,
+        pos: Position,
+        card: int,
+        solved: list[tuple[dict[int, int], int]],
+    ) -> int:
+        """Play the samples' card (or a safety play in its place) with no plan made; the
+        decision's plans are made when an explanation asks (:attr:`Decision.later`)."""
+        self._policy = None
+        self.note = "[Most tricks on the samples]" if solved else None
+        chosen = card
+        safer = self._safer(info, seat, card)
+        if safer is not None:
+            card, self.note = safer.card, "[Safety play]"
+        table = self._table_for(info)
+        later = partial(self._planned_later, pos, table, info, seat, chosen, solved)
+        self.decisions.append(
+            Decision(len(info.plays), seat, None, card, safety=safer, later=later)
+        )
+        self._seen = len(info.plays) + 1
+        return card
+
+    def _planned_later(
+        self,
+        pos: Position,
+        table: Table,
+        info: Information,
+        seat: int,
+        card: int,
+        solved: list[tuple[dict[int, int], int]],
+    ) -> tuple[RunResult, TieBreak | None, Callable[[], RunResult] | None]:
+        """The plans of a decision the samples made alone, and the tie-break as it would
+        have read had they been made first: the same layouts, the same card (or an equal
+        one the plans offered, named by its plan)."""
+        result, deeper, _ = self._plan(pos, table, seat)
+        tie = (
+            self._break_tie(result.policy, info, seat, deeper, None, solved)
+            if result.policy is not None and solved
+            else None
+        )
+        settled = tie[1] if tie is not None else None
+        if settled is not None and settled.card != card:
+            labels, tricks = dict(settled.labels), dict(settled.tricks)
+            if settled.card in labels:
+                labels[card] = labels.pop(settled.card)
+            tricks[card] = tricks.pop(settled.card)
+            settled = replace(settled, card=card, labels=labels, tricks=tricks)
+        return result, settled, deeper
 
     def _safer(self, info: Information, seat: int, card: int) -> SafetyPlay | None:
         """A safety play in place of ``card`` (:func:`~knowledge.bridge.safety.safety_play`)."""
@@ -419,6 +550,7 @@ class TofsDeclarer:
         seat: int,
         deeper: Callable[[], RunResult] | None = None,
         ranker: Callable[[Mapping[str | int, tuple[Forced, ...]]], RunResult] | None = None,
+        presolved: list[tuple[dict[int, int], int]] | None = None,
     ) -> tuple[int | None, TieBreak, int] | None:
         """Settle plans whose values are within the tie margin of the best.
 
@@ -453,11 +585,12 @@ class TofsDeclarer:
             return None
         labels = {c: node.children[i].label for c, i in tied.items()}
         every = len(tied) == len({int(e.step.args[1]) for e in node.children if e.step})
-        drawn = samples * (2 if self.extend_close else 1)  # the first are mcdd's too
-        layouts = info.consistent_layouts(decision_rng(self.seed, len(info.plays)), drawn)
-        positions = [(h, info.trump, int(info.leader), info.trick) for h in layouts]
         cards = legal if open_cards else mask_of(tied)
-        solved = self._solve(positions, cards, samples, hand, info.gone)
+        solved = (
+            presolved
+            if presolved and open_cards
+            else self._solve(self._layouts(info), cards, samples, hand, info.gone)
+        )
         mine = _means(solved, cards)
         tricks = {c: mine.get(c, 0.0) for c in tied}  # (DDS scores legal cards only)
         if open_cards:
@@ -504,22 +637,28 @@ class TofsDeclarer:
         self, positions: list[tuple[Any, ...]], cards: int, budget: int, hand: int, gone: int
     ) -> list[tuple[dict[int, int], int]]:
         """The layouts solved double dummy, a batch of :data:`AGREED_AFTER` at a time: with
-        :attr:`TofsDeclarer.stop_when_agreed`, once one of ``cards`` has been the best (or
-        level best) on every layout so far, the rest are not solved -- the cards agree,
+        :attr:`TofsDeclarer.stop_when_agreed`, once one of ``cards`` (with its equals) has
+        been the best on every layout so far, the rest are not solved -- the cards agree,
         and the averages would name the same card.  ``budget`` layouts are solved at most,
-        or all of ``positions`` (:attr:`TofsDeclarer.extend_close`) where after ``budget``
-        distinct cards are within :data:`CLOSE` tricks of the best: the layouts the cards
-        agreed on pay for those where a few more tell them apart."""
+        or more of ``positions`` (:attr:`TofsDeclarer.extend_close`) where after ``budget``
+        distinct cards are within :data:`CLOSE` tricks of the best, as far as the layouts
+        earlier agreements of the board left unsolved pay for them: the board never
+        solves more than the budget at each decision."""
         solved: list[tuple[dict[int, int], int]] = []
         while len(solved) < len(positions):
             start = len(solved)
-            if start >= budget and not _close(solved, cards, hand, gone):
-                break
             end = start + AGREED_AFTER
+            if start >= budget and (
+                self._saved < end - start or not _close(solved, cards, hand, gone)
+            ):
+                break
+            if start >= budget:
+                self._saved -= end - start  # paid for by layouts an agreement left
             end = min(end, budget) if start < budget else end  # the budget exactly
             solved += dd_solve_many(positions[start:end])
-            if self.stop_when_agreed and _always_best(solved, cards):
+            if self.stop_when_agreed and _always_best(solved, cards, hand, gone):
                 break
+        self._saved += max(0, budget - len(solved))
         return solved
 
     def _forced(self, node: PolicyNode, cards: list[int]) -> tuple[Forced, ...]:
@@ -693,15 +832,19 @@ def _close(solved: list[tuple[dict[int, int], int]], cards: int, hand: int, gone
     return class_representatives(near, hand, gone).bit_count() > 1
 
 
-def _always_best(solved: list[tuple[dict[int, int], int]], cards: int) -> bool:
-    """Whether some card of ``cards`` takes the most tricks among them on every layout."""
+def _always_best(
+    solved: list[tuple[dict[int, int], int]], cards: int, hand: int, gone: int
+) -> bool:
+    """Whether one card of ``cards`` (with its equals) takes the most tricks among them on
+    every layout, and only it: cards of two classes level on every layout so far are not
+    agreed on -- that is the common case, and the next layouts are where they differ."""
     best = cards
     for scores, _ in solved:
         top = max(scores.get(c, 0) for c in iter_cards(cards))
         best &= mask_of(c for c in iter_cards(cards) if scores.get(c, 0) == top)
         if not best:
             return False
-    return True
+    return class_representatives(best, hand, gone).bit_count() == 1
 
 
 def _with_horizon(pos: Position, horizon: int) -> Position:
