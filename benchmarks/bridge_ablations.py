@@ -132,3 +132,11 @@ def agreed_lazy(**o: object) -> Player:
     return _tofs(
         "trick", **{**o, "stop_when_agreed": True, "plan_lazily": True}, name="tofs-agreed-lazy"
     )
+
+
+def samples_only(**o: object) -> Player:
+    """No plan at any decision: the samples, a discovery play among level cards, the
+    safety play; the plans are made only for an explanation."""
+    return _tofs(
+        "trick", **{**o, "plan_lazily": True, "plan_level": False}, name="tofs-samples-only"
+    )

@@ -209,6 +209,9 @@ def test_the_cards_agreeing_on_the_first_batch_of_layouts_stops_the_samples() ->
     hand = 0b1110  # the spade 3, 4 and 5 (cards 1-3): touching, so equals
     agree = [({1: 9, 2: 8, 3: 9}, 0), ({1: 7, 2: 7, 3: 6}, 0)]  # card 1 best on both
     assert _always_best(agree, 0b1110, 0b0010, 0)  # held alone
+    # card 1 best on all three, but card 2 only a third of a trick behind on average
+    near = [({1: 9, 2: 9}, 0), ({1: 7, 2: 7}, 0), ({1: 8, 2: 7}, 0)]
+    assert not _always_best(near, 0b110, 0b1010, 0)
     split = [({1: 9, 2: 8}, 0), ({1: 7, 2: 8}, 0)]
     assert not _always_best(split, 0b110, 0b110, 0)
     level = [({1: 9, 3: 9}, 0), ({1: 7, 3: 7}, 0)]  # the 3 and the 5, level on both

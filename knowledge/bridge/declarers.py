@@ -431,6 +431,7 @@ def _tofs(replan: str = "trick", **options: object) -> Player:
         discovery=bool(options.get("discovery", True)),
         open_cards=bool(options.get("open_cards", True)),
         plan_lazily=bool(options.get("plan_lazily", False)),
+        plan_level=bool(options.get("plan_level", True)),
         stop_when_agreed=bool(options.get("stop_when_agreed", False)),
         extend_close=bool(options.get("extend_close", False)),
         replan_on_ties=None

@@ -85,6 +85,9 @@ AGREED_AFTER = 8
 """Layouts solved in a batch before the tie-break looks whether the cards agree (DDS's
 batch call solves them on every core at once)."""
 
+AGREED_GAP = 0.5
+"""Tricks on average by which the agreed card must lead every other card to stop early."""
+
 CLOSE = 0.1
 """Tricks on average within which two cards' samples are close enough to draw more
 layouts (:attr:`TofsDeclarer.extend_close`)."""
@@ -309,6 +312,10 @@ class TofsDeclarer:
     classes level (then the plans say which cards were on offer); where one card takes
     the most tricks alone, it is played and the plans that explain it are made when an
     explanation reads them (:attr:`Decision.run`)."""
+    plan_level: bool = True
+    """With :attr:`plan_lazily`: where the samples leave cards of two classes level, plan
+    and prefer a card a plan offered; False: take a discovery play or the lowest without
+    planning (the ablation that asks what the plans' offer is worth there)."""
     open_cards: bool = True
     """Solve every legal card on the samples, not only the cards the plans offer, and play
     one that takes more tricks than all of those (the network missed it); False: the
@@ -373,6 +380,8 @@ class TofsDeclarer:
         solved: list[tuple[dict[int, int], int]] | None = None
         if self.plan_lazily:
             first = self._sample_first(info, int(seat))
+            if first is not None and first[0] is None and not self.plan_level:
+                first = self._level_card(info, int(seat), first[1]), first[1]
             if first is not None and first[0] is not None:
                 return self._play_unplanned(info, int(seat), pos, first[0], first[1])
             solved = first[1] if first is not None else None
@@ -455,6 +464,17 @@ class TofsDeclarer:
             return lowest_first(list(iter_cards(top))), solved
         return None, solved
 
+    def _level_card(
+        self, info: Information, seat: int, solved: list[tuple[dict[int, int], int]]
+    ) -> int:
+        """Among cards of two classes or more level at the top of the samples, with no
+        plan: a discovery play if there is one, else the lowest (as ``mcdd``)."""
+        mine = _means(solved, _legal_cards(info, seat))
+        most = max(mine.values())
+        best = [c for c, v in mine.items() if v == most]
+        found = discovery_play(info, seat, best) if self.discovery else None
+        return found.card if found is not None else lowest_first(best)
+
     def _layouts(self, info: Information) -> list[tuple[Any, ...]]:
         """The positions the samples solve: layouts from the board's seed and the cards
         played (the first ``samples`` are mcdd's too)."""
@@ -507,9 +527,12 @@ class TofsDeclarer:
         settled = tie[1] if tie is not None else None
         if settled is not None and settled.card != card:
             labels, tricks = dict(settled.labels), dict(settled.tricks)
-            if settled.card in labels:
-                labels[card] = labels.pop(settled.card)
-            tricks[card] = tricks.pop(settled.card)
+            if _one_class([settled.card, card], info.hands[seat], info.gone):
+                if settled.card in labels:  # the equal card the plans offered names it
+                    labels[card] = labels.pop(settled.card)
+                tricks[card] = tricks.pop(settled.card)
+            else:  # (plan_level off: a level card the plans would not have taken)
+                tricks[card] = _means(solved, _legal_cards(info, seat))[card]
             settled = replace(settled, card=card, labels=labels, tricks=tricks)
         return result, settled, deeper
 
@@ -837,14 +860,22 @@ def _always_best(
 ) -> bool:
     """Whether one card of ``cards`` (with its equals) takes the most tricks among them on
     every layout, and only it: cards of two classes level on every layout so far are not
-    agreed on -- that is the common case, and the next layouts are where they differ."""
+    agreed on -- that is the common case, and the next layouts are where they differ --
+    nor is a card best everywhere by less than :data:`AGREED_GAP` tricks on average
+    (measured on 100 tune deals: stopping without the gap lost 5 boards and won none
+    against the full budget)."""
     best = cards
     for scores, _ in solved:
         top = max(scores.get(c, 0) for c in iter_cards(cards))
         best &= mask_of(c for c in iter_cards(cards) if scores.get(c, 0) == top)
         if not best:
             return False
-    return class_representatives(best, hand, gone).bit_count() == 1
+    if class_representatives(best, hand, gone).bit_count() != 1:
+        return False
+    mean = _means(solved, cards)
+    lead = max(mean.values())
+    others = [v for c, v in mean.items() if not best >> c & 1]
+    return not others or lead - max(others) >= AGREED_GAP
 
 
 def _with_horizon(pos: Position, horizon: int) -> Position:
