@@ -18,6 +18,7 @@ from knowledge.bridge.cards import Seat
 from knowledge.bridge.deal import PlayState
 from knowledge.bridge.players import PlayRecord
 from knowledge.bridge.tofs_player import (
+    AGREED_AFTER,
     Decision,
     TofsDeclarer,
     _skip_decompositions,
@@ -38,7 +39,8 @@ def test_close_cards_are_settled_by_the_most_tricks_on_the_samples(margin: float
     assert ties, "board 1 has decisions with close plans"
     for d in ties:
         tb = d.tiebreak
-        assert tb is not None and tb.samples == 12
+        # 12 layouts, or the first 8 where one card led on each by half a trick
+        assert tb is not None and tb.samples in (AGREED_AFTER, 12)
         tops = card_values(d.result)
         best = max(tops.values())
         # the cards the planner valued within the margin of the best, and no others but
@@ -258,7 +260,7 @@ def test_where_the_samples_choose_alone_the_plans_are_made_when_read() -> None:
         if tb is None:  # every legal card the same: nothing was solved
             continue
         assert tb.card == (d.card if d.safety is None else d.safety.instead)
-        assert tb.samples == 20 or tb.samples == player._samples()
+        assert tb.samples in (AGREED_AFTER, player._samples())
         top = max(tb.tricks.values())
         assert tb.tricks[tb.card] == top
     for d in planned:  # cards of two classes level on the samples: planned at once

@@ -432,7 +432,7 @@ def _tofs(replan: str = "trick", **options: object) -> Player:
         open_cards=bool(options.get("open_cards", True)),
         plan_lazily=bool(options.get("plan_lazily", False)),
         plan_level=bool(options.get("plan_level", True)),
-        stop_when_agreed=bool(options.get("stop_when_agreed", False)),
+        stop_when_agreed=bool(options.get("stop_when_agreed", True)),
         extend_close=bool(options.get("extend_close", False)),
         replan_on_ties=None
         if options.get("replan_on_ties") is None
