@@ -14,7 +14,9 @@ precondition), not by keeping an old file.
 
 Issue 31's (the time a deal): ``plan_ahead`` plans ``plan_tricks`` ahead at every
 decision, as before; ``rank_offer`` and ``rank_plan`` rank the cards the samples leave
-level by the one-trick plans or by plans of those cards to the horizon, not by rank::
+level by the one-trick plans or by plans of those cards to the horizon, not by rank;
+``every_layout`` solves the whole budget where the cards agree early; ``lazy`` plans only
+where the samples leave cards level, ``samples_only`` never::
 
     .venv/bin/python benchmarks/bridge_match.py --boards 0 --tune 40 --report 0 \
         --defenses dd --jobs 1 --declarers tofs,benchmarks.bridge_ablations:plan_ahead,\
@@ -107,31 +109,20 @@ def closed_cards(**o: object) -> Player:
     return _tofs("trick", **{**o, "open_cards": False}, name="tofs-closed-cards")
 
 
-def agreed(**o: object) -> Player:
-    """The samples stop once one card has been the best on every layout so far."""
-    return _tofs("trick", **{**o, "stop_when_agreed": True}, name="tofs-agreed")
+def every_layout(**o: object) -> Player:
+    """Every layout of the budget solved at every decision, as ``mcdd`` (no agreement)."""
+    return _tofs("trick", **{**o, "stop_when_agreed": False}, name="tofs-every-layout")
 
 
-def agreed_extended(**o: object) -> Player:
-    """The samples stop once the cards agree, and go on to twice the budget where distinct
-    cards stay within a tenth of a trick."""
-    return _tofs(
-        "trick",
-        **{**o, "stop_when_agreed": True, "extend_close": True},
-        name="tofs-agreed-extended",
-    )
+def extended(**o: object) -> Player:
+    """Twice the budget where distinct cards stay within a tenth of a trick, paid for by the
+    layouts agreements left unsolved."""
+    return _tofs("trick", **{**o, "extend_close": True}, name="tofs-extended")
 
 
 def lazy(**o: object) -> Player:
     """The samples first: plans only where they leave cards of two classes level."""
     return _tofs("trick", **{**o, "plan_lazily": True}, name="tofs-lazy")
-
-
-def agreed_lazy(**o: object) -> Player:
-    """Both: the samples stop once the cards agree, and plans only where they are level."""
-    return _tofs(
-        "trick", **{**o, "stop_when_agreed": True, "plan_lazily": True}, name="tofs-agreed-lazy"
-    )
 
 
 def samples_only(**o: object) -> Player:

@@ -13,15 +13,15 @@ or of none.  Without it, the top task tried all 144 pairs and searched the first
 blocking the road, for each: 164,569 nodes on Monroe-FO p02, where there is no hazard.
 
 What a task needs is worked out per method, over the task's parameters: its precondition's
-literals, what it pulls up from its actions, and what its compound steps need in turn
-(from a later step only where no earlier step can change the predicate: it holds at the
-start then).  The task needs what every method needs -- for a positive literal, in the
-least general form that each method's own version implies: where methods differ in an
-argument, or the argument is a method's own variable, any value will do.  Such a literal
-becomes ``(exists (?any1) (hazard_seriousness ?from ?to ?any1))`` in the method that pulls it
-up, which :mod:`.conditions` answers by scanning the predicate's facts.  A negative literal
-or an equality is kept only with all its arguments fixed (``(not (p ?x))`` for some ?x
-does not imply it for every one).
+literals, what it pulls up from its actions, and what its compound steps need in turn (from
+a later step only where no earlier step can change the literal -- by predicate and argument
+types, :mod:`.changes` -- so that it holds at the start then). The task needs what every
+method needs -- for a positive literal, in the least general form that each method's own
+version implies: where methods differ in an argument, or the argument is a method's own
+variable, any value will do. Such a literal becomes ``(exists (?any1) (hazard_seriousness
+?from ?to ?any1))`` in the method that pulls it up, which :mod:`.conditions` answers by
+scanning the predicate's facts. A negative literal or an equality is kept only with all its
+arguments fixed (``(not (p ?x))`` for some ?x does not imply it for every one).
 
 Sound: a method's precondition holds when it is applied, which is when its task starts;
 every method of a task needs a literal, so the task does.  The fixed point starts from
