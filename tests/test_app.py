@@ -56,6 +56,12 @@ async def run_problem(app: WorkbenchApp, pilot: Pilot[None], request: ProblemRef
     assert picker.select(request)
     await pilot.pause()
     assert picker.current is not None and picker.current.request == request
+    # The cursor moves after the next refresh (call_after_refresh): on a loaded machine
+    # one pause may not reach it.
+    for _ in range(40):
+        if picker.cursor_node is not None and picker.cursor_node.data == picker.current:
+            break
+        await pilot.pause(0.05)
     assert picker.cursor_node is not None and picker.cursor_node.data == picker.current
     await pilot.press("r")
     await app.workers.wait_for_complete()
