@@ -387,7 +387,7 @@ class TofsDeclarer:
             if first is not None and first[0] is None and not self.plan_level:
                 first = self._level_card(info, int(seat), first[1]), first[1]
             if first is not None and first[0] is not None:
-                return self._play_unplanned(info, int(seat), pos, first[0], first[1])
+                return self._play_unplanned(info, int(seat), pos, table, first[0], first[1])
             solved = first[1] if first is not None else None
         result, deeper, ranker = self._plan(pos, table, int(seat))
         policy = result.policy
@@ -491,6 +491,7 @@ class TofsDeclarer:
         info: Information,
         seat: int,
         pos: Position,
+        table: Table,
         card: int,
         solved: list[tuple[dict[int, int], int]],
     ) -> int:
@@ -502,7 +503,6 @@ class TofsDeclarer:
         safer = self._safer(info, seat, card)
         if safer is not None:
             card, self.note = safer.card, "[Safety play]"
-        table = self._table_for(info)
         later = partial(self._planned_later, pos, table, info, seat, chosen, solved)
         self.decisions.append(
             Decision(len(info.plays), seat, None, card, safety=safer, later=later)

@@ -24,16 +24,10 @@ from dataclasses import dataclass, field
 
 from .model import OBJECT, Atom, Delete, Domain, Effect, EffectAnd, EffectForall, Var, When
 
-__all__ = ["Changes", "Types", "changed_predicates", "domain_overlap"]
+__all__ = ["Changes", "Types", "domain_overlap"]
 
 Types = tuple[str, ...]  # a term's types: several for ``(either a b)``
 Signature = tuple[str, tuple[Types, ...]]  # a predicate and the types of its arguments
-
-
-def changed_predicates(domain: Domain) -> dict[str, frozenset[str]]:
-    """The predicates each action and each task can change (add or delete): a task's are
-    those of every subtask of every one of its methods, to a fixed point."""
-    return {name: frozenset(p for p, _ in sigs) for name, sigs in _signatures(domain).items()}
 
 
 @dataclass(frozen=True)
@@ -45,6 +39,7 @@ class Changes:
     overlap: Callable[[Types, Types], bool]
     predicates: Mapping[str, frozenset[str]] = field(default_factory=dict)
     constants: Mapping[str, Types] = field(default_factory=dict)
+    actions: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, domain: Domain, overlap: Callable[[Types, Types], bool] | None = None) -> Changes:
@@ -54,7 +49,13 @@ class Changes:
             overlap or domain_overlap(domain),
             {name: frozenset(p for p, _ in sigs) for name, sigs in signatures.items()},
             {c.name: c.types for c in domain.constants},
+            frozenset(a.name for a in domain.actions),
         )
+
+    @property
+    def changing(self) -> frozenset[str]:
+        """The predicates some action adds or deletes (the others are static)."""
+        return frozenset().union(*(self.predicates.get(a, frozenset()) for a in self.actions))
 
     def can_change(self, steps: Iterable[str], literal: Atom, types: Mapping[str, Types]) -> bool:
         """Whether any of ``steps`` can change ``literal``, whose variables have ``types``
@@ -64,12 +65,7 @@ class Changes:
             if literal.predicate not in self.predicates.get(step, ()):
                 continue
             if mine is None:
-                mine = tuple(
-                    types.get(a.name, (OBJECT,))
-                    if isinstance(a, Var)
-                    else self.constants.get(a.name, (OBJECT,))
-                    for a in literal.args
-                )
+                mine = _arg_types(literal, types, self.constants)
             for predicate, theirs in self.signatures[step]:
                 if predicate == literal.predicate and all(
                     self.overlap(a, b) for a, b in zip(mine, theirs, strict=True)
@@ -96,6 +92,17 @@ def domain_overlap(domain: Domain) -> Callable[[Types, Types], bool]:
     return overlap
 
 
+def _arg_types(
+    atom: Atom, types: Mapping[str, Types], constants: Mapping[str, Types]
+) -> tuple[Types, ...]:
+    """The types of each argument of ``atom``: a variable's from ``types``, a constant's
+    as declared, anything where neither says."""
+    return tuple(
+        types.get(a.name, (OBJECT,)) if isinstance(a, Var) else constants.get(a.name, (OBJECT,))
+        for a in atom.args
+    )
+
+
 def _signatures(domain: Domain) -> dict[str, frozenset[Signature]]:
     """Per action, the signature of each atom it adds or deletes; per task, the union over
     every subtask of every method, to a fixed point."""
@@ -104,17 +111,7 @@ def _signatures(domain: Domain) -> dict[str, frozenset[Signature]]:
     def walk(effect: Effect | None, types: Mapping[str, Types], into: set[Signature]) -> None:
         if isinstance(effect, Atom | Delete):
             atom = effect if isinstance(effect, Atom) else effect.atom
-            into.add(
-                (
-                    atom.predicate,
-                    tuple(
-                        types.get(a.name, (OBJECT,))
-                        if isinstance(a, Var)
-                        else constants.get(a.name, (OBJECT,))
-                        for a in atom.args
-                    ),
-                )
-            )
+            into.add((atom.predicate, _arg_types(atom, types, constants)))
         elif isinstance(effect, EffectAnd):
             for part in effect.parts:
                 walk(part, types, into)

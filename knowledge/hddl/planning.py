@@ -393,7 +393,10 @@ def compile_problem(
     )
     by_name = {a.name: a for a in domain.actions}
     needs = start_needs(written_domain, changes, static=not through)
-    through = through and needs != start_needs(written_domain, changes, static=True)
+    changing = changes.changing
+    through = through and any(
+        n.kind != "eq" and n.predicate in changing for ns in needs.values() for n in ns
+    )
     own_methods = {m.name: m for m in written_domain.methods}
     for index, (method, method_spec) in enumerate(zip(domain.methods, spec.methods, strict=True)):
         info = tasks[method.task.name]
@@ -833,9 +836,7 @@ def start_needs(
     at hand."""
     changes = Changes.of(domain) if changes is None else changes
     actions = {a.name: a for a in domain.actions}
-    changing = frozenset().union(
-        *(changes.predicates.get(a.name, frozenset()) for a in domain.actions)
-    )
+    changing = changes.changing
     return task_needs(
         domain.methods,
         lambda m, known: _checks(m, actions, changes, known),
