@@ -43,8 +43,15 @@ for i in range(count):
 
 
 def _committed(out: str) -> set[str]:
-    """The names a writer reported as committed."""
-    return {line.split()[1] for line in out.splitlines() if line.startswith("committed ")}
+    """The names a writer reported as committed, from whole lines only: a writer killed
+    while printing leaves half a line (CI once saw a bare ``committed``), and half a report
+    is no report."""
+    lines = out.split("\n")[:-1]
+    return {
+        line.split()[1]
+        for line in lines
+        if len(line.split()) == 2 and line.startswith("committed ")
+    }
 
 
 def _env() -> dict[str, str]:
