@@ -15,8 +15,9 @@ precondition), not by keeping an old file.
 Issue 31's (the time a deal): ``plan_ahead`` plans ``plan_tricks`` ahead at every
 decision, as before; ``rank_offer`` and ``rank_plan`` rank the cards the samples leave
 level by the one-trick plans or by plans of those cards to the horizon, not by rank;
-``every_layout`` solves the whole budget where the cards agree early; ``lazy`` plans only
-where the samples leave cards level, ``samples_only`` never::
+``every_layout`` solves the whole budget where the cards agree early; ``planned_first``
+plans at every decision before the samples (the shipped declarer plans only where the
+samples leave cards level), ``samples_only`` never::
 
     .venv/bin/python benchmarks/bridge_match.py --boards 0 --tune 40 --report 0 \
         --defenses dd --jobs 1 --declarers tofs,benchmarks.bridge_ablations:plan_ahead,\
@@ -120,9 +121,10 @@ def extended(**o: object) -> Player:
     return _tofs("trick", **{**o, "extend_close": True}, name="tofs-extended")
 
 
-def lazy(**o: object) -> Player:
-    """The samples first: plans only where they leave cards of two classes level."""
-    return _tofs("trick", **{**o, "plan_lazily": True}, name="tofs-lazy")
+def planned_first(**o: object) -> Player:
+    """The plans before the samples at every decision (the default before plans were made
+    lazily): the samples then settle the cards the plans offered."""
+    return _tofs("trick", **{**o, "plan_lazily": False}, name="tofs-planned-first")
 
 
 def samples_only(**o: object) -> Player:

@@ -16,6 +16,7 @@ from knowledge.bridge import DATA_DIR
 from knowledge.bridge.cards import Seat, parse_card
 from knowledge.bridge.critics import critics
 from knowledge.bridge.deal import Contract, Deal, PlayState
+from knowledge.bridge.declarers import make_declarer
 from knowledge.bridge.information import declarer_info
 from knowledge.bridge.pbn import read_pbn
 from knowledge.bridge.position import Table, position_of
@@ -227,13 +228,15 @@ def test_figure_5_1_makes_5_spades_by_setting_up_the_club_ruff(defence: str) -> 
     (then the heuristic one) and the heuristic defence the planner does the same."""
     from knowledge.bridge.match import play_problem, problem_from_record
 
-    record = read_pbn(DEALS / "fig5-1.pbn")[0]
-    rec = play_problem(problem_from_record(record), "tofs", defence, options={"dd_analysis": False})
+    problem = problem_from_record(read_pbn(DEALS / "fig5-1.pbn")[0])
+    player = make_declarer("tofs", board=problem.board, vulnerable=problem.declarer_vulnerable)
+    rec = play_problem(problem, player, defence)
     assert rec.declarer_tricks >= 11  # 5♠ made
-    notes = [n for n, s in zip(rec.notes, rec.seats, strict=True) if n and s in (0, 2)]
+    log = player.log_notes(rec.notes)  # type: ignore[attr-defined]
+    notes = [n for n, s in zip(log, rec.seats, strict=True) if n and s in (0, 2)]
     assert notes.count("[Set up a club ruff]") >= 2
     first_trump_lead = next(i for i, c in enumerate(rec.cards) if i % 4 == 0 and c // 13 == 0)
-    setups = [i for i, n in enumerate(rec.notes) if n == "[Set up a club ruff]"]
+    setups = [i for i, n in enumerate(log) if n == "[Set up a club ruff]"]
     assert setups and setups[1] < first_trump_lead  # both club leads before drawing trump
 
 

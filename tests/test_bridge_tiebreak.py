@@ -14,7 +14,7 @@ import json
 
 import pytest
 
-from knowledge.bridge.cards import Seat
+from knowledge.bridge.cards import Seat, class_representatives, mask_of
 from knowledge.bridge.deal import PlayState
 from knowledge.bridge.players import PlayRecord
 from knowledge.bridge.tofs_player import (
@@ -54,10 +54,20 @@ def test_close_cards_are_settled_by_the_most_tricks_on_the_samples(margin: float
         assert tb.tricks[tb.card] == max(tb.tricks.values())
     if margin == MARGIN:
         assert all(d.tiebreak.every for d in ties)  # type: ignore[union-attr]
-        # every decision with two cards on offer was settled on the samples
-        assert all(
-            d.tiebreak is not None for d in player.decisions if len(card_values(d.result)) > 1
-        )
+        # every decision with two cards on offer that are not equals (the samples are not
+        # asked to choose between the ♦2 and the ♦3 when the ♦2 is gone) was settled on
+        # the samples
+        unequal = [d for d in player.decisions if _unequal(rec, d, card_values(d.result))]
+        assert unequal and all(d.tiebreak is not None for d in unequal)
+
+
+def _unequal(rec: PlayRecord, d: Decision, offered: dict[int, float]) -> bool:
+    """Whether cards ``offered`` at ``d`` include two that are not equals in the hand."""
+    state = PlayState.start(rec.deal, rec.contract, rec.declarer)
+    for c in rec.cards[: d.cards_played]:
+        state.play(c)
+    gone = mask_of(rec.cards[: d.cards_played])
+    return class_representatives(mask_of(offered), state.hands[d.seat], gone).bit_count() > 1
 
 
 def test_close_plans_within_a_trick_are_planned_afresh() -> None:

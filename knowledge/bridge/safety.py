@@ -174,11 +174,16 @@ def safety_play(
         return analyse_lead(hands, missing, vacant, tricks, seat, voids=voids, budget=budget)
 
     try:
-        analyses = {t: analyse(t) for t in (need - 1, need, need + 1) if 1 <= t <= most}
+        analyses = {need: analyse(need)}
+        chosen = analyses[need].line(card - suit * 13)
+        # Only a card surer of the need than the samples' can replace theirs: where none
+        # is, the analyses one trick either side (for the score) are not made.
+        if chosen is None or all(
+            line.chance <= chosen.chance + MARGIN for line in analyses[need].lines
+        ):
+            return None
+        analyses.update({t: analyse(t) for t in (need - 1, need + 1) if 1 <= t <= most})
     except TooLarge:
-        return None
-    chosen = analyses[need].line(card - suit * 13)
-    if chosen is None:
         return None
 
     def chance(rank: int, tricks: int) -> float:

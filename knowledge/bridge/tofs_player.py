@@ -47,7 +47,7 @@ workbench show.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache, partial
 from pathlib import Path
@@ -209,7 +209,9 @@ class TieBreak:
         return f" ({self.ranked} of {len(self.level) + 1} cards level)"
 
 
-Later = Callable[[], tuple[RunResult, "TieBreak | None", Callable[[], RunResult] | None]]
+Later = Callable[
+    [], tuple[RunResult, "TieBreak | None", Callable[[], RunResult] | None, str | None]
+]
 
 
 @dataclass
@@ -236,13 +238,22 @@ class Decision:
     """where the samples chose the card before any plan was made
     (:attr:`TofsDeclarer.plan_lazily`): the plans and the tie-break record, made when an
     explanation first reads them"""
+    noted: str | None = None
+    """the play log's note for the card (set by ``later`` where the plans came after)"""
 
     def _planned(self) -> RunResult:
         if self.planned is None:
             assert self.later is not None
-            self.planned, self.settled, self.deeper = self.later()
+            self.planned, self.settled, self.deeper, self.noted = self.later()
             self.later = None
         return self.planned
+
+    @property
+    def note(self) -> str | None:
+        """The play log's note: the plan's label, as planning first would have written it
+        ("[Set up a club ruff]"), "[Safety play]", or "[Most tricks on the samples]"."""
+        self._planned()
+        return self.noted
 
     @property
     def run(self) -> RunResult:
@@ -308,14 +319,13 @@ class TofsDeclarer:
     :attr:`stop_when_agreed` leaves; False: never more than the budget, as ``mcdd``.  Off
     with it (on 40 tune deals the two together lost 0.68 tricks a deal against 0.53 with
     neither)."""
-    plan_lazily: bool = False
+    plan_lazily: bool = True
     """Solve the samples before planning, and plan only where they leave cards of two
     classes level (then the plans say which cards were on offer); where one card takes
     the most tricks alone, it is played and the plans that explain it are made when an
-    explanation reads them (:attr:`Decision.run`).  On 100 tune deals: the same cards as
-    planning first (up to equal cards), in 9 % less time.  Off, because the play log's
-    note on such a card would be "[Most tricks on the samples]" rather than its plan's
-    label: the play log and the workbench would need to ask for the plans afterwards."""
+    explanation or the play log reads them (:attr:`Decision.run`, :meth:`log_notes`).
+    On 100 tune deals: the same cards as planning first (up to equal cards), in 9 % less
+    time; False: plan first at every decision (the ``planned_first`` ablation)."""
     plan_level: bool = True
     """With :attr:`plan_lazily`: where the samples leave cards of two classes level, plan
     and prefer a card a plan offered; False: take a discovery play or the lowest without
@@ -358,6 +368,18 @@ class TofsDeclarer:
         self._safer_seen.clear()
         self._policy, self._seen, self._table = None, 0, None
         self._saved = 0
+
+    def log_notes(self, recorded: Sequence[str | None], start: int = 0) -> list[str | None]:
+        """The play log's notes of a board this declarer played (``recorded``: the record's
+        notes, the first for the card after ``start`` cards of the deal), each decision's
+        note as planning first would have written it: the decisions the samples made alone
+        are planned now (:attr:`Decision.note`)."""
+        notes = list(recorded)
+        for d in self.decisions:
+            i = d.cards_played - start
+            if 0 <= i < len(notes):
+                notes[i] = d.note
+        return notes
 
     def _table_for(self, info: Information) -> Table:
         if self._table is None or self._table.declarer != int(info.declarer):
@@ -414,7 +436,14 @@ class TofsDeclarer:
             card, self._policy, self.note = safer.card, None, "[Safety play]"
         self.decisions.append(
             Decision(
-                len(info.plays), int(seat), result, card, tie[1] if tie else None, deeper, safer
+                len(info.plays),
+                int(seat),
+                result,
+                card,
+                tie[1] if tie else None,
+                deeper,
+                safer,
+                noted=self.note,
             )
         )
         self._seen = len(info.plays) + 1
@@ -503,7 +532,7 @@ class TofsDeclarer:
         safer = self._safer(info, seat, card)
         if safer is not None:
             card, self.note = safer.card, "[Safety play]"
-        later = partial(self._planned_later, pos, table, info, seat, chosen, solved)
+        later = partial(self._planned_later, pos, table, info, seat, chosen, solved, safer)
         self.decisions.append(
             Decision(len(info.plays), seat, None, card, safety=safer, later=later)
         )
@@ -518,16 +547,18 @@ class TofsDeclarer:
         seat: int,
         card: int,
         solved: list[tuple[dict[int, int], int]],
-    ) -> tuple[RunResult, TieBreak | None, Callable[[], RunResult] | None]:
-        """The plans of a decision the samples made alone, and the tie-break as it would
-        have read had they been made first: the same layouts, the same card (or an equal
-        one the plans offered, named by its plan)."""
+        safer: SafetyPlay | None = None,
+    ) -> tuple[RunResult, TieBreak | None, Callable[[], RunResult] | None, str | None]:
+        """The plans of a decision the samples made alone, the tie-break and the play log's
+        note as they would have read had the plans been made first: the same layouts, the
+        same card (or an equal one the plans offered, named by its plan)."""
         result, deeper, _ = self._plan(pos, table, seat)
         tie = (
             self._break_tie(result.policy, info, seat, deeper, None, solved)
             if result.policy is not None and solved
             else None
         )
+        note = "[Safety play]" if safer is not None else self._note(result, tie, seat, pos)
         settled = tie[1] if tie is not None else None
         if settled is not None and settled.card != card:
             labels, tricks = dict(settled.labels), dict(settled.tricks)
@@ -538,7 +569,27 @@ class TofsDeclarer:
             else:  # (plan_level off: a level card the plans would not have taken)
                 tricks[card] = _means(solved, _legal_cards(info, seat))[card]
             settled = replace(settled, card=card, labels=labels, tricks=tricks)
-        return result, settled, deeper
+        return result, settled, deeper, note
+
+    def _note(
+        self,
+        result: RunResult,
+        tie: tuple[int | None, TieBreak, int] | None,
+        seat: int,
+        pos: Position,
+    ) -> str | None:
+        """The note :meth:`_card_from` writes for the alternative the tie-break took (the
+        plan's own choice where nothing was tied); the samples' words where no plan
+        offered the card."""
+        if result.policy is None:
+            return None
+        node = _skip_decompositions(result.policy)
+        index = node.chosen if tie is None else tie[0]
+        if index is None or node.kind != "decision" or node.agent != seat:
+            return "[Most tricks on the samples]" if tie is not None else None
+        edge = node.children[index]
+        label = self._method_label(edge.method, seat, edge.bindings, pos)
+        return f"[{label}]" if label else None
 
     def _safer(self, info: Information, seat: int, card: int) -> SafetyPlay | None:
         """A safety play in place of ``card`` (:func:`~knowledge.bridge.safety.safety_play`)."""

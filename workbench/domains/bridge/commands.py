@@ -191,7 +191,10 @@ def _play_data(problem: Any, rec: Any, player: Any, explain: str) -> dict[str, A
 
     state = PlayState.start(rec.deal, rec.contract, rec.declarer)
     tricks: list[dict[str, Any]] = []
-    notes: list[str | None] = list(rec.notes)
+    # The declarer's own notes where it keeps them (the TOFS declarer plans the decisions
+    # its samples made alone only when asked): the play log names every card's plan.
+    log_notes = getattr(player, "log_notes", None)
+    notes: list[str | None] = log_notes(rec.notes) if log_notes else list(rec.notes)
     side = rec.declarer & 1
     for i, c in enumerate(rec.cards):
         state.play(c)
