@@ -133,3 +133,9 @@ def samples_only(**o: object) -> Player:
     return _tofs(
         "trick", **{**o, "plan_lazily": True, "plan_level": False}, name="tofs-samples-only"
     )
+
+
+def unread_lead(**o: object) -> Player:
+    """The samples drawn uniformly over what declarer has seen, as ``mcdd``'s, not in
+    proportion to how well the opening lead agrees with each layout."""
+    return _tofs("trick", **{**o, "read_lead": False}, name="tofs-unread-lead")

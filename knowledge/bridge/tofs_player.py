@@ -71,6 +71,7 @@ from knowledge.bridge.critics import critics
 from knowledge.bridge.deal import Contract, PlayState
 from knowledge.bridge.discovery import Discovery, discovery_play
 from knowledge.bridge.information import Information
+from knowledge.bridge.lead_reading import read_layouts
 from knowledge.bridge.network import SEATS, card_text, registry
 from knowledge.bridge.players import dd_solve_many, decision_rng, lowest_first
 from knowledge.bridge.position import Position, Table, as_four, position_of
@@ -341,6 +342,10 @@ class TofsDeclarer:
     """Play the card of the chosen card's suit that is surest of the tricks the contract
     needs from it, where it is surer (:mod:`knowledge.bridge.safety`); False: the samples'
     card (the ablation)."""
+    read_lead: bool = True
+    """Draw the samples in proportion to how well the opening lead agrees with each
+    layout by the leading conventions (:mod:`knowledge.bridge.lead_reading`); False:
+    uniformly over what declarer has seen, as ``mcdd`` does (the ablation)."""
     seed: int = 0
     vulnerable: bool = False
     name: str = "tofs"
@@ -510,9 +515,15 @@ class TofsDeclarer:
 
     def _layouts(self, info: Information) -> list[tuple[Any, ...]]:
         """The positions the samples solve: layouts from the board's seed and the cards
-        played (the first ``samples`` are mcdd's too)."""
+        played (mcdd's, where the lead is not read), in proportion to how well the opening
+        lead agrees with them (:attr:`read_lead`)."""
         drawn = self._samples() * (2 if self.extend_close else 1)
-        layouts = info.consistent_layouts(decision_rng(self.seed, len(info.plays)), drawn)
+        rng = decision_rng(self.seed, len(info.plays))
+        layouts = (
+            read_layouts(info, rng, drawn)
+            if self.read_lead
+            else info.consistent_layouts(rng, drawn)
+        )
         return [(h, info.trump, int(info.leader), info.trick) for h in layouts]
 
     def _play_unplanned(
