@@ -78,11 +78,14 @@ def lead_weight(info: Information, hands: tuple[int, ...]) -> float:
 def read_layouts(info: Information, rng: random.Random, n: int) -> list[tuple[int, int, int, int]]:
     """``n`` layouts drawn from ``info`` in proportion to :func:`lead_weight` (rejection
     sampling, at most :data:`DRAWS` draws a layout)."""
+    if not info.plays or info.plays[0][0] not in info.hidden:
+        return info.consistent_layouts(rng, n)  # nothing to read: mcdd's layouts
     kept: list[tuple[int, int, int, int]] = []
     draws = 0
     while len(kept) < n:
         hands = info.sample(rng)
         draws += 1
-        if draws > DRAWS * n or rng.random() < lead_weight(info, hands):
+        weight = lead_weight(info, hands)
+        if weight >= 1.0 or draws > DRAWS * n or rng.random() < weight:
             kept.append(hands)
     return kept

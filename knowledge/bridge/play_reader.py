@@ -145,8 +145,8 @@ def _settled(tie: TieBreak, shown: int = 3) -> str:
     level = f"; {tie.ranked} of {len(tie.level) + 1} cards level played" if tie.ranked else ""
     found = f" {tie.discovery.text()}." if tie.discovery is not None else ""
     return (
-        f"{len(cards)} cards {tie.close}, settled on {tie.samples} layouts sampled from what "
-        f"declarer knows, solved double dummy (average tricks from here: {each}{more}){level}."
+        f"{len(cards)} cards {tie.close}, settled on {tie.samples} layouts sampled from "
+        f"{tie.drawn_from}, solved double dummy (average tricks from here: {each}{more}){level}."
         f"{found}"
     )
 

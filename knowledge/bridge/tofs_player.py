@@ -164,6 +164,14 @@ class TieBreak:
     ("the lowest"); empty when it had the most alone, or the others were equal cards"""
     discovery: Discovery | None = None
     """where the card is a winner cashed before a guess the level cards included"""
+    lead_read: bool = False
+    """the layouts were drawn in proportion to how well the opening lead agrees with them"""
+
+    @property
+    def drawn_from(self) -> str:
+        """Where the layouts came from, in words."""
+        read = " and the opening lead suggests" if self.lead_read else ""
+        return f"what declarer knows{read}"
 
     @property
     def close(self) -> str:
@@ -186,13 +194,13 @@ class TieBreak:
         if not self.offered:
             return (
                 f"{len(self.labels)} cards {self.close}; on {self.samples} layouts sampled "
-                f"from what declarer knows, solved double dummy, {card_text(self.card)}, "
+                f"from {self.drawn_from}, solved double dummy, {card_text(self.card)}, "
                 f"which no plan offered, takes the most tricks (average tricks from here: "
                 f"{each}): {card_text(self.card)} played"
             )
         return (
             f"{len(self.tricks)} cards {self.close}; settled on {self.samples} layouts "
-            f"sampled from what declarer knows, solved double dummy (average tricks "
+            f"sampled from {self.drawn_from}, solved double dummy (average tricks "
             f"from here: {each}): {self.labels[self.card]} played{self.level_text()}"
             + (f". {self.discovery.text()}" if self.discovery is not None else "")
         )
@@ -526,6 +534,11 @@ class TofsDeclarer:
         )
         return [(h, info.trump, int(info.leader), info.trick) for h in layouts]
 
+    def _lead_read(self, info: Information) -> bool:
+        """Whether the layouts at this decision were drawn by the opening lead: read, and
+        led by a defender."""
+        return self.read_lead and bool(info.plays) and info.plays[0][0] in info.hidden
+
     def _play_unplanned(
         self,
         info: Information,
@@ -689,7 +702,15 @@ class TofsDeclarer:
             if not tricks or most > max(tricks.values()) + 1e-9:
                 card = lowest_first([c for c, v in mine.items() if v == most])
                 tricks[card] = most
-                unoffered = TieBreak(len(solved), margin, tricks, labels, card, every)
+                unoffered = TieBreak(
+                    len(solved),
+                    margin,
+                    tricks,
+                    labels,
+                    card,
+                    every,
+                    lead_read=self._lead_read(info),
+                )
                 return None, unoffered, 0
             if len(tied) < 2:
                 return None  # the one card offered is the samples' best too
@@ -719,7 +740,9 @@ class TofsDeclarer:
                 else "the one-trick plans' choice"
             )
         card = best[0]
-        tie = TieBreak(len(solved), margin, tricks, labels, card, every, ranked, found)
+        tie = TieBreak(
+            len(solved), margin, tricks, labels, card, every, ranked, found, self._lead_read(info)
+        )
         return tied[card], tie, ran
 
     def _solve(
