@@ -29,6 +29,7 @@ import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from engine.tofs.results import Blame, Failure
 from engine.tofs.search.records import NO_METHOD
@@ -57,6 +58,18 @@ LIMIT = 5  # suspects shown, at most (issue 28: "at most five")
 FINDINGS = 4  # of them, this module's findings about the decisive literal
 
 _CALL = re.compile(r"^\((\S+)((?:\s+[^\s()]+)*)\)$")
+
+
+@dataclass(frozen=True, slots=True)
+class _Frame:
+    """A method open on the path: the steps it has left, the entry that opened it, and
+    the method open around it (shared by every frame opened inside)."""
+
+    method: Method
+    left: int
+    entry: _Step
+    parent: _Frame | None
+    depth: int = 1
 
 
 @dataclass(frozen=True)
@@ -741,31 +754,45 @@ class _Diagnosis:
         """The actions applied on the path before the failure, in order."""
         return [s for s in self.path if not s.method and s.name in self.actions]
 
-    def _stacks(self) -> list[list[tuple[Method, int]]]:
-        """For each entry of the path (and one past its end, the failing task), the open
-        methods above it with the 1-based step each is at, outermost first."""
-        return [[(m, k) for m, k, _ in level] for level in self._open()]
+    def _stack(self, i: int) -> list[tuple[Method, int]]:
+        """The open methods above entry ``i`` of the path (-1: one past its end, the
+        failing task) with the 1-based step each is at, outermost first."""
+        return [(m, k) for m, k, _ in self._open(i)]
 
-    def _open(self) -> list[list[tuple[Method, int, _Step]]]:
-        """:meth:`_stacks` with the path entry that opened each method (its bindings)."""
-        out: list[list[tuple[Method, int, _Step]]] = []
-        stack: list[tuple[Method, list[int], _Step]] = []  # (method, [steps left], entry)
+    def _open(self, i: int) -> list[tuple[Method, int, _Step]]:
+        """:meth:`_stack` with the path entry that opened each method (its bindings)."""
+        out: list[tuple[Method, int, _Step]] = []
+        frame = self._frames[i]
+        while frame is not None:
+            out.append((frame.method, len(frame.method.subtasks) - frame.left, frame.entry))
+            frame = frame.parent
+        out.reverse()
+        return out
+
+    @cached_property
+    def _frames(self) -> list[_Frame | None]:
+        """For each entry of the path and one past its end, the innermost open method:
+        frames share their parents, so a path thousands of steps deep (a failure after a
+        long search) costs one frame an entry, not its whole stack."""
+        out: list[_Frame | None] = []
+        top: _Frame | None = None
         for s in [*self.path, None]:
-            while stack and stack[-1][1][0] == 0:
-                stack.pop()
-            if stack:
-                stack[-1][1][0] -= 1
-            out.append([(m, len(m.subtasks) - left[0], e) for m, left, e in stack])
+            while top is not None and top.left == 0:
+                top = top.parent
+            if top is not None:
+                top = _Frame(top.method, top.left - 1, top.entry, top.parent, top.depth)
+            out.append(top)
             method = self.methods.get(s.method) if s is not None and s.method else None
             if s is not None and method is not None:
-                stack.append((method, [len(method.subtasks)], s))
+                depth = 1 if top is None else top.depth + 1
+                top = _Frame(method, len(method.subtasks), s, top, depth)
         return out
 
     def _later_adder(self, pred: str, args: tuple[str, ...]) -> list[Blame]:
         """A method above the failing step whose later step -- an action -- adds the very
         literal (its arguments as the path bound them): the two steps may stand in the
         wrong order.  The nearest such method."""
-        for method, k, entry in reversed(self._open()[-1]):
+        for method, k, entry in reversed(self._open(-1)):
             binding = dict(zip((_name(t) for t in method.task.args), entry.args, strict=False))
             binding.update(entry.bound)
             for j in range(k, len(method.subtasks)):
@@ -807,8 +834,7 @@ class _Diagnosis:
                 deleting = None
         if deleting is None:
             return []
-        stacks = self._stacks()
-        above, below = stacks[deleting], stacks[-1]
+        above, below = self._stack(deleting), self._stack(-1)
         for depth in range(min(len(above), len(below)) - 1, -1, -1):
             (m1, a), (m2, b) = above[depth], below[depth]
             if m1 is not m2 or not 0 < a < b <= len(m1.subtasks):
@@ -833,8 +859,7 @@ class _Diagnosis:
         """An action of the path that adds ``pred`` for other objects, an earlier step of
         the method whose own step failed: one of the two calls may pass the wrong variable
         (visit ?to where unvisit ?from needs (visited ?from))."""
-        stacks = self._stacks()
-        below = stacks[-1]
+        below = self._stack(-1)
         for i in range(len(self.path) - 1, -1, -1):
             step = self.path[i]
             action = self.actions.get(step.name) if not step.method else None
@@ -847,7 +872,10 @@ class _Diagnosis:
             # Both must be steps of one method instance itself, not deeper down: a step
             # that moves on before a recursive call adds the literal for other objects
             # by design.
-            above = stacks[i]
+            frame = self._frames[i]
+            if frame is None or frame.depth != len(below):
+                continue  # (the depth first: a long path's stacks are long)
+            above = self._stack(i)
             if not above or len(above) != len(below):
                 continue
             if any(x[0] is not y[0] for x, y in zip(above, below, strict=True)):
@@ -874,7 +902,7 @@ class _Diagnosis:
     def _parent(self) -> tuple[str, int] | None:
         """The method whose step the failing task is, with the step's 1-based position
         (the innermost of :meth:`_stacks` past the path's end)."""
-        open_here = self._stacks()[-1]
+        open_here = self._stack(-1)
         if not open_here:
             return None
         method, step = open_here[-1]
