@@ -16,12 +16,13 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from functools import cache
-from importlib import metadata
 from typing import TYPE_CHECKING
 
 from .contract import DomainFormat, KnowledgePackage, PackageError
 
 if TYPE_CHECKING:
+    from importlib import metadata
+
     from engine.tofs import DomainSpec
 
 __all__ = [
@@ -54,7 +55,12 @@ def _load(target: str) -> Factory:
 
 @cache
 def _entry_points() -> dict[str, metadata.EntryPoint]:
-    """Packages other distributions declare (the shipped names win a clash)."""
+    """Packages other distributions declare (the shipped names win a clash).  Read only
+    when a name is not a shipped one, or every name is asked for: importing
+    ``importlib.metadata`` and scanning the installed distributions is a tenth of a
+    second of a command's start-up."""
+    from importlib import metadata
+
     return {ep.name: ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
 
 
@@ -72,7 +78,9 @@ def get_package(name: str) -> KnowledgePackage:
     """The package of that name (a new instance: its compiled domains are its own), or
     :class:`PackageError` listing those there are.  What an entry point names must make a
     :class:`KnowledgePackage`."""
-    targets = _targets()
+    targets: dict[str, str | metadata.EntryPoint] = (
+        {name: SHIPPED[name]} if name in SHIPPED else _targets()
+    )
     if name not in targets:
         raise PackageError(f"no knowledge package '{name}'; packages: {', '.join(package_names())}")
     target = targets[name]
