@@ -206,3 +206,48 @@ def test_a_run_that_gave_up_shows_the_suspects_and_only_the_ends_of_its_path() -
     ]
     full = render_text(result, explain="full").splitlines()
     assert "    (t5) -> m5" in full
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_open_methods_at_each_step_are_those_a_stack_walk_finds(
+    tmp_path: Path, seed: int
+) -> None:
+    """The fault finding reads, at any step of a failure's path, which methods are open
+    above it and at which of their steps (kept as frames that share their parents: a path
+    is thousands of steps deep after a long search).  Checked against the plain walk --
+    a stack of the open methods and their steps left, copied at every step -- on random
+    paths of 300 entries through m_deliver (3 steps), m_unload (1) and the actions."""
+    import random
+
+    from engine.tofs.results import Failure
+    from knowledge.hddl.diagnosis import _Diagnosis
+    from knowledge.hddl.package import read_files
+    from knowledge.hddl.slips import Slips
+
+    domain, problem = read_files(*files(tmp_path, DOMAIN, SOLVABLE))
+    rng = random.Random(seed)
+    entries = [
+        ("(deliver box b)", "m_deliver(?l1=a, ?v=t1)"),
+        ("(unload t1 b box)", "m_unload"),
+        ("(pick_up t1 a box)", ""),
+        ("(drive t1 a b)", ""),
+        ("(drop t1 b box)", ""),
+    ]
+    via = tuple(rng.choice(entries) for _ in range(300))
+    failure = Failure("(drop t1 b box)", None, "precondition", "", "", (), 300, 900, via=via)
+    diagnosis = _Diagnosis(domain, problem, failure, None, Slips(domain, problem))
+    methods = {m.name.lower(): m for m in domain.methods}
+    stack: list[list] = []  # [method, steps left, entry]
+    walked = []
+    for s in [*diagnosis.path, None]:
+        while stack and stack[-1][1] == 0:
+            stack.pop()
+        if stack:
+            stack[-1][1] -= 1
+        walked.append([(m, len(m.subtasks) - left, e) for m, left, e in stack])
+        if s is not None and s.method:
+            stack.append([methods[s.method], len(methods[s.method].subtasks), s])
+    assert max(len(level) for level in walked) > 5  # nested deep enough to mean something
+    for i, level in enumerate(walked):
+        assert diagnosis._open(i) == level
+    assert diagnosis._open(-1) == walked[-1]
