@@ -121,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
     options = {"samples": args.samples, "seed": args.seed, "timeout": args.decision_timeout}
+    if args.where:
+        options["plan_notes"] = True  # the losses by scheme name the plans' own notes
     try:
         with batch_executor(args.cluster) as executor:
             return _run(args, sets, declarers, defenses, options, executor)

@@ -330,9 +330,15 @@ def run_job(job: Job, *, soft_timeout: float | None = None) -> BoardResult:
         declarer_seat=p.declarer,
         index=job.index,
     )
+    from .declarers import make_declarer
+
+    opts = job.opts()
+    player = make_declarer(
+        job.declarer, vulnerable=p.declarer_vulnerable, **{"board": p.board, **opts}
+    )
     t0, c0 = time.perf_counter(), time.thread_time()
     try:
-        rec = play_problem(p, job.declarer, job.defense, options=job.opts(), timeout=soft_timeout)
+        rec = play_problem(p, player, job.defense, options=opts, timeout=soft_timeout)
     except PlayTimeout as e:
         res.timeout = True
         res.error = str(e)
@@ -347,8 +353,11 @@ def run_job(job: Job, *, soft_timeout: float | None = None) -> BoardResult:
     res.seconds = rec.declarer_seconds
     res.nodes = rec.declarer_nodes
     res.play = rec.play_text
-    res.notes = list(rec.notes)
-    if job.opts().get("dd_analysis", True):
+    # The plans' own notes where the declarer makes its plans on demand and the report
+    # asks for them (``plan_notes``: ``--where``'s losses by scheme), after its seconds.
+    log_notes = getattr(player, "log_notes", None)
+    res.notes = log_notes(rec.notes) if log_notes and opts.get("plan_notes") else list(rec.notes)
+    if opts.get("dd_analysis", True):
         trace = dd_trace(rec.deal, int(contract.denom), seat, rec.cards)
         res.dd_tricks = trace[0]
         side = seat & 1
