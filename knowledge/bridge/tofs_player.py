@@ -39,7 +39,11 @@ play is made if there is one, else the lowest is played (:attr:`TofsDeclarer.tie
 ranking them by their plans to the horizon measured worse).  The samples are solved for
 every legal card, not only those offered (:attr:`TofsDeclarer.open_cards`), eight layouts
 at a time until the cards agree (:attr:`TofsDeclarer.stop_when_agreed`), from the same
-random stream as ``mcdd``'s at the same point of the same board.
+random stream as ``mcdd``'s at the same point of the same board, kept in proportion to
+how well the opening lead agrees with them (:attr:`TofsDeclarer.read_lead`).  The samples
+come first: the plans are made at once only where the samples leave cards of two classes
+level, else when an explanation or the play log reads them
+(:attr:`TofsDeclarer.plan_lazily`).
 
 Every planning run is kept (:attr:`TofsDeclarer.decisions`): what the explanations and the
 workbench show.
