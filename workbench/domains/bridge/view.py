@@ -253,9 +253,12 @@ def play_notes(start: int, rec: Any, declarer: Any) -> list[str | None]:
     from knowledge.bridge.play_reader import decision_notes
 
     explained = decision_notes(declarer)
+    # (a declarer that plans on demand names each card's plan in its own log notes)
+    log_notes = getattr(declarer, "log_notes", None)
+    recorded = log_notes(rec.notes, start) if log_notes else rec.notes
     side = rec.declarer & 1
     notes: list[str | None] = [None] * start
-    for i, (note, seat) in enumerate(zip(rec.notes, rec.seats, strict=True)):
+    for i, (note, seat) in enumerate(zip(recorded, rec.seats, strict=True)):
         mine = (seat & 1) == side
         notes.append(explained.get(start + i, note) if mine else None)
     return notes
