@@ -225,11 +225,16 @@ def test_figure_5_1_makes_5_spades_by_setting_up_the_club_ruff(defence: str) -> 
     """Figure 5.1: South's three club losers are one too many; Tignum made 5♠ by losing
     two clubs first ("[Set up ruff]" at tricks 2 and 4) so dummy could ruff the third,
     before drawing trump, which would take dummy's trumps.  Against the recorded defence
-    (then the heuristic one) and the heuristic defence the planner does the same."""
+    (then the heuristic one) and the heuristic defence the planner does the same -- with
+    the opening lead unread: West's ♦6 from T86 is no conventional lead (the top of
+    nothing would be the ♦T), so read it puts an honour with West, and the declarer, still
+    making 5♠, draws trump between the two club leads."""
     from knowledge.bridge.match import play_problem, problem_from_record
 
     problem = problem_from_record(read_pbn(DEALS / "fig5-1.pbn")[0])
-    player = make_declarer("tofs", board=problem.board, vulnerable=problem.declarer_vulnerable)
+    player = make_declarer(
+        "tofs", board=problem.board, vulnerable=problem.declarer_vulnerable, read_lead=False
+    )
     rec = play_problem(problem, player, defence)
     assert rec.declarer_tricks >= 11  # 5♠ made
     log = player.log_notes(rec.notes)  # type: ignore[attr-defined]
@@ -313,11 +318,14 @@ def test_figure_5_1_takes_the_club_ruff_against_double_dummy(declarer: str) -> N
     trick (the default, which settles close plans on sampled layouts) or following the
     plan across tricks as Tignum 2 did ("tofs-plan").  (With Tignum 2's rule for close
     plans, tofs-first, the default re-planning draws dummy's last trump at trick 7 and
-    goes one down.)"""
+    goes one down.)  The opening lead is left unread for Tignum 2's rule, as Tignum 2 had
+    it: West's ♦6 from T86 is no conventional lead, and read it costs "tofs-plan" the
+    contract (the default makes it either way)."""
     from knowledge.bridge.match import play_problem, problem_from_record
 
     record = read_pbn(DEALS / "fig5-1.pbn")[0]
-    rec = play_problem(problem_from_record(record), declarer, "dd", options={"dd_analysis": False})
+    options = {"dd_analysis": False, "read_lead": declarer == "tofs"}
+    rec = play_problem(problem_from_record(record), declarer, "dd", options=options)
     assert rec.declarer_tricks >= 11
     club_tricks = [range(i, i + 4) for i in range(0, 52, 4) if rec.cards[i] // 13 == 3]
     assert any(
