@@ -23,7 +23,7 @@ from .cards import RANK_OF, SUIT_MASKS, SUIT_OF
 from .defenders import fourth_best, high, low, sequence_lead
 from .information import Information
 
-__all__ = ["MISREAD", "conventional_leads", "lead_weight", "read_layouts"]
+__all__ = ["MISREAD", "conventional_leads", "lead_weight", "opening_lead", "read_layouts"]
 
 MISREAD = 0.1
 """The weight of a layout where the card led is not a conventional lead from the leader's
@@ -57,15 +57,22 @@ def conventional_leads(holding: int, suit: int, trump_contract: bool, trumps: bo
     return 1 << (fourth_best(m, suit) if n >= 4 else low(m))
 
 
+def opening_lead(info: Information) -> tuple[int, int] | None:
+    """(seat, card) of the opening lead where a hidden hand -- a defender, in declarer's
+    view -- made it: the lead there is to read; None before the lead, or where it is seen."""
+    if not info.plays or info.plays[0][0] not in info.hidden:
+        return None
+    return info.plays[0]
+
+
 def lead_weight(info: Information, hands: tuple[int, ...]) -> float:
     """How well the opening lead agrees with ``hands`` (a layout of the current hands):
     1/k where it is one of k conventional leads from the leader's holding, :data:`MISREAD`
-    where it is none; 1 where no defender has led (or the lead was made by declarer's side)."""
-    if not info.plays:
+    where it is none; 1 where there is no lead to read (:func:`opening_lead`)."""
+    lead = opening_lead(info)
+    if lead is None:
         return 1.0
-    seat, card = info.plays[0]
-    if seat in (int(info.declarer), int(info.dummy)):
-        return 1.0
+    seat, card = lead
     suit = SUIT_OF[card]
     holding = (hands[seat] | info.played_by[seat]) & SUIT_MASKS[suit]
     trump_contract = info.trump < 4
@@ -78,7 +85,7 @@ def lead_weight(info: Information, hands: tuple[int, ...]) -> float:
 def read_layouts(info: Information, rng: random.Random, n: int) -> list[tuple[int, int, int, int]]:
     """``n`` layouts drawn from ``info`` in proportion to :func:`lead_weight` (rejection
     sampling, at most :data:`DRAWS` draws a layout)."""
-    if not info.plays or info.plays[0][0] not in info.hidden:
+    if opening_lead(info) is None:
         return info.consistent_layouts(rng, n)  # nothing to read: mcdd's layouts
     kept: list[tuple[int, int, int, int]] = []
     draws = 0

@@ -287,18 +287,12 @@ def play_problem(
     afterwards); ``options`` go to the player factories (``samples``, ``seed``, ``timeout``
     per decision ...).  What ``workbench play bridge`` needs.
     """
-    from .declarers import make_declarer
     from .defenders import make_defender
     from .players import play_board
 
     p = problem_from_record(problem)
     opts = dict(options or {})
-    opts.setdefault("board", p.board)
-    dec = (
-        make_declarer(declarer, vulnerable=p.declarer_vulnerable, **opts)
-        if isinstance(declarer, str)
-        else declarer
-    )
+    dec = _declarer(p, declarer, opts) if isinstance(declarer, str) else declarer
     dfn = make_defender(defense, script=parse_play(p.script) if p.script else None, **opts)
     return play_board(
         Deal.from_pbn(p.deal),
@@ -312,12 +306,20 @@ def play_problem(
     )
 
 
+def _declarer(p: Problem, name: str, options: Mapping[str, object]) -> Player:
+    """The declarer ``name`` for ``p`` (its board seeds the player, unless ``options``
+    name another; its vulnerability scores it)."""
+    from .declarers import make_declarer
+
+    return make_declarer(name, vulnerable=p.declarer_vulnerable, **{"board": p.board, **options})
+
+
 def run_job(job: Job, *, soft_timeout: float | None = None) -> BoardResult:
     """Play one board and analyse it double-dummy.  Pure: same job, same result (for
     seeded players without a per-decision timeout cutting them short), in whichever
     process and after whichever other job it runs -- node counts included, except those
     of DDS's multi-threaded batch solves (``mcdd``), whose threads share work as they go."""
-    from .players import PlayTimeout, dd_fresh_start, dd_trace
+    from .players import PlayTimeout, dd_fresh_start, dd_trace, log_notes
 
     dd_fresh_start()
 
@@ -330,12 +332,8 @@ def run_job(job: Job, *, soft_timeout: float | None = None) -> BoardResult:
         declarer_seat=p.declarer,
         index=job.index,
     )
-    from .declarers import make_declarer
-
     opts = job.opts()
-    player = make_declarer(
-        job.declarer, vulnerable=p.declarer_vulnerable, **{"board": p.board, **opts}
-    )
+    player = _declarer(p, job.declarer, opts)  # kept: its notes are read after the play
     t0, c0 = time.perf_counter(), time.thread_time()
     try:
         rec = play_problem(p, player, job.defense, options=opts, timeout=soft_timeout)
@@ -353,10 +351,9 @@ def run_job(job: Job, *, soft_timeout: float | None = None) -> BoardResult:
     res.seconds = rec.declarer_seconds
     res.nodes = rec.declarer_nodes
     res.play = rec.play_text
-    # The plans' own notes where the declarer makes its plans on demand and the report
-    # asks for them (``plan_notes``: ``--where``'s losses by scheme), after its seconds.
-    log_notes = getattr(player, "log_notes", None)
-    res.notes = log_notes(rec.notes) if log_notes and opts.get("plan_notes") else list(rec.notes)
+    # The plans' own notes where the report asks for them (``plan_notes``: ``--where``'s
+    # losses by scheme), made after the declarer's seconds.
+    res.notes = log_notes(player, rec.notes) if opts.get("plan_notes") else list(rec.notes)
     if opts.get("dd_analysis", True):
         trace = dd_trace(rec.deal, int(contract.denom), seat, rec.cards)
         res.dd_tricks = trace[0]

@@ -41,6 +41,7 @@ __all__ = [
     "dd_solve_many",
     "dd_trace",
     "dd_value",
+    "log_notes",
     "lowest_first",
     "play_board",
 ]
@@ -120,6 +121,15 @@ class PlayRecord:
                 )
             ],
         }
+
+
+def log_notes(player: object, recorded: Sequence[str | None], start: int = 0) -> list[str | None]:
+    """The play log's notes of a board ``player`` played (``recorded``: the record's, the
+    first for the card after ``start`` cards of the deal): the player's own where it keeps
+    them -- a declarer that plans on demand (``TofsDeclarer.log_notes``) names each card's
+    plan only when asked -- else the record's."""
+    own = getattr(player, "log_notes", None)
+    return own(recorded, start) if own is not None else list(recorded)
 
 
 def _reset(player: object, attr: str) -> None:

@@ -75,7 +75,7 @@ from knowledge.bridge.critics import critics
 from knowledge.bridge.deal import Contract, PlayState
 from knowledge.bridge.discovery import Discovery, discovery_play
 from knowledge.bridge.information import Information
-from knowledge.bridge.lead_reading import read_layouts
+from knowledge.bridge.lead_reading import opening_lead, read_layouts
 from knowledge.bridge.network import SEATS, card_text, registry
 from knowledge.bridge.players import dd_solve_many, decision_rng, lowest_first
 from knowledge.bridge.position import Position, Table, as_four, position_of
@@ -541,7 +541,7 @@ class TofsDeclarer:
     def _lead_read(self, info: Information) -> bool:
         """Whether the layouts at this decision were drawn by the opening lead: read, and
         led by a defender."""
-        return self.read_lead and bool(info.plays) and info.plays[0][0] in info.hidden
+        return self.read_lead and opening_lead(info) is not None
 
     def _play_unplanned(
         self,

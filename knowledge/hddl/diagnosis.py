@@ -875,9 +875,7 @@ class _Diagnosis:
             frame = self._frames[i]
             if frame is None or frame.depth != len(below):
                 continue  # (the depth first: a long path's stacks are long)
-            above = self._stack(i)
-            if not above or len(above) != len(below):
-                continue
+            above = self._stack(i)  # as deep as ``below``, one frame at least
             if any(x[0] is not y[0] for x, y in zip(above, below, strict=True)):
                 continue
             method, a = above[-1]
@@ -901,7 +899,7 @@ class _Diagnosis:
 
     def _parent(self) -> tuple[str, int] | None:
         """The method whose step the failing task is, with the step's 1-based position
-        (the innermost of :meth:`_stacks` past the path's end)."""
+        (the innermost of :meth:`_stack` past the path's end)."""
         open_here = self._stack(-1)
         if not open_here:
             return None

@@ -187,14 +187,12 @@ def _play_data(problem: Any, rec: Any, player: Any, explain: str) -> dict[str, A
     from knowledge.bridge.cards import CARD_NAMES, Seat
     from knowledge.bridge.deal import PlayState
     from knowledge.bridge.network import card_text
+    from knowledge.bridge.players import log_notes
     from knowledge.bridge.scoring import score
 
     state = PlayState.start(rec.deal, rec.contract, rec.declarer)
     tricks: list[dict[str, Any]] = []
-    # The declarer's own notes where it keeps them (the TOFS declarer plans the decisions
-    # its samples made alone only when asked): the play log names every card's plan.
-    log_notes = getattr(player, "log_notes", None)
-    notes: list[str | None] = log_notes(rec.notes) if log_notes else list(rec.notes)
+    notes = log_notes(player, rec.notes)  # every card's plan named, where made on demand
     side = rec.declarer & 1
     for i, c in enumerate(rec.cards):
         state.play(c)

@@ -251,11 +251,10 @@ def play_notes(start: int, rec: Any, declarer: Any) -> list[str | None]:
     the knowledge's words and what it rests on, as ``play --explain`` says it; at a card
     that followed a plan already made, the scheme's label; none for the defenders'."""
     from knowledge.bridge.play_reader import decision_notes
+    from knowledge.bridge.players import log_notes
 
     explained = decision_notes(declarer)
-    # (a declarer that plans on demand names each card's plan in its own log notes)
-    log_notes = getattr(declarer, "log_notes", None)
-    recorded = log_notes(rec.notes, start) if log_notes else rec.notes
+    recorded = log_notes(declarer, rec.notes, start)
     side = rec.declarer & 1
     notes: list[str | None] = [None] * start
     for i, (note, seat) in enumerate(zip(recorded, rec.seats, strict=True)):
