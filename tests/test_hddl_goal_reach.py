@@ -171,3 +171,65 @@ def test_a_method_whose_precondition_fixes_an_argument_adds_only_for_that_argume
     run = run_models(domain, parse_problem(problem_text, domain))
     assert not run.result.found
     assert run.result.stats["goal_cut"] == 1
+
+
+PAINT = """\
+(define (domain paint)
+  (:requirements :typing :hierarchy)
+  (:types part colour)
+  (:predicates (untreated ?x - part) (colour ?x - part ?c - colour))
+  (:task process :parameters (?x - part ?c - colour))
+  (:method own :parameters (?x - part ?c - colour) :task (process ?x ?c)
+    :ordered-subtasks (and (paint ?x ?c)))
+  (:method other :parameters (?x ?y - part ?c - colour) :task (process ?x ?c)
+    :ordered-subtasks (and (paint ?y ?c)))
+  (:action paint :parameters (?x - part ?c - colour)
+    :precondition (untreated ?x)
+    :effect (and (not (untreated ?x)) (colour ?x ?c)))
+)
+"""
+
+PAINT_PROBLEM = """\
+(define (problem p1) (:domain paint)
+  (:objects p1 p2 - part red blue - colour)
+  (:htn :parameters (?c1 ?c2 - colour)
+    :ordered-subtasks (and (process p1 ?c1) (process p2 ?c2)))
+  (:init (untreated p1) (untreated p2))
+  (:goal (and (colour p1 blue) (colour p2 red))))
+"""
+
+
+def test_the_network_left_adds_what_its_steps_add_when_their_preconditions_can_hold() -> None:
+    """Worked out from the text: the initial network's colours are chosen late, so once
+    ``process p1`` is done the rest of the network is a continuation that does
+    ``process p2 ?c2``.  Through ``other``, that task can paint *any* part, so by what it
+    adds alone it could still make ``(colour p1 blue)``; but ``paint`` needs the part
+    ``untreated``, which painting p1 undid and nothing left adds.  So p1 painted red is a
+    dead end as soon as p1 is done; p1 red and still untreated is not (``other`` could
+    paint it blue); p1 painted blue is not."""
+    domain = parse_domain(PAINT)
+    engine_domain, problem = compile_problem(domain, parse_problem(PAINT_PROBLEM, domain))
+    reach = problem.goal_reach
+    assert reach is not None
+    rests = [name for name in engine_domain.tasks if name.startswith("__top_method@")]
+    assert len(rests) == 1  # the network after its first step
+    rest = ((rests[0], ()),)
+    row = {p.name: i for i, p in enumerate(domain.predicates)}  # a state's rows
+
+    def state(*facts: tuple[str, ...]) -> tuple[frozenset[tuple[str, ...]], ...]:
+        rows: list[set[tuple[str, ...]]] = [set(), set()]
+        for predicate, *args in facts:
+            rows[row[predicate]].add(tuple(args))
+        return tuple(frozenset(r) for r in rows)
+
+    assert not reach(state(("colour", "p1", "red"), ("untreated", "p2")), rest)
+    assert reach(state(("colour", "p1", "red"), ("untreated", "p1"), ("untreated", "p2")), rest)
+    assert reach(state(("colour", "p1", "blue"), ("untreated", "p2")), rest)
+    run = run_models(domain, parse_problem(PAINT_PROBLEM, domain))
+    # Red comes first: p1 painted red by its own method is cut at once; a plan paints
+    # each part once, in the goal's colour (p2 first, through ``other``, as it happens).
+    assert sorted((s.operator, tuple(map(str, s.args))) for s in run.result.plan) == [
+        ("paint", ("p1", "blue")),
+        ("paint", ("p2", "red")),
+    ]
+    assert run.result.stats["goal_cut"] >= 1

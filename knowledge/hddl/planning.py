@@ -37,6 +37,7 @@ from .conditions import (
 )
 from .decomposition import call_text
 from .deferral import defer_method, deferred_domain, is_continuation, variables
+from .goal_reach import goal_reach as reach_of_goal
 from .model import (
     OBJECT,
     Action,
@@ -418,6 +419,7 @@ def compile_problem(
     engine_domain = _HddlDomain(spec, REGISTRY, {}, tasks, operators)
     engine_domain.unit_costs, engine_domain.through = unit_costs, through
     htn = problem.htn
+    continuations: dict[str, HddlMethod] = {}  # the initial network's, by the task they do
     if htn is not None and htn.params:
         # Variables in the initial task network are chosen like a method's free
         # variables: the network becomes the one method of a task that stands for it,
@@ -441,6 +443,7 @@ def compile_problem(
         )
         for piece, rest in defer_method(top):
             if rest is not None:  # a continuation: the rest of the network, chosen later
+                continuations[rest.name] = piece
                 names = [_key(p.name) for p in rest.params]
                 info = tasks[rest.name] = TaskInfo(
                     TaskDef.model_construct(name=rest.name, params=names),
@@ -486,7 +489,7 @@ def compile_problem(
         written = Origin(":goal", problem.path)
         goal_origins = [_at_item(written, c) for c in conjuncts(problem.goal)]
         goal = Test(problem.goal, world, {}, "", goal_origins)
-        goal_reach = _goal_reach(domain, problem, world, goal)  # continuations included
+        goal_reach = reach_of_goal(domain, problem, world, continuations)
     return engine_domain, EngineProblem(
         name=problem.name,
         state=initial_state(world, problem),
@@ -522,180 +525,6 @@ def _recursive_first(tasks: Mapping[str, TaskInfo], written: Mapping[str, HddlMe
             return own is not None and any(sub.name == name for sub in own.subtasks)
 
         info.methods.sort(key=lambda m: not calls_itself(m))
-
-
-# What a task can add, by its arguments: per goal predicate, patterns of slots, each the
-# task's parameter at that index, a constant's name, or ANY (a variable no argument gives),
-# with a guard: per parameter of the task, the constant it must be for the pattern to hold
-# (a method whose precondition fixes an argument, as plan-recognition domains write their
-# observed steps), or ANY.
-_Slot = int | str | None
-ANY: _Slot = None
-_Pattern = tuple[tuple[_Slot, ...], tuple[str | None, ...]]
-_PATTERNS_KEPT = 32  # more patterns for one predicate of one task: it can add any of them
-
-
-def _fixed(method: HddlMethod) -> dict[str, str]:
-    """The method's variables its precondition sets equal to a constant."""
-    out: dict[str, str] = {}
-    for c in conjuncts(method.precondition) + conjuncts(method.constraints):
-        if isinstance(c, Equals):
-            for var, other in ((c.left, c.right), (c.right, c.left)):
-                if isinstance(var, Var) and isinstance(other, Const):
-                    out[var.name] = str(other.name)
-    return out
-
-
-def _add_patterns(domain: Domain, predicates: set[str]) -> dict[str, dict[str, set[_Pattern]]]:
-    """Per task and action name, the atoms of ``predicates`` it can add, as patterns over
-    its own parameters: a fixed point over the methods, from the actions' add effects.  An
-    over-estimate, which is what a cut needs: a method's variable that neither its task
-    nor an equality of its precondition gives may be anything, and so may a quantified one."""
-    from .slips import effect_atoms
-
-    out: dict[str, dict[str, set[_Pattern]]] = {}
-    for action in domain.actions:
-        index = {p.name: i for i, p in enumerate(action.params)}
-        mine = out.setdefault(action.name, {})
-        free: tuple[str | None, ...] = (None,) * len(action.params)
-        for atom, add in effect_atoms(action.effect):
-            if add and atom.predicate in predicates:
-                slots = tuple(
-                    index.get(t.name, ANY) if isinstance(t, Var) else str(t.name) for t in atom.args
-                )
-                mine.setdefault(atom.predicate, set()).add((slots, free))
-    for task in domain.tasks:
-        out.setdefault(task.name, {})
-    methods = [(m, _MethodView(m)) for m in domain.methods]
-    changed = True
-    while changed:
-        changed = False
-        for method, view in methods:
-            mine = out.setdefault(method.task.name, {})
-            for sub in method.subtasks:
-                # copies: a recursive method's subtask adds to the very sets it reads
-                for predicate, patterns in list(out.get(sub.name, {}).items()):
-                    here = mine.setdefault(predicate, set())
-                    before = frozenset(here)  # by content: a collapse may keep the size
-                    for pattern in list(patterns):
-                        lifted = view.lift(pattern, sub.args)
-                        if lifted is not None:
-                            here.add(lifted)
-                    if len(here) > _PATTERNS_KEPT:
-                        slots, guard = next(iter(here))
-                        here.clear()
-                        here.add(((ANY,) * len(slots), (None,) * len(guard)))
-                    changed = changed or here != before
-    return out
-
-
-class _MethodView:
-    """A method as :func:`_add_patterns` reads it: where each variable of its task stands,
-    and what its precondition fixes."""
-
-    def __init__(self, method: HddlMethod) -> None:
-        self.index = {
-            t.name: i for i, t in reversed(list(enumerate(method.task.args))) if isinstance(t, Var)
-        }
-        self.fixed = _fixed(method)
-        guard: list[str | None] = []
-        for t in method.task.args:
-            if isinstance(t, Const):
-                guard.append(str(t.name))
-            else:
-                guard.append(self.fixed.get(t.name))
-        self.guard = tuple(guard)
-
-    def term(self, arg: Term) -> _Slot:
-        """A subtask's argument as a slot of the method's task."""
-        if isinstance(arg, Const):
-            return str(arg.name)
-        if arg.name in self.index:
-            return self.index[arg.name]
-        return self.fixed.get(arg.name)
-
-    def lift(self, pattern: _Pattern, args: tuple[Term, ...]) -> _Pattern | None:
-        """A subtask's pattern in the words of the method's task; None where the guard
-        cannot hold (the subtask's argument is another constant than it needs)."""
-        slots, need = pattern
-        guard = list(self.guard)
-        for arg, wanted in zip(args, need, strict=True):
-            if wanted is ANY:
-                continue
-            here = self.term(arg)
-            if isinstance(here, int):
-                if guard[here] is not ANY and guard[here] != wanted:
-                    return None
-                guard[here] = wanted
-            elif here is not ANY and here != wanted:
-                return None
-        lifted = tuple(
-            slot if not isinstance(slot, int) else self.term(args[slot]) for slot in slots
-        )
-        return lifted, tuple(guard)
-
-
-def _goal_reach(
-    domain: Domain, problem: Problem, world: World, goal: Test
-) -> Callable[[Any, tuple[Any, ...]], bool] | None:
-    """Whether the goal's literals that are false could still be made true: per ground
-    task, the goal atoms it can add (:func:`_add_patterns`, matched on its arguments,
-    kept once worked out); a node whose state lacks a goal atom that no remaining task
-    can add is cut.  Blocksworld's goal ``(on b2 b6)``, undone by a later step, is then
-    seen lost at once, not at the leaf after every way of doing the steps between."""
-    from .reachability import positive_atoms
-
-    # Ground literals only: one inside an ``exists`` has a variable no state can answer.
-    atoms = [a for a in positive_atoms(problem.goal) if all(isinstance(t, Const) for t in a.args)]
-    if not atoms:
-        return None
-    patterns = _add_patterns(domain, {a.predicate for a in atoms})
-    goal_args = [(a.predicate, tuple(str(t.name) for t in a.args)) for a in atoms]
-    tests = [(1 << i, Test(a, world, {})) for i, a in enumerate(atoms)]
-    everything = (1 << len(atoms)) - 1
-    known: dict[Any, int] = {}
-
-    def adds(task: tuple[str, tuple[Any, ...]]) -> int:
-        name, args = task
-        own = patterns.get(name)
-        if own is None:  # not of the domain (the initial network's own task): anything
-            return everything
-        mask = 0
-        for i, (predicate, wanted) in enumerate(goal_args):
-            for slots, guard in own.get(predicate, ()):
-                if any(
-                    need is not ANY and need != arg for need, arg in zip(guard, args, strict=True)
-                ):
-                    continue
-                for slot, value in zip(slots, wanted, strict=True):
-                    if slot is ANY:
-                        continue
-                    if (args[slot] if isinstance(slot, int) else slot) != value:
-                        break
-                else:
-                    mask |= 1 << i
-                    break
-        return mask
-
-    # Names that add no goal atom whatever their arguments: passed over by name (a string's
-    # hash is kept), not looked up by the whole call (a tuple's hash is made each time).
-    silent = frozenset(name for name, own in patterns.items() if not own)
-    no_env: dict[str, Any] = {}
-
-    def reach(state: Any, tasks: tuple[Any, ...]) -> bool:
-        mask = 0
-        for t in tasks:
-            if t[0] in silent:
-                continue
-            got = known.get(t)
-            if got is None:
-                got = known[t] = adds(t)
-            mask |= got
-            if mask == everything:
-                return True
-        return all(mask & b or test.evaluate(state, no_env) for b, test in tests)
-
-    return reach
 
 
 def _method(

@@ -1,0 +1,387 @@
+"""The goal cut: a node whose state lacks a goal atom that no task left can add is a dead
+end, found where it happens rather than at the leaf after every way of doing the steps
+between (Blocksworld's ``(on b2 b6)`` undone by a later step).
+
+What a task can add is worked out once, lifted, from the actions' add effects up through
+the methods (:func:`add_patterns`), and matched on a ground task's arguments.  Each way
+of adding an atom also keeps the action's preconditions that the atom's own arguments
+fix: at the boundaries of the initial task network, a goal atom counts as reachable only
+through a way whose preconditions hold now or could still be added.  Woodworking's
+``process`` can colour *any* part through one of its methods, so by the lifted patterns
+alone a part painted the wrong colour early is found out only at the last part; but the
+paint needs the part untreated, which only that part's own (finished) process could make
+it, so the cut comes as soon as the part is done.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from .conditions import Obj, Test, World, conjuncts
+from .model import Const, Domain, Equals, Method, Problem, Term, Var
+from .reachability import positive_atoms
+from .slips import effect_atoms
+
+__all__ = ["goal_reach"]
+
+# A slot of a lifted atom: the task's parameter at that index, a constant's name, or ANY
+# (a variable no argument gives).  A requirement's slot may also be ("=", k): whatever the
+# added atom has at position k (a variable the task does not give but the atom names).
+Slot = int | str | None
+ANY: Slot = None
+ReqSlot = int | str | tuple[str, int]
+Requirement = tuple[str, tuple[ReqSlot, ...]]
+# The slots, and a guard: per parameter of the task, the constant it must be for the way
+# to apply (a method whose precondition fixes an argument), or ANY.
+Key = tuple[tuple[Slot, ...], tuple[str | None, ...]]
+# Per task or action, per predicate: per key, the alternative sets of requirements (any
+# one set may be what holds; the empty set: none needed).
+Ways = dict[Key, set[tuple[Requirement, ...]]]
+Patterns = dict[str, dict[str, Ways]]
+
+KEPT = 32  # more keys for one predicate of one task: it can add any atom of it
+ALTERNATIVES = 4  # more sets of requirements for one key: counted as needing none
+NONE_NEEDED: tuple[Requirement, ...] = ()
+OPEN = Obj("?")  # a variable not chosen yet: may be any object (compared by identity)
+
+
+def _fixed(method: Method) -> dict[str, str]:
+    """The method's variables its precondition sets equal to a constant."""
+    out: dict[str, str] = {}
+    for c in conjuncts(method.precondition) + conjuncts(method.constraints):
+        if isinstance(c, Equals):
+            for var, other in ((c.left, c.right), (c.right, c.left)):
+                if isinstance(var, Var) and isinstance(other, Const):
+                    out[var.name] = str(other.name)
+    return out
+
+
+def _merge(ways: Ways, key: Key, alternatives: Iterable[tuple[Requirement, ...]]) -> None:
+    mine = ways.setdefault(key, set())
+    if NONE_NEEDED in mine:
+        return
+    mine.update(alternatives)
+    if NONE_NEEDED in mine or len(mine) > ALTERNATIVES:
+        mine.clear()
+        mine.add(NONE_NEEDED)
+
+
+def add_patterns(domain: Domain, predicates: set[str]) -> Patterns:
+    """Per task and action name, the atoms of ``predicates`` it can add, as patterns over
+    its own parameters: a fixed point over the methods, from the actions' add effects.  An
+    over-estimate, which is what a cut needs: a method's variable that neither its task
+    nor an equality of its precondition gives may be anything, and so may a quantified one;
+    a requirement that such a variable leaves open is dropped."""
+    out: Patterns = {}
+    for action in domain.actions:
+        index = {p.name: i for i, p in enumerate(action.params)}
+        mine = out.setdefault(action.name, {})
+        free: tuple[str | None, ...] = (None,) * len(action.params)
+        needs: list[Requirement] = []
+        for atom in positive_atoms(action.precondition):
+            slots = tuple(_action_slot(t, index) for t in atom.args)
+            if all(s is not ANY for s in slots):
+                needs.append((atom.predicate, slots))  # type: ignore[arg-type]
+        for atom, add in effect_atoms(action.effect):
+            if add and atom.predicate in predicates:
+                key = (tuple(_action_slot(t, index) for t in atom.args), free)
+                _merge(mine.setdefault(atom.predicate, {}), key, [tuple(needs)])
+    for task in domain.tasks:
+        out.setdefault(task.name, {})
+    methods = [(m, _MethodView(m)) for m in domain.methods]
+    changed = True
+    while changed:
+        changed = False
+        for method, view in methods:
+            mine = out.setdefault(method.task.name, {})
+            for sub in method.subtasks:
+                # copies: a recursive method's subtask adds to the very sets it reads
+                for predicate, ways in list(out.get(sub.name, {}).items()):
+                    here = mine.setdefault(predicate, {})
+                    before = {k: frozenset(v) for k, v in here.items()}
+                    for key, alternatives in list(ways.items()):
+                        lifted = view.lift(key, sub.args)
+                        if lifted is not None:
+                            _merge(here, lifted, view.lift_needs(key, alternatives, sub.args))
+                    if len(here) > KEPT:
+                        slots, guard = next(iter(here))
+                        here.clear()
+                        here[((ANY,) * len(slots), (None,) * len(guard))] = {NONE_NEEDED}
+                    changed = (
+                        changed
+                        or here.keys() != before.keys()
+                        or any(before[k] != v for k, v in here.items())
+                    )
+    return out
+
+
+def _action_slot(term: Term, index: Mapping[str, int]) -> Slot:
+    if isinstance(term, Const):
+        return str(term.name)
+    return index.get(term.name, ANY)
+
+
+class _MethodView:
+    """A method as :func:`add_patterns` reads it: where each variable of its task stands,
+    and what its precondition fixes."""
+
+    def __init__(self, method: Method) -> None:
+        self.index = {
+            t.name: i for i, t in reversed(list(enumerate(method.task.args))) if isinstance(t, Var)
+        }
+        self.fixed = _fixed(method)
+        guard: list[str | None] = []
+        for t in method.task.args:
+            if isinstance(t, Const):
+                guard.append(str(t.name))
+            else:
+                guard.append(self.fixed.get(t.name))
+        self.guard = tuple(guard)
+
+    def term(self, arg: Term) -> Slot:
+        """A subtask's argument as a slot of the method's task."""
+        if isinstance(arg, Const):
+            return str(arg.name)
+        if arg.name in self.index:
+            return self.index[arg.name]
+        return self.fixed.get(arg.name)
+
+    def lift(self, key: Key, args: tuple[Term, ...]) -> Key | None:
+        """A subtask's pattern in the words of the method's task; None where the guard
+        cannot hold (the subtask's argument is another constant than it needs)."""
+        slots, need = key
+        guard = list(self.guard)
+        for arg, wanted in zip(args, need, strict=True):
+            if wanted is ANY:
+                continue
+            here = self.term(arg)
+            if isinstance(here, int):
+                if guard[here] is not ANY and guard[here] != wanted:
+                    return None
+                guard[here] = wanted
+            elif here is not ANY and here != wanted:
+                return None
+        lifted = tuple(
+            slot if not isinstance(slot, int) else self.term(args[slot]) for slot in slots
+        )
+        return lifted, tuple(guard)
+
+    def lift_needs(
+        self,
+        key: Key,
+        alternatives: Iterable[tuple[Requirement, ...]],
+        args: tuple[Term, ...],
+    ) -> list[tuple[Requirement, ...]]:
+        """The requirements in the words of the method's task: a subtask's parameter the
+        task does not give becomes the added atom's argument where the atom names it, and
+        a requirement on anything else is dropped (it may hold for some choice)."""
+        slots = key[0]
+        out = []
+        for needs in alternatives:
+            lifted: list[Requirement] = []
+            for predicate, req in needs:
+                new: list[ReqSlot] = []
+                for s in req:
+                    if isinstance(s, int):
+                        here = self.term(args[s])
+                        if here is not None:
+                            new.append(here)
+                        elif s in slots:
+                            new.append(("=", slots.index(s)))
+                        else:
+                            break
+                    else:
+                        new.append(s)
+                else:
+                    lifted.append((predicate, tuple(new)))
+            out.append(tuple(lifted))
+        return out
+
+
+def goal_reach(
+    domain: Domain,
+    problem: Problem,
+    world: World,
+    continuations: Mapping[str, Method],
+) -> Callable[[Any, tuple[Any, ...]], bool] | None:
+    """Whether the goal's atoms that are false could still be made true: per ground task,
+    the goal atoms it can add (matched on its arguments, kept once worked out); a node
+    whose state lacks a goal atom that no remaining task can add is cut.
+
+    A continuation of the initial network (``continuations``: the piece that does it, by
+    its task's name) adds what its steps add, with the values it carries and the variables
+    it has yet to choose left open; counted as adding anything, it would keep every node
+    above the network's last piece from being cut.  Where the next task is one, the cut
+    also asks that some way of adding each missing atom has its requirements true now or
+    addable by the tasks left (:func:`_needs_met`)."""
+    atoms = [a for a in positive_atoms(problem.goal) if all(isinstance(t, Const) for t in a.args)]
+    if not atoms:
+        return None
+    goal_predicates = {a.predicate for a in atoms}
+    patterns = add_patterns(domain, goal_predicates)
+    wanted = {
+        p
+        for ways_of in patterns.values()
+        for ways in ways_of.values()
+        for alternatives in ways.values()
+        for needs in alternatives
+        for p, _ in needs
+    }
+    if not wanted <= goal_predicates:  # what the requirements ask about, too
+        patterns = add_patterns(domain, goal_predicates | wanted)
+    goal_args = [(a.predicate, tuple(str(t.name) for t in a.args)) for a in atoms]
+    tests = [(1 << i, Test(a, world, {})) for i, a in enumerate(atoms)]
+    everything = (1 << len(atoms)) - 1
+    known: dict[Any, int] = {}
+
+    def ways_to(
+        task: tuple[str, tuple[Any, ...]], predicate: str, values: tuple[str, ...]
+    ) -> list[tuple[Requirement, ...]] | None:
+        """The requirement sets of the ways ``task`` can add the atom; None: any way."""
+        own = patterns.get(task[0])
+        if own is None:
+            return None
+        args = task[1]
+        found: list[tuple[Requirement, ...]] = []
+        for (slots, guard), alternatives in own.get(predicate, {}).items():
+            if any(
+                need is not ANY and arg is not OPEN and need != arg
+                for need, arg in zip(guard, args, strict=True)
+            ):
+                continue
+            for slot, value in zip(slots, values, strict=True):
+                if slot is ANY:
+                    continue
+                here = args[slot] if isinstance(slot, int) else slot
+                if here is not OPEN and here != value:
+                    break
+            else:
+                found.extend(alternatives)
+        return found
+
+    def adds(task: tuple[str, tuple[Any, ...]]) -> int:
+        piece = continuations.get(task[0])
+        if piece is not None:
+            return _union(known, adds, _steps(world, piece, task[1]))
+        if task[0] not in patterns:  # not of the domain (the initial network's own task)
+            return everything
+        mask = 0
+        for i, (predicate, values) in enumerate(goal_args):
+            if ways_to(task, predicate, values):
+                mask |= 1 << i
+        return mask
+
+    def can_add(tasks: list[tuple[str, tuple[Any, ...]]], predicate: str, values: tuple) -> bool:
+        for t in tasks:
+            ways = ways_to(t, predicate, values)
+            if ways is None or ways:
+                return True
+        return False
+
+    def met(tasks: list[tuple[str, tuple[Any, ...]]], state: Any, bit: int) -> bool:
+        predicate, values = goal_args[bit]
+        for t in tasks:
+            ways = ways_to(t, predicate, values)
+            if ways is None:
+                return True
+            for needs in ways:
+                if _needs_met(needs, t[1], values, state, world, tasks, can_add):
+                    return True
+        return False
+
+    silent = frozenset(name for name, own in patterns.items() if not own)
+    no_env: dict[str, Any] = {}
+
+    def reach(state: Any, tasks: tuple[Any, ...]) -> bool:
+        mask = 0
+        for t in tasks:
+            if t[0] in silent:
+                continue
+            got = known.get(t)
+            if got is None:
+                got = known[t] = adds(t)
+            mask |= got
+            if mask == everything:
+                break
+        if not tasks or tasks[0][0] not in continuations:
+            return mask == everything or all(
+                mask & b or test.evaluate(state, no_env) for b, test in tests
+            )
+        missing = [i for i, (_, test) in enumerate(tests) if not test.evaluate(state, no_env)]
+        if any(not mask & tests[i][0] for i in missing):
+            return False
+        steps = _flatten(world, continuations, tasks)
+        return all(met(steps, state, i) for i in missing)
+
+    return reach
+
+
+def _needs_met(
+    needs: tuple[Requirement, ...],
+    args: tuple[Any, ...],
+    values: tuple[str, ...],
+    state: Any,
+    world: World,
+    tasks: list[tuple[str, tuple[Any, ...]]],
+    can_add: Callable[[list[tuple[str, tuple[Any, ...]]], str, tuple], bool],
+) -> bool:
+    """Each requirement true in ``state`` or addable by one of ``tasks`` (a requirement on
+    a task argument not chosen yet may hold)."""
+    for predicate, slots in needs:
+        ground = []
+        for s in slots:
+            if isinstance(s, tuple):
+                ground.append(values[s[1]])
+            elif isinstance(s, int):
+                ground.append(args[s])
+            else:
+                ground.append(s)
+        if any(g is OPEN for g in ground):
+            continue
+        row = world.predicates.get(predicate)
+        if row is not None and tuple(ground) in state[row]:
+            continue
+        if not can_add(tasks, predicate, tuple(ground)):
+            return False
+    return True
+
+
+def _steps(world: World, piece: Method, args: tuple[Any, ...]) -> list[tuple[str, tuple]]:
+    """A continuation's steps, ground on what it carries, OPEN where it has yet to choose."""
+    carried = {t.name: arg for t, arg in zip(piece.task.args, args, strict=True)}
+    return [
+        (
+            sub.name,
+            tuple(
+                world.object(str(t.name)) if isinstance(t, Const) else carried.get(t.name, OPEN)
+                for t in sub.args
+            ),
+        )
+        for sub in piece.subtasks
+    ]
+
+
+def _flatten(
+    world: World, continuations: Mapping[str, Method], tasks: Iterable[tuple[str, tuple]]
+) -> list[tuple[str, tuple]]:
+    out: list[tuple[str, tuple]] = []
+    todo = list(tasks)
+    while todo:
+        t = todo.pop(0)
+        piece = continuations.get(t[0])
+        if piece is None:
+            out.append(t)
+        else:
+            todo[:0] = _steps(world, piece, t[1])
+    return out
+
+
+def _union(known: dict[Any, int], adds: Callable[[Any], int], steps: list[tuple]) -> int:
+    mask = 0
+    for call in steps:
+        got = known.get(call)
+        if got is None:
+            got = known[call] = adds(call)
+        mask |= got
+    return mask
