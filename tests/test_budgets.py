@@ -36,12 +36,14 @@ OBJECTS = " ".join(f"o{i}" for i in range(30))
 PARAMS = " ".join(f"?{c}" for c in "abcdefgh")
 
 # Eight free variables, each bound from (p ?x) over thirty objects; (never ?a ?h) holds for
-# no pair, so all 30**8 bindings are tried and none is ever produced.
+# no pair, so all 30**8 bindings are tried and none is ever produced.  ``(after ...)`` tells
+# the objects apart: without it all but o0 would be spares (knowledge/hddl/symmetry.py),
+# never bound, and there would be one binding to try.
 BLOWUP_DOMAIN = f"""
 (define (domain blowup)
   (:requirements :typing :hierarchy :method-preconditions)
   (:types obj)
-  (:predicates (p ?x - obj) (never ?x ?y - obj))
+  (:predicates (p ?x - obj) (never ?x ?y - obj) (after ?x ?y - obj))
   (:task go :parameters ())
   (:method many
     :parameters ({PARAMS} - obj)
@@ -58,7 +60,8 @@ BLOWUP_PROBLEM = f"""
 (define (problem p1) (:domain blowup)
   (:objects {OBJECTS} - obj)
   (:htn :ordered-subtasks (go))
-  (:init {" ".join(f"(p o{i})" for i in range(30))}))
+  (:init {" ".join(f"(p o{i})" for i in range(30))}
+    {" ".join(f"(after o{i} o{i + 1})" for i in range(29))}))
 """
 
 # A walk along n0 -> n1 -> ... where each node leads one and two places on: ~1.6**40

@@ -25,11 +25,13 @@ REPAIR = Path(__file__).resolve().parent / "data" / "hddl" / "repair"
 
 # (top) picks an item, touches it (which changes nothing) and must then (finish): each way
 # of finishing steps on a thing, which uses up (ready), and then fails for want of it.
+# ``(next ...)`` tells the items apart: without it i2 and i3 would be spares of i1 (never
+# tried, see test_hddl_symmetry), and there would be nothing left to remember.
 DOMAIN = """\
 (define (domain touch)
   (:requirements :typing :hierarchy)
   (:types item thing)
-  (:predicates (ready) (stepped ?y - thing))
+  (:predicates (ready) (stepped ?y - thing) (next ?x ?z - item))
   (:task top :parameters ())
   (:task finish :parameters ())
   (:method m_top
@@ -54,7 +56,7 @@ PROBLEM = """\
 (define (problem p) (:domain touch)
   (:objects i1 i2 i3 - item a b - thing)
   (:htn :ordered-subtasks (and (top)))
-  (:init (ready)))
+  (:init (ready) (next i1 i2) (next i2 i3)))
 """
 
 

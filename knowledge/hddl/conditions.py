@@ -86,6 +86,8 @@ class World:
     objects: dict[str, Obj]  # name -> the one Obj for it
     of_type: dict[str, tuple[Obj, ...]]  # type -> objects, declaration order
     type_sets: dict[str, frozenset[Obj]] = field(default_factory=dict)
+    # Objects a binding leaves out, each interchangeable with one it keeps (:mod:`.symmetry`).
+    spares: frozenset[Obj] = frozenset()
 
     def object(self, name: str) -> Obj:
         """The problem's one Obj for a constant or object (the reader has checked that it
@@ -601,6 +603,13 @@ class _Step:
         return tuple(values)
 
 
+def _allowed(world: World, types: tuple[str, ...]) -> frozenset[Obj] | None:
+    """The values a literal may bind a variable of ``types`` to; None: any."""
+    if world.spares:
+        return world.type_set(types) - world.spares
+    return None if types == (OBJECT,) else world.type_set(types)
+
+
 class Match:
     """A method precondition that binds the method's free variables by matching the state.
 
@@ -655,7 +664,7 @@ class Match:
                         f"{p.name} - {' '.join(p.types)}",
                         (p.name,),
                         new=(p.name,),
-                        domain=world.objects_of(p.types),
+                        domain=tuple(o for o in world.objects_of(p.types) if o not in world.spares),
                         formula=TypeIs(Var(p.name), p.types),
                         origin=None if owner is None else replace(owner, line=_line(p, owner)),
                     )
@@ -707,7 +716,7 @@ class Match:
             fixed=tuple(fixed),
             constants=tuple(constants),
             slots=tuple(tuple(slots[n]) for n in new),
-            types=tuple(None if types[n] == (OBJECT,) else world.type_set(types[n]) for n in new),
+            types=tuple(_allowed(world, types[n]) for n in new),
             formula=atom,
             origin=origin,
         )

@@ -63,6 +63,7 @@ from .model import (
 )
 from .model import Method as HddlMethod
 from .needs import Need, instantiate, task_needs
+from .symmetry import spares
 from .writer import formula_text, subtask_text
 
 __all__ = [
@@ -352,6 +353,7 @@ def compile_problem(
     (:func:`start_needs`); without it, only static needs, so that a search with no plan
     fails where the literal was written, with the steps before it on the path."""
     world = make_world(domain, problem)
+    world.spares = spares(domain, problem, world)
     written_domain = domain
     domain = deferred_domain(domain)
     spec = hddl_spec(domain)
