@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from engine.tofs.search import checkpoint
+
 from .conditions import Obj, Test, World, conjuncts
 from .model import Const, Domain, Equals, Method, Problem, Term, Var
 from .reachability import positive_atoms
@@ -90,14 +92,20 @@ def add_patterns(domain: Domain, predicates: set[str]) -> Patterns:
     for task in domain.tasks:
         out.setdefault(task.name, {})
     methods = [(m, _MethodView(m)) for m in domain.methods]
+    # (task, predicate) that can add any atom of the predicate: kept so for good, or a
+    # set that collapses and grows back would keep the fixed point from ever settling.
+    collapsed: set[tuple[str, str]] = set()
     changed = True
     while changed:
         changed = False
+        checkpoint()  # a large domain's fixed point is part of reading it, under the budgets
         for method, view in methods:
             mine = out.setdefault(method.task.name, {})
             for sub in method.subtasks:
                 # copies: a recursive method's subtask adds to the very sets it reads
                 for predicate, ways in list(out.get(sub.name, {}).items()):
+                    if (method.task.name, predicate) in collapsed:
+                        continue
                     here = mine.setdefault(predicate, {})
                     before = {k: frozenset(v) for k, v in here.items()}
                     for key, alternatives in list(ways.items()):
@@ -108,6 +116,7 @@ def add_patterns(domain: Domain, predicates: set[str]) -> Patterns:
                         slots, guard = next(iter(here))
                         here.clear()
                         here[((ANY,) * len(slots), (None,) * len(guard))] = {NONE_NEEDED}
+                        collapsed.add((method.task.name, predicate))
                     changed = (
                         changed
                         or here.keys() != before.keys()
