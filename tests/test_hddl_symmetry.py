@@ -10,6 +10,7 @@ A ``part`` is changed by ``cut``, so no part is a spare.
 from __future__ import annotations
 
 from knowledge.hddl import parse_domain, parse_problem
+from knowledge.hddl.changes import Changes
 from knowledge.hddl.package import run_models
 from knowledge.hddl.planning import compile_problem, make_world
 from knowledge.hddl.symmetry import spares
@@ -43,7 +44,8 @@ PROBLEM = """\
 def _spares(domain_text: str, problem_text: str) -> set[str]:
     domain = parse_domain(domain_text)
     problem = parse_problem(problem_text, domain)
-    return {str(o) for o in spares(domain, problem, make_world(domain, problem))}
+    world = make_world(domain, problem)
+    return {str(o) for o in spares(domain, problem, world, Changes.of(domain))}
 
 
 def test_tools_with_the_same_unchanging_facts_are_spares_of_the_first() -> None:

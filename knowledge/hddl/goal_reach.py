@@ -228,17 +228,16 @@ def goal_reach(
     if not atoms:
         return None
     goal_predicates = {a.predicate for a in atoms}
-    patterns = add_patterns(domain, goal_predicates)
-    wanted = {
-        p
-        for ways_of in patterns.values()
-        for ways in ways_of.values()
-        for alternatives in ways.values()
-        for needs in alternatives
-        for p, _ in needs
+    # What the requirements can ask about, too: the preconditions of the actions that add
+    # a goal atom (each predicate's patterns are worked out apart, so asking for more
+    # changes none of the goal's).
+    asked = goal_predicates | {
+        atom.predicate
+        for action in domain.actions
+        if any(add and a.predicate in goal_predicates for a, add in effect_atoms(action.effect))
+        for atom in positive_atoms(action.precondition)
     }
-    if not wanted <= goal_predicates:  # what the requirements ask about, too
-        patterns = add_patterns(domain, goal_predicates | wanted)
+    patterns = add_patterns(domain, asked)
     goal_args = [(a.predicate, tuple(str(t.name) for t in a.args)) for a in atoms]
     tests = [(1 << i, Test(a, world, {})) for i, a in enumerate(atoms)]
     everything = (1 << len(atoms)) - 1
@@ -299,7 +298,9 @@ def goal_reach(
                     return True
         return False
 
-    silent = frozenset(name for name, own in patterns.items() if not own)
+    silent = frozenset(
+        name for name, own in patterns.items() if goal_predicates.isdisjoint(own)
+    )  # adds no goal atom
     no_env: dict[str, Any] = {}
 
     def reach(state: Any, tasks: tuple[Any, ...]) -> bool:

@@ -353,7 +353,6 @@ def compile_problem(
     (:func:`start_needs`); without it, only static needs, so that a search with no plan
     fails where the literal was written, with the steps before it on the path."""
     world = make_world(domain, problem)
-    world.spares = spares(domain, problem, world)
     written_domain = domain
     domain = deferred_domain(domain)
     spec = hddl_spec(domain)
@@ -394,6 +393,7 @@ def compile_problem(
     changes = Changes.of(
         written_domain, lambda a, b: not world.type_set(a).isdisjoint(world.type_set(b))
     )
+    world.spares = spares(written_domain, problem, world, changes)  # before any Match
     by_name = {a.name: a for a in domain.actions}
     needs = start_needs(written_domain, changes, static=not through)
     changing = changes.changing

@@ -5,8 +5,9 @@ Woodworking's later problems have fifteen planers and ten grinders, each only
 choice leads to the same subtree under another name.  An object is a *spare* when
 choosing it can never lead anywhere its representative would not:
 
-* no action's effect can mention it (no effect atom has a variable of a type it belongs
-  to, nor names it), so every fact about it is a fact of the initial state, forever;
+* no action's effect can mention it (no atom an action adds or deletes has an argument of
+  a type it belongs to, by the domain's :class:`~.changes.Changes`), so every fact about it
+  is a fact of the initial state, forever;
 * the goal, the initial task network and the domain's constants do not name it;
 * swapping it with its representative (the first object declared with the same types)
   maps the initial state onto itself, and no fact relates two such objects;
@@ -23,34 +24,26 @@ import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
+from .changes import Changes
 from .conditions import Obj, World
-from .model import Const, Domain, EffectForall, Equals, Problem, Var
-from .slips import effect_atoms
+from .model import Const, Domain, Equals, Problem, Var
 
 __all__ = ["spares"]
 
 
-def spares(domain: Domain, problem: Problem, world: World) -> frozenset[Obj]:
+def spares(domain: Domain, problem: Problem, world: World, changes: Changes) -> frozenset[Obj]:
     """The problem's spare objects (see the module's docstring); empty where the domain
-    compares variables."""
+    compares variables.  ``changes``: the domain's, whose signatures say the types of
+    every argument of every atom an action adds or deletes."""
     if any(_compares_variables(n) for n in _nodes((domain.methods, domain.actions))):
         return frozenset()
     touched: set[str] = set()
+    for action in domain.actions:
+        for _, arg_types in changes.signatures.get(action.name, ()):
+            for types in arg_types:
+                touched.update(world.objects_of(types))
     named = {str(c.name) for c in _nodes((problem.htn, problem.goal)) if isinstance(c, Const)}
     named |= {c.name for c in domain.constants}
-    for action in domain.actions:
-        types = {p.name: p.types for p in action.params}
-        for node in _nodes(action.effect):
-            if isinstance(node, EffectForall):
-                types.update({p.name: p.types for p in node.params})
-        for atom, _ in effect_atoms(action.effect):
-            for t in atom.args:
-                if isinstance(t, Const):
-                    named.add(str(t.name))
-                elif t.name in types:
-                    touched.update(str(o) for o in world.objects_of(types[t.name]))
-                else:  # a variable of unknown type: it could be anything
-                    return frozenset()
     declared = {item.name: item.types for item in problem.objects}
     candidates = [
         world.object(name)
