@@ -205,9 +205,11 @@ def _diagnosis(options: SearchOptions) -> SearchOptions:
 
 
 def _bad_input(pkg: KnowledgePackage) -> tuple[type[Exception], ...]:
-    from engine.tofs import DomainError, EvaluationError, SourceError
+    """What reading a request raises for bad input (a KB source file's ``SourceError`` is
+    a ``ValueError``)."""
+    from engine.tofs import DomainError, EvaluationError
 
-    return (PackageError, SourceError, DomainError, EvaluationError, ValueError, *pkg.input_errors)
+    return (PackageError, DomainError, EvaluationError, ValueError, *pkg.input_errors)
 
 
 def run_plan(pkg: KnowledgePackage, request: PlanRequest, read: Read | None = None) -> PlanOutcome:

@@ -536,18 +536,21 @@ def _cmd_plan(args: argparse.Namespace, extra: Sequence[str] = ()) -> int:
         options=options,
     )
     if not args.bundled:
-        from dataclasses import replace
-
-        from workbench.kb import StoreError
-        from workbench.kb.catalog import stored_knowledge
-
         try:
             key = pkg.stored_problem(request)
-            if key is not None:
-                spec, text = stored_knowledge(args.db, *key)
-                request = replace(request, spec=spec, problem_text=text)
-        except (StoreError, PackageError) as exc:
+        except PackageError as exc:
             return _fail(str(exc), EXIT_BAD_INPUT)
+        if key is not None:  # only then the store (files need none of it)
+            from dataclasses import replace
+
+            from workbench.kb import StoreError
+            from workbench.kb.catalog import stored_knowledge
+
+            try:
+                spec, text = stored_knowledge(args.db, *key)
+            except (StoreError, PackageError) as exc:
+                return _fail(str(exc), EXIT_BAD_INPUT)
+            request = replace(request, spec=spec, problem_text=text)
 
     def interrupt(signum: int, frame: Any) -> None:
         # The first ctrl+c stops the search like a budget, keeping what it found (while

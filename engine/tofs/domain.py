@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
+from .definitions import DomainDefinition, MethodDefinition, OperatorDefinition, TaskDefinition
 from .expressions import (
     CompiledExpression,
     Condition,
@@ -20,9 +21,11 @@ from .expressions import (
     parse_binding,
     parse_call,
 )
-from .model import ConstantDef, DomainSpec, MethodDef, OperatorDef, TaskDef
 from .registry import Registry, default_state_key
 from .value_types import BUILTIN_TYPES, type_problem
+
+if TYPE_CHECKING:
+    from .model import ConstantDef, DomainSpec
 
 __all__ = [
     "Domain",
@@ -221,7 +224,7 @@ class Call:
 
 @dataclass(slots=True, eq=False)
 class Method:
-    spec: MethodDef
+    spec: MethodDefinition
     name: str
     index: int
     # A binding fills one variable, or several at once (a tuple of names) from a generator
@@ -239,7 +242,7 @@ class Method:
 
 @dataclass(slots=True, eq=False)
 class Operator:
-    spec: OperatorDef
+    spec: OperatorDefinition
     name: str
     params: tuple[str, ...]
     precondition: Condition | None
@@ -250,7 +253,7 @@ class Operator:
 
 @dataclass(slots=True, eq=False)
 class TaskInfo:
-    spec: TaskDef
+    spec: TaskDefinition
     name: str
     params: tuple[str, ...]
     agent_index: int | None
@@ -262,7 +265,7 @@ class TaskInfo:
 class Domain:
     """A compiled domain: what the search needs, looked up by name."""
 
-    spec: DomainSpec
+    spec: DomainDefinition
     registry: Registry
     constants: Mapping[str, Any]
     tasks: dict[str, TaskInfo]

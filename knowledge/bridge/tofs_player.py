@@ -58,9 +58,10 @@ from pathlib import Path
 from typing import Any
 
 from engine.tofs import Domain, PolicyNode, Problem, RunResult, SearchOptions, compile_domain, plan
+from engine.tofs.definitions import MethodDefinition
 from engine.tofs.domain import EvaluationError
 from engine.tofs.forcing import Forced
-from engine.tofs.model import DomainSpec, MethodDef
+from engine.tofs.model import DomainSpec
 from engine.tofs.source import load_domain_file
 from knowledge.bridge.beliefs import get_model
 from knowledge.bridge.cards import (
@@ -893,7 +894,7 @@ class TofsDeclarer:
                 return edge.node
         return None
 
-    def _method(self, name: str) -> MethodDef | None:
+    def _method(self, name: str) -> MethodDefinition | None:
         domain = self.domain or bridge_domain()
         return next(
             (m.spec for task in domain.tasks.values() for m in task.methods if m.name == name), None

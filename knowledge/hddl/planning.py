@@ -14,12 +14,12 @@ problem's.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from engine.tofs import Domain as EngineDomain
-from engine.tofs import DomainSpec, MethodDef, OperatorDef, Registry, TaskDef
 from engine.tofs import Problem as EngineProblem
+from engine.tofs import Registry
 from engine.tofs.domain import Call, Method, Operator, TaskInfo, Template
 
 from .changes import Changes
@@ -89,41 +89,86 @@ def _key(var: str) -> str:
     return var.lstrip("?")
 
 
-def hddl_spec(domain: Domain) -> DomainSpec:
-    """The domain as the engine's data: names as written in HDDL, preconditions and
-    subtasks as HDDL text (what explanations, the tree and the editor show).  A
-    continuation (:mod:`.deferral`) is named as no HDDL name can be, so its definitions
-    are made without the name check."""
+@dataclass(frozen=True, slots=True)
+class TaskText:
+    """A task as the engine keeps its definition
+    (:class:`~engine.tofs.definitions.TaskDefinition`)."""
 
-    def made(model: Any, name: str, **fields: Any) -> Any:
-        return (model.model_construct if is_continuation(name) else model)(name=name, **fields)
+    name: str
+    params: tuple[str, ...]
+    partial_plan_prune: bool = False
 
-    return DomainSpec(
+
+@dataclass(frozen=True, slots=True)
+class MethodText:
+    """A method as the engine keeps its definition: its precondition and subtasks as HDDL
+    text, for the tree, the explanations and the editor.  HDDL has no labels, weights,
+    assumptions, critics or belief views."""
+
+    name: str
+    task: str
+    precondition: str
+    subtasks: tuple[str, ...]
+    label: str = ""
+    weight: str | None = None
+    assumption: str | None = None
+    critic: str | None = None
+    belief_view: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OperatorText:
+    """An action as the engine keeps its definition; its effect is HDDL's, not a
+    registered function's, and its one cost (``--mode optimise``) counts actions."""
+
+    name: str
+    params: tuple[str, ...]
+    precondition: str
+    costs: Mapping[str, str]
+    effect: str | None = None
+    group: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DomainText:
+    """The domain as the engine keeps it: names as written in HDDL.  Plain records, not
+    the knowledge base's pydantic models: HDDL's own checks have already vouched for
+    them, and importing the models' validation would be a quarter of ``plan``'s
+    start-up."""
+
+    name: str
+    tasks: tuple[TaskText, ...]
+    methods: tuple[MethodText, ...]
+    operators: tuple[OperatorText, ...]
+
+
+def hddl_spec(domain: Domain, *, unit_costs: bool = False) -> DomainText:
+    """The domain as the engine's data: preconditions and subtasks as HDDL text (what
+    explanations, the tree and the editor show)."""
+    costs = {UNIT_COST: "1"} if unit_costs else {}
+    return DomainText(
         name=domain.name,
-        roots=[],
-        tasks=[
-            made(TaskDef, t.name, params=[_key(p.name) for p in t.params]) for t in domain.tasks
-        ],
-        methods=[
-            made(
-                MethodDef,
+        tasks=tuple(TaskText(t.name, tuple(_key(p.name) for p in t.params)) for t in domain.tasks),
+        methods=tuple(
+            MethodText(
                 m.name,
-                task=m.task.name,
-                precondition=formula_text(_with_constraints(m.precondition, m.constraints))
+                m.task.name,
+                formula_text(_with_constraints(m.precondition, m.constraints))
                 if m.precondition is not None or m.constraints is not None
                 else "True",
-                subtasks=[_step_text(s) for s in m.subtasks],
+                tuple(_step_text(s) for s in m.subtasks),
             )
             for m in domain.methods
-        ],
-        operators=[
-            OperatorDef(
-                name=a.name,
-                params=[_key(p.name) for p in a.params],
-                precondition=formula_text(a.precondition) if a.precondition else "True",
+        ),
+        operators=tuple(
+            OperatorText(
+                a.name,
+                tuple(_key(p.name) for p in a.params),
+                formula_text(a.precondition) if a.precondition else "True",
+                costs,
             )
             for a in domain.actions
-        ],
+        ),
     )
 
 
@@ -355,14 +400,10 @@ def compile_problem(
     world = make_world(domain, problem)
     written_domain = domain
     domain = deferred_domain(domain)
-    spec = hddl_spec(domain)
+    spec = hddl_spec(domain, unit_costs=unit_costs)
     costs: tuple[tuple[str, Any], ...] = ((UNIT_COST, _UnitCost()),) if unit_costs else ()
-    op_specs = [
-        o.model_copy(update={"costs": {UNIT_COST: "1"}}) if unit_costs else o
-        for o in spec.operators
-    ]
     operators: dict[str, Operator] = {}
-    for action, op_spec in zip(domain.actions, op_specs, strict=True):
+    for action, op_spec in zip(domain.actions, spec.operators, strict=True):
         keys = {p.name: _key(p.name) for p in action.params}
         written = _origin(action.name, domain.path, action)
         typed = [p for p in action.params if p.types != (OBJECT,)]
@@ -434,35 +475,31 @@ def compile_problem(
             htn.subtasks,
             htn.constraints,
         )
-        top_spec = MethodDef.model_construct(
-            name=TOP_METHOD,
-            task=TOP,
-            precondition=formula_text(htn.constraints) if htn.constraints else "True",
-            subtasks=[subtask_text(t) for t in htn.subtasks],
+        top_spec = MethodText(
+            TOP_METHOD,
+            TOP,
+            formula_text(htn.constraints) if htn.constraints else "True",
+            tuple(subtask_text(t) for t in htn.subtasks),
         )
-        info = tasks[TOP] = TaskInfo(
-            TaskDef.model_construct(name=TOP, params=[]), TOP, (), None, label=_Label(TOP)
-        )
+        info = tasks[TOP] = TaskInfo(TaskText(TOP, ()), TOP, (), None, label=_Label(TOP))
         for piece, rest in defer_method(top):
             if rest is not None:  # a continuation: the rest of the network, chosen later
                 continuations[rest.name] = piece
                 names = [_key(p.name) for p in rest.params]
                 info = tasks[rest.name] = TaskInfo(
-                    TaskDef.model_construct(name=rest.name, params=names),
+                    TaskText(rest.name, tuple(names)),
                     rest.name,
                     tuple(names),
                     None,
                     label=_Label(rest.name),
                 )
-            piece_spec = top_spec.model_copy(
-                update={
-                    "name": piece.name,
-                    "task": piece.task.name,
-                    "subtasks": [_step_text(t) for t in piece.subtasks],
-                }
+            piece_spec = replace(
+                top_spec,
+                name=piece.name,
+                task=piece.task.name,
+                precondition="True" if rest is not None else top_spec.precondition,
+                subtasks=tuple(_step_text(t) for t in piece.subtasks),
             )
-            if rest is not None:
-                piece_spec = piece_spec.model_copy(update={"precondition": "True"})
             pulled = pulled_up(piece, by_name, changes, problem.path, needs)
             info.methods.append(
                 _method(
@@ -531,7 +568,7 @@ def _recursive_first(tasks: Mapping[str, TaskInfo], written: Mapping[str, HddlMe
 
 def _method(
     method: HddlMethod,
-    method_spec: MethodDef,
+    method_spec: MethodText,
     index: int,
     info: TaskInfo,
     task_params: tuple[Typed, ...],

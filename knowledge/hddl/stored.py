@@ -123,6 +123,8 @@ def domain_to_spec(domain: Domain, description: str | None = None) -> DomainSpec
     ``extra["hddl"]``.  Raises :class:`HddlError` for a name the store cannot take."""
     from pydantic import ValidationError
 
+    from engine.tofs.model import DomainSpec, MethodDef, OperatorDef, TaskDef
+
     from .planning import hddl_spec
     from .writer import write_domain
 
@@ -136,6 +138,20 @@ def domain_to_spec(domain: Domain, description: str | None = None) -> DomainSpec
     try:
         text = write_domain(domain)
         view = hddl_spec(domain)
+        spec = DomainSpec(
+            name=view.name,
+            tasks=[TaskDef(name=t.name, params=list(t.params)) for t in view.tasks],
+            methods=[
+                MethodDef(
+                    name=m.name, task=m.task, precondition=m.precondition, subtasks=list(m.subtasks)
+                )
+                for m in view.methods
+            ],
+            operators=[
+                OperatorDef(name=o.name, params=list(o.params), precondition=o.precondition)
+                for o in view.operators
+            ],
+        )
     except ValueError as exc:  # a name HDDL cannot spell, or the store cannot take
         if isinstance(exc, ValidationError):
             detail = "; ".join(
@@ -145,7 +161,7 @@ def domain_to_spec(domain: Domain, description: str | None = None) -> DomainSpec
         raise _error(path, f"the domain cannot be stored: {exc}") from None
     if description is None:
         description = f"HDDL, from {Path(domain.path).name}" if domain.path else "HDDL"
-    return view.model_copy(
+    return spec.model_copy(
         update={"description": description, "extra": {EXTRA_KEY: text.splitlines()}}
     )
 
