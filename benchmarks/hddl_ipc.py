@@ -19,11 +19,13 @@ wall-clock limit (killed, with its whole process group, 5 s after ``--time-budge
 the same address-space cap (``RLIMIT_AS``, ``--memory-gb``), which the child sets on
 itself, since a ``preexec_fn`` is unsafe beside the thread pool:
 
-* tofs and Aries: the child is this file with ``--child``, which sets the cap before it
-  imports anything (the Aries binary inherits it);
-* HyperTensioN and Lilotane: the child is ``/bin/sh``, which sets the cap (``ulimit -v``)
-  and then execs the planner in its own place, so the planner inherits the cap, the wall
-  time is the planner's own start-up and run (plus the shell's millisecond), and
+* Aries: the child is this file with ``--child``, which sets the cap before it imports
+  anything (the Aries binary inherits it);
+* tofs, HyperTensioN and Lilotane: the child is ``/bin/sh``, which sets the cap (``ulimit
+  -v``) and then execs the planner in its own place -- for tofs the command its users run,
+  ``python -m workbench plan hddl DOMAIN PROBLEM --json`` -- so the planner inherits the
+  cap, the wall time is the planner's own start-up and run (plus the shell's
+  millisecond), and
   ``os.wait4`` reports the planner's peak memory even when it is killed (no child of ours
   stands between, to be killed before it reaps the planner).
 
@@ -37,8 +39,8 @@ of the process that spawned a child into it through ``exec``, so no figure is be
 parent's own peak, about 40 MB, whichever the planner), and whether the plan passes
 ``tests/hddl_validation.py: validate_plan`` (run in a separate child, uncapped).
 
-tofs runs in-process in its child through ``workbench.cli.main`` with ``--json``; the plan
-is turned into the IPC 2020 text from its ``plan``, ``root`` and ``decomposition``.  Aries
+tofs's plan is turned into the IPC 2020 text from the ``plan``, ``root`` and
+``decomposition`` its ``--json`` prints.  Aries
 runs through ``up-aries`` (``pip install -e '.[bench]'``) on the problem as the validator's
 ``read_up_problem`` reads it; its ``HierarchicalPlan`` is turned into the IPC text (actions
 in the depth-first order of the decomposition, one line per method instance), so its plans
@@ -81,7 +83,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib.util
-import io
 import json
 import math
 import os
@@ -147,20 +148,30 @@ def _cap_memory(gb: float) -> None:
 TOFS_MEMORY_SHARE = 0.45
 
 
-def _child_tofs(domain: str, problem: str, budget: float, memory_gb: float) -> dict[str, Any]:
-    from workbench.cli import main as workbench
+def tofs_command(
+    python: str, domain: Path, problem: Path, budget: float, memory_gb: float
+) -> list[str]:
+    """tofs as its users run it, ``workbench plan hddl DOMAIN PROBLEM --json``, in a fresh
+    interpreter behind the same capping shell as the rivals: its start-up is the
+    command's own, not this file's."""
+    command = [python, "-m", "workbench", "plan", "hddl", str(domain), str(problem), "--json"]
+    command += ["--time-budget", str(budget)]
+    command += ["--memory-budget", f"{int(memory_gb * TOFS_MEMORY_SHARE * 1024)}M"]
+    return capped(command, memory_gb)
 
-    out = io.StringIO()
-    argv = ["plan", "hddl", domain, problem, "--json", "--time-budget", str(budget)]
-    argv += ["--memory-budget", f"{int(memory_gb * TOFS_MEMORY_SHARE * 1024)}M"]
-    with contextlib.redirect_stdout(out):
-        code = workbench(argv)
+
+def tofs_record(stdout: str, stderr: str, code: int) -> dict[str, Any]:
+    """The attempt's record from what ``workbench plan hddl --json`` printed and its exit
+    status; an allocation refused at the address-space cap has given up, as the rivals
+    have when they run out of memory."""
+    if "MemoryError" in stderr:
+        return {"status": "gave up", "message": "out of memory"}
     status = TOFS_STATUS.get(code, "crashed")
-    text = out.getvalue()
     try:
-        data = json.loads(text)
+        data = json.loads(stdout)
     except json.JSONDecodeError:
-        return {"status": status, "message": text.strip()[-300:]}
+        said = (stderr.strip() or stdout.strip() or f"exit status {code}").splitlines()[-1]
+        return {"status": status, "message": said[-300:]}
     record: dict[str, Any] = {"status": status, "nodes": data.get("nodes")}
     if data.get("solved"):
         record["plan_length"] = len(data["plan"])
@@ -277,7 +288,7 @@ def _first_line(error: BaseException) -> str:
 
 
 def child(argv: list[str]) -> int:
-    """``--child tofs|aries DOMAIN PROBLEM BUDGET GB`` or ``--child validate DOMAIN PROBLEM``:
+    """``--child aries DOMAIN PROBLEM BUDGET GB`` or ``--child validate DOMAIN PROBLEM``:
     one JSON line on stdout."""
     kind, domain, problem = argv[:3]
     if kind == "validate":
@@ -285,10 +296,7 @@ def child(argv: list[str]) -> int:
     else:
         _cap_memory(float(argv[4]))
         try:
-            if kind == "tofs":
-                record = _child_tofs(domain, problem, float(argv[3]), float(argv[4]))
-            else:
-                record = _child_aries(domain, problem, float(argv[3]))
+            record = _child_aries(domain, problem, float(argv[3]))
         except MemoryError:
             record = {"status": "gave up", "message": "out of memory"}
     print("\n" + json.dumps(record))
@@ -475,18 +483,18 @@ def attempt(
                 domain_run = Path(shutil.copy(domain, Path(scratch) / "domain.hddl"))
                 problem_run = Path(shutil.copy(problem, Path(scratch) / "problem.hddl"))
             command = capped(rival_command(planner, tool, domain_run, problem_run), memory_gb)
-        elif planner == "baseline":  # tofs from another checkout, by that checkout's child
-            base = Path((tools or {})["baseline"])
-            command = [
-                str(base / ".venv" / "bin" / "python"),
-                str(base / "benchmarks" / "hddl_ipc.py"),
-            ]
-            command += ["--child", "tofs", str(domain), str(problem), str(limit), str(memory_gb)]
+        elif planner in ("tofs", "baseline"):  # baseline: tofs as another checkout has it
+            python = sys.executable
+            if planner == "baseline":
+                python = str(Path((tools or {})["baseline"]) / ".venv" / "bin" / "python")
+            command = tofs_command(python, domain, problem, limit, memory_gb)
         else:
             command = [sys.executable, script, "--child", planner, str(domain), str(problem)]
             command += [str(limit), str(memory_gb)]
-        # the rivals work in the scratch folder (whatever they write stays there)
-        run = _run(command, limit, scratch if planner in RIVALS else None)
+        # Every planner works in the scratch folder: whatever the rivals write stays
+        # there, and ``python -m workbench`` finds its checkout through its own venv, not
+        # this folder's (run from here, a baseline's command would import this tree).
+        run = _run(command, limit, scratch)
     out.seconds, out.peak_mb = run.seconds, run.peak_mb
     if run.killed:
         out.status, out.message = "gave up", f"killed {GRACE:g} s after the limit"
@@ -501,6 +509,8 @@ def attempt(
         )
     elif planner == "lilotane":
         record = parse_lilotane(run.stdout, run.stderr, run.returncode)
+    elif planner in ("tofs", "baseline"):
+        record = tofs_record(run.stdout, run.stderr, run.returncode)
     else:
         record = _last_json(run.stdout)
     if record is None:

@@ -59,3 +59,18 @@ def test_the_knowledge_base_models_are_still_there_when_asked_for() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "engine.tofs.source"
+
+
+def test_the_command_ends_at_once_after_a_plan_with_all_it_said_and_its_status() -> None:
+    """``python -m workbench plan`` leaves without freeing its objects one by one: what it
+    printed arrives whole and its exit status is the plan's (0 solved, 2 no plan)."""
+    for problem, code, solved in (("delivery-p1", 0, True), ("delivery-unsolvable", 2, False)):
+        command = [sys.executable, "-m", "workbench", "plan", "hddl"]
+        command += [str(EXAMPLES / "delivery-domain.hddl"), str(EXAMPLES / f"{problem}.hddl")]
+        done = subprocess.run(
+            [*command, "--json"], capture_output=True, text=True, cwd=ROOT, timeout=120
+        )
+        assert done.returncode == code, done.stderr
+        assert json.loads(done.stdout)["solved"] is solved
+        text = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=120)
+        assert text.returncode == code and text.stdout.endswith("\n")
