@@ -8,6 +8,9 @@ spreads over all of them.  ``python -c pass`` is the floor no command can beat.
 * ``workbench --version``: the entry point alone.
 * ``workbench plan edaps RM1``: the whole headless path -- parse, open the store, compile
   the domain, plan, print.
+* ``workbench plan hddl (files)``: the same for an HDDL domain and problem given as files
+  (the delivery example shipped with the package), as the IPC runs a planner: read them
+  with lark, compile, plan, print; no store.
 * ``workbench (first screen)``: the Textual app, headless, from spawning the process to
   its first screen mounted and painted and the app idle (the app prints the wall-clock
   moment; tearing the app down afterwards is not counted).
@@ -51,12 +54,19 @@ app.run(headless=True, auto_pilot=pilot)
 """
 
 
+HDDL_FILES = [
+    str(ROOT / "knowledge" / "hddl" / "examples" / name)
+    for name in ("delivery-domain.hddl", "delivery-p1.hddl")
+]
+
+
 def commands() -> dict[str, list[str]]:
     workbench = str(BIN / "workbench")
     return {
         "python -c pass": [sys.executable, "-c", "pass"],
         "workbench --version": [workbench, "--version"],
         "workbench plan edaps RM1": [workbench, "plan", "edaps", "RM1"],
+        "workbench plan hddl (files)": [workbench, "plan", "hddl", *HDDL_FILES],
         "workbench (first screen)": [sys.executable, "-c", FIRST_SCREEN],
     }
 
