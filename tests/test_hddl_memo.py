@@ -26,17 +26,20 @@ REPAIR = Path(__file__).resolve().parent / "data" / "hddl" / "repair"
 # (top) picks an item, touches it (which changes nothing) and must then (finish): each way
 # of finishing steps on a thing, which uses up (ready), and then fails for want of it.
 # ``(next ...)`` tells the items apart: without it i2 and i3 would be spares of i1 (never
-# tried, see test_hddl_symmetry), and there would be nothing left to remember.
+# tried, see test_hddl_symmetry), and there would be nothing left to remember.  m_top
+# looks at its item, ``(here ?x)``: an item only typed would be tried once, the first
+# (test_hddl_typing_only).
 DOMAIN = """\
 (define (domain touch)
   (:requirements :typing :hierarchy)
   (:types item thing)
-  (:predicates (ready) (stepped ?y - thing) (next ?x ?z - item))
+  (:predicates (ready) (stepped ?y - thing) (next ?x ?z - item) (here ?x - item))
   (:task top :parameters ())
   (:task finish :parameters ())
   (:method m_top
     :parameters (?x - item)
     :task (top)
+    :precondition (here ?x)
     :ordered-subtasks (and (touch ?x) (finish)))
   (:method m_finish
     :parameters (?y - thing)
@@ -56,7 +59,7 @@ PROBLEM = """\
 (define (problem p) (:domain touch)
   (:objects i1 i2 i3 - item a b - thing)
   (:htn :ordered-subtasks (and (top)))
-  (:init (ready) (next i1 i2) (next i2 i3)))
+  (:init (ready) (next i1 i2) (next i2 i3) (here i1) (here i2) (here i3)))
 """
 
 

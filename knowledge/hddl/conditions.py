@@ -628,9 +628,12 @@ class Match:
         source: str = "",
         origins: Sequence[Origin | None] = (),
         owner: Origin | None = None,
+        choices: Mapping[str, tuple[Obj, ...]] | None = None,
     ) -> None:
         """``origins``: where each conjunct (:func:`conjuncts`, in order) was written;
-        ``owner``: the method, for a variable no literal binds (its type is matched)."""
+        ``owner``: the method, for a variable no literal binds (its type is matched);
+        ``choices``: for such a variable, the objects worth trying, where fewer than its
+        type's are (:mod:`.typing_only`)."""
         self.source = source or (text(formula) if formula is not None else "()")
         self.keys = dict(keys)
         self.names = tuple(self.keys[p.name] for p in free)
@@ -664,7 +667,9 @@ class Match:
                         f"{p.name} - {' '.join(p.types)}",
                         (p.name,),
                         new=(p.name,),
-                        domain=tuple(o for o in world.objects_of(p.types) if o not in world.spares),
+                        domain=choices[p.name]
+                        if choices and p.name in choices
+                        else tuple(o for o in world.objects_of(p.types) if o not in world.spares),
                         formula=TypeIs(Var(p.name), p.types),
                         origin=None if owner is None else replace(owner, line=_line(p, owner)),
                     )

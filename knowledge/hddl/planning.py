@@ -64,6 +64,7 @@ from .model import (
 from .model import Method as HddlMethod
 from .needs import Need, instantiate, task_needs
 from .symmetry import spares
+from .typing_only import TypingOnly, typing_only
 from .writer import formula_text, subtask_text
 
 __all__ = [
@@ -442,6 +443,7 @@ def compile_problem(
         n.kind != "eq" and n.predicate in changing for ns in needs.values() for n in ns
     )
     own_methods = {m.name: m for m in written_domain.methods}
+    typing = typing_only(domain)
     for index, (method, method_spec) in enumerate(zip(domain.methods, spec.methods, strict=True)):
         info = tasks[method.task.name]
         info.methods.append(
@@ -455,6 +457,7 @@ def compile_problem(
                 actions,
                 _pulled(method, own_methods.get(method.name), by_name, changes, domain.path, needs),
                 domain.path,
+                typing,
             )
         )
     if problem.goal is not None:
@@ -576,6 +579,7 @@ def _method(
     actions: frozenset[str],
     pulled: list[tuple[Condition, Origin]],
     path: str = "",
+    typing: TypingOnly | None = None,
 ) -> Method:
     """One HDDL method as an engine method.
 
@@ -624,7 +628,8 @@ def _method(
     bindings: tuple[tuple[str | tuple[str, ...], Any], ...] = ()
     precondition = None
     if free:
-        match = Match(condition, free, world, keys, source, origins, written)
+        choices = typing.choices(method, free, condition, world) if typing is not None else None
+        match = Match(condition, free, world, keys, source, origins, written, choices)
         bindings = ((match.names, match),)
     elif condition is not None:
         precondition = Test(condition, world, keys, source, origins)
