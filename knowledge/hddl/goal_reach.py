@@ -239,24 +239,39 @@ def goal_reach(
     }
     patterns = add_patterns(domain, asked)
     goal_args = [(a.predicate, tuple(str(t.name) for t in a.args)) for a in atoms]
+    by_predicate: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+    at: dict[tuple[str, int, Any], list[int]] = {}  # the goal atoms with a value at a place
+    for i, (predicate, values) in enumerate(goal_args):
+        by_predicate.setdefault(predicate, []).append((i, values))
+        for k, value in enumerate(values):
+            at.setdefault((predicate, k, value), []).append(i)
     tests = [(1 << i, Test(a, world, {})) for i, a in enumerate(atoms)]
     everything = (1 << len(atoms)) - 1
     known: dict[Any, int] = {}
+    # Worked out once per ground task and atom: between the steps of the initial network
+    # the cut asks again at every node about the same steps (Woodworking 22: 150,000
+    # questions, 5 s of a 10 s budget, for a few thousand answers).
+    answered: dict[tuple[Any, str, tuple[str, ...]], list[tuple[Requirement, ...]] | None] = {}
 
     def ways_to(
         task: tuple[str, tuple[Any, ...]], predicate: str, values: tuple[str, ...]
     ) -> list[tuple[Requirement, ...]] | None:
         """The requirement sets of the ways ``task`` can add the atom; None: any way."""
+        key = (task, predicate, values)
+        if key not in answered:
+            answered[key] = _ways_to(task, predicate, values)
+        return answered[key]
+
+    def _ways_to(
+        task: tuple[str, tuple[Any, ...]], predicate: str, values: tuple[str, ...]
+    ) -> list[tuple[Requirement, ...]] | None:
         own = patterns.get(task[0])
         if own is None:
             return None
         args = task[1]
         found: list[tuple[Requirement, ...]] = []
         for (slots, guard), alternatives in own.get(predicate, {}).items():
-            if any(
-                need is not ANY and arg is not OPEN and need != arg
-                for need, arg in zip(guard, args, strict=True)
-            ):
+            if not _guarded(guard, args):
                 continue
             for slot, value in zip(slots, values, strict=True):
                 if slot is ANY:
@@ -272,12 +287,30 @@ def goal_reach(
         piece = continuations.get(task[0])
         if piece is not None:
             return _union(known, adds, _steps(world, piece, task[1]))
-        if task[0] not in patterns:  # not of the domain (the initial network's own task)
+        own = patterns.get(task[0])
+        if own is None:  # not of the domain (the initial network's own task)
             return everything
+        args = task[1]
         mask = 0
-        for i, (predicate, values) in enumerate(goal_args):
-            if ways_to(task, predicate, values):
-                mask |= 1 << i
+        for predicate in own.keys() & by_predicate.keys():
+            for (slots, guard), alternatives in own[predicate].items():
+                if not alternatives or not _guarded(guard, args):
+                    continue
+                fixed = [
+                    (k, here)
+                    for k, slot in enumerate(slots)
+                    if slot is not ANY
+                    and (here := args[slot] if isinstance(slot, int) else slot) is not OPEN
+                ]
+                if not fixed:  # any atom of the predicate
+                    for i, _ in by_predicate[predicate]:
+                        mask |= 1 << i
+                    continue
+                (k0, v0), rest = fixed[0], fixed[1:]
+                for i in at.get((predicate, k0, v0), ()):
+                    values = goal_args[i][1]
+                    if all(values[k] == v for k, v in rest):
+                        mask |= 1 << i
         return mask
 
     def can_add(tasks: list[tuple[str, tuple[Any, ...]]], predicate: str, values: tuple) -> bool:
@@ -315,9 +348,13 @@ def goal_reach(
             if mask == everything:
                 break
         if not tasks or tasks[0][0] not in continuations:
-            return mask == everything or all(
-                mask & b or test.evaluate(state, no_env) for b, test in tests
-            )
+            left = everything & ~mask  # the atoms no task left adds: true now, or never
+            while left:
+                low = left & -left
+                if not tests[low.bit_length() - 1][1].evaluate(state, no_env):
+                    return False
+                left ^= low
+            return True
         missing = [i for i, (_, test) in enumerate(tests) if not test.evaluate(state, no_env)]
         if any(not mask & tests[i][0] for i in missing):
             return False
@@ -325,6 +362,14 @@ def goal_reach(
         return all(met(steps, state, i) for i in missing)
 
     return reach
+
+
+def _guarded(guard: tuple[Any, ...], args: tuple[Any, ...]) -> bool:
+    """Whether ``args`` can meet a pattern's ``guard`` (a constant a method's precondition
+    sets an argument to): an argument not chosen yet may."""
+    return all(
+        need is ANY or arg is OPEN or need == arg for need, arg in zip(guard, args, strict=True)
+    )
 
 
 def _needs_met(
