@@ -271,15 +271,7 @@ def goal_reach(
         args = task[1]
         found: list[tuple[Requirement, ...]] = []
         for (slots, guard), alternatives in own.get(predicate, {}).items():
-            if not _guarded(guard, args):
-                continue
-            for slot, value in zip(slots, values, strict=True):
-                if slot is ANY:
-                    continue
-                here = args[slot] if isinstance(slot, int) else slot
-                if here is not OPEN and here != value:
-                    break
-            else:
+            if _guarded(guard, args) and all(values[k] == v for k, v in _placed(slots, args)):
                 found.extend(alternatives)
         return found
 
@@ -296,12 +288,7 @@ def goal_reach(
             for (slots, guard), alternatives in own[predicate].items():
                 if not alternatives or not _guarded(guard, args):
                     continue
-                fixed = [
-                    (k, here)
-                    for k, slot in enumerate(slots)
-                    if slot is not ANY
-                    and (here := args[slot] if isinstance(slot, int) else slot) is not OPEN
-                ]
+                fixed = _placed(slots, args)
                 if not fixed:  # any atom of the predicate
                     for i, _ in by_predicate[predicate]:
                         mask |= 1 << i
@@ -362,6 +349,16 @@ def goal_reach(
         return all(met(steps, state, i) for i in missing)
 
     return reach
+
+
+def _placed(slots: tuple[Slot, ...], args: tuple[Any, ...]) -> list[tuple[int, Any]]:
+    """The places of an added atom a pattern fixes for a task with ``args``, each with its
+    value: a constant, or the task's argument where that is chosen already."""
+    return [
+        (k, here)
+        for k, slot in enumerate(slots)
+        if slot is not ANY and (here := args[slot] if isinstance(slot, int) else slot) is not OPEN
+    ]
 
 
 def _guarded(guard: tuple[Any, ...], args: tuple[Any, ...]) -> bool:

@@ -60,12 +60,7 @@ class TypingOnly:
         for var in free:
             if var.name in used:
                 continue
-            places = [
-                (sub.name, index)
-                for sub in method.subtasks
-                for index, arg in enumerate(sub.args)
-                if isinstance(arg, Var) and arg.name == var.name
-            ]
+            places = _places(method, var.name)
             if any(place not in self.checked for place in places):
                 continue
             checked = sorted(set().union(*(self.checked[p] for p in places)))
@@ -141,10 +136,15 @@ def _through(methods: Sequence[Method], index: int) -> tuple[set[Types], list[Pl
         if arg.name in variables(m.precondition, m.constraints):
             return None
         types.add(next((p.types for p in m.params if p.name == arg.name), (OBJECT,)))
-        onward += [
-            (sub.name, j)
-            for sub in m.subtasks
-            for j, a in enumerate(sub.args)
-            if isinstance(a, Var) and a.name == arg.name
-        ]
+        onward += _places(m, arg.name)
     return types, onward
+
+
+def _places(method: Method, name: str) -> list[Place]:
+    """Where ``method``'s subtasks take its variable ``name``."""
+    return [
+        (sub.name, index)
+        for sub in method.subtasks
+        for index, arg in enumerate(sub.args)
+        if isinstance(arg, Var) and arg.name == name
+    ]
