@@ -139,3 +139,9 @@ def unread_lead(**o: object) -> Player:
     """The samples drawn uniformly over what declarer has seen, as ``mcdd``'s, not in
     proportion to how well the opening lead agrees with each layout."""
     return _tofs("trick", **{**o, "read_lead": False}, name="tofs-unread-lead")
+
+
+def unread_play(**o: object) -> Player:
+    """Every layout weighed alike where the layouts disagree, as ``mcdd``'s, not by whether
+    the defenders' latest cards would have given a trick away in it."""
+    return _tofs("trick", **{**o, "read_play": False}, name="tofs-unread-play")

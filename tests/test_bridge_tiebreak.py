@@ -90,7 +90,8 @@ def test_close_plans_within_a_trick_are_planned_afresh() -> None:
 
 def test_sampled_averages_agree_with_a_solve_of_each_layout(monkeypatch) -> None:
     """The averages are checked against DDS's single-deal solver on the same layouts
-    (the declarer uses the threaded batch call)."""
+    (the declarer uses the threaded batch call); every layout weighed alike, as the
+    defenders' cards unread leave them (their weights: tests/test_bridge_play_reading.py)."""
     from knowledge.bridge import players, tofs_player
 
     seen: list[list[tuple[int, int, int, int]]] = []
@@ -102,7 +103,7 @@ def test_sampled_averages_agree_with_a_solve_of_each_layout(monkeypatch) -> None
         return layouts
 
     monkeypatch.setattr(tofs_player, "read_layouts", record)
-    player, rec = play_dev(0, open_cards=False)  # samples drawn only where cards are tied
+    player, rec = play_dev(0, open_cards=False, read_play=False)  # samples only at ties
     ties = [d for d in player.decisions if d.tiebreak is not None]
     assert len(seen) == len(ties)
     state = PlayState.start(rec.deal, rec.contract, rec.declarer)
@@ -174,13 +175,19 @@ def test_level_cards_are_ranked_by_plans_of_those_cards_alone(board: int) -> Non
 def test_the_match_declarers_draw_the_same_layouts_at_the_same_point() -> None:
     """Common random numbers: at a decision both declarers face, mcdd's averages for the
     cards the TOFS declarer settled on the samples are the same numbers, so a match
-    between them measures what each does with the samples (with the opening lead unread:
-    read, the TOFS declarer keeps the layouts in proportion to it)."""
+    between them measures what each does with the samples (with the opening lead and the
+    defenders' cards unread: read, the TOFS declarer keeps the layouts in proportion to the
+    lead and weighs them by the defenders' cards)."""
     from knowledge.bridge.declarers import MonteCarloDeclarer
     from knowledge.bridge.information import declarer_info
 
     player, rec = play_dev(
-        0, tie_samples=20, stop_when_agreed=False, extend_close=False, read_lead=False
+        0,
+        tie_samples=20,
+        stop_when_agreed=False,
+        extend_close=False,
+        read_lead=False,
+        read_play=False,
     )
     mcdd = MonteCarloDeclarer(samples=20, seed=0)
     mcdd.seed = player.seed

@@ -434,6 +434,7 @@ def _tofs(replan: str = "trick", **options: object) -> Player:
         plan_level=bool(options.get("plan_level", True)),
         stop_when_agreed=bool(options.get("stop_when_agreed", True)),
         read_lead=bool(options.get("read_lead", True)),
+        read_play=bool(options.get("read_play", True)),
         extend_close=bool(options.get("extend_close", False)),
         replan_on_ties=None
         if options.get("replan_on_ties") is None

@@ -146,7 +146,8 @@ def _settled(tie: TieBreak, shown: int = 3) -> str:
     found = f" {tie.discovery.text()}." if tie.discovery is not None else ""
     return (
         f"{len(cards)} cards {tie.close}, settled on {tie.samples} layouts sampled from "
-        f"{tie.drawn_from}, solved double dummy (average tricks from here: {each}{more}){level}."
+        f"{tie.drawn_from}, solved double dummy (average tricks from here: {each}{more}"
+        f"{tie.reading_text()}){level}."
         f"{found}"
     )
 

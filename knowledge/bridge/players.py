@@ -308,13 +308,18 @@ def dd_solve(state: PlayState | Position) -> tuple[dict[int, int], int]:
 
 
 def dd_solve_many(
-    positions: Sequence[PlayState | Position], *, deadline: float | None = None, chunk: int = 8
+    positions: Sequence[PlayState | Position],
+    *,
+    deadline: float | None = None,
+    chunk: int = 8,
+    best_only: bool = False,
 ) -> list[tuple[dict[int, int], int]]:
     """:func:`dd_solve` for many positions with DDS's threaded batch call.
 
     Positions are solved in chunks of ``chunk``; once ``time.perf_counter()`` passes
     ``deadline`` no new chunk starts, so the result may be shorter than the input (never
-    empty if the input was not).
+    empty if the input was not).  ``best_only``: each position's optimal cards alone (DDS
+    need not score the others, which is cheaper).
     """
     import endplay._dds as _dds
 
@@ -332,7 +337,7 @@ def dd_solve_many(
             pos = _position(p) if isinstance(p, PlayState) else p
             _fill(bop.deals[j], *pos)
             bop.target[j] = -1
-            bop.solutions[j] = 3
+            bop.solutions[j] = 2 if best_only else 3
             bop.mode[j] = 1
         solved = _dds.solvedBoards()
         _dds.SolveAllBoardsBin(bop, solved)

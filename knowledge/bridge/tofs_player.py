@@ -78,6 +78,7 @@ from knowledge.bridge.discovery import Discovery, discovery_play
 from knowledge.bridge.information import Information
 from knowledge.bridge.lead_reading import opening_lead, read_layouts
 from knowledge.bridge.network import SEATS, card_text, registry
+from knowledge.bridge.play_reading import MISPLAY, play_weights
 from knowledge.bridge.players import dd_solve_many, decision_rng, lowest_first
 from knowledge.bridge.position import Position, Table, as_four, position_of
 from knowledge.bridge.safety import SafetyPlay, safety_play
@@ -97,6 +98,10 @@ AGREED_GAP = 0.5
 CLOSE = 0.1
 """Tricks on average within which two cards' samples are close enough to draw more
 layouts (:attr:`TofsDeclarer.extend_close`)."""
+
+READ_BATCH = 4
+"""Layouts read for the defenders' cards at a time, until the rest cannot change the card
+(:meth:`TofsDeclarer._play_weights`)."""
 
 
 @cache
@@ -171,12 +176,36 @@ class TieBreak:
     """where the card is a winner cashed before a guess the level cards included"""
     lead_read: bool = False
     """the layouts were drawn in proportion to how well the opening lead agrees with them"""
+    unlikely: int = 0
+    """layouts weighed down because a card a defender played would have given a trick
+    away in them (:mod:`knowledge.bridge.play_reading`)"""
+    unread_card: int | None = None
+    """the card the layouts weighed alike would have played, where the defenders' cards
+    changed it"""
 
     @property
     def drawn_from(self) -> str:
         """Where the layouts came from, in words."""
         read = " and the opening lead suggests" if self.lead_read else ""
         return f"what declarer knows{read}"
+
+    def reading_text(self) -> str:
+        """What the defenders' cards did to the averages, in words; nothing where no layout
+        was weighed down."""
+        if not self.unlikely:
+            return ""
+        layouts = "layout" if self.unlikely == 1 else "layouts"
+        part = "a tenth" if MISPLAY == 0.1 else f"{MISPLAY:g} of one"
+        said = (
+            f"; {self.unlikely} {layouts} counted {part}, where a defender's card so far "
+            "would have given a trick away"
+        )
+        if self.unread_card is not None:
+            said += (
+                f" (counting every layout alike, {card_text(self.unread_card)} would have "
+                "been played)"
+            )
+        return said
 
     @property
     def close(self) -> str:
@@ -201,12 +230,13 @@ class TieBreak:
                 f"{len(self.labels)} cards {self.close}; on {self.samples} layouts sampled "
                 f"from {self.drawn_from}, solved double dummy, {card_text(self.card)}, "
                 f"which no plan offered, takes the most tricks (average tricks from here: "
-                f"{each}): {card_text(self.card)} played"
+                f"{each}{self.reading_text()}): {card_text(self.card)} played"
             )
         return (
             f"{len(self.tricks)} cards {self.close}; settled on {self.samples} layouts "
             f"sampled from {self.drawn_from}, solved double dummy (average tricks "
-            f"from here: {each}): {self.labels[self.card]} played{self.level_text()}"
+            f"from here: {each}{self.reading_text()}): {self.labels[self.card]} played"
+            f"{self.level_text()}"
             + (f". {self.discovery.text()}" if self.discovery is not None else "")
         )
 
@@ -359,6 +389,10 @@ class TofsDeclarer:
     """Draw the samples in proportion to how well the opening lead agrees with each
     layout by the leading conventions (:mod:`knowledge.bridge.lead_reading`); False:
     uniformly over what declarer has seen, as ``mcdd`` does (the ablation)."""
+    read_play: bool = True
+    """Where the layouts disagree on the card, weigh each by whether the defenders' latest
+    cards would have given a trick away in it (:mod:`knowledge.bridge.play_reading`);
+    False: every layout alike, as ``mcdd`` does (the ablation)."""
     seed: int = 0
     vulnerable: bool = False
     name: str = "tofs"
@@ -371,6 +405,8 @@ class TofsDeclarer:
     _table: Table | None = None
     _safer_seen: dict[tuple[int, int], SafetyPlay | None] = field(default_factory=dict)
     _saved: int = 0  # layouts of the board's budget that agreements left unsolved
+    _drawn: tuple[int, list[tuple[Any, ...]]] | None = None  # this decision's layouts
+    _weights: tuple[tuple[int, int, int], list[float] | None] | None = None
 
     def __post_init__(self) -> None:
         if self.replan not in ("trick", "plan"):
@@ -386,6 +422,7 @@ class TofsDeclarer:
         self._safer_seen.clear()
         self._policy, self._seen, self._table = None, 0, None
         self._saved = 0
+        self._drawn = self._weights = None
 
     def log_notes(self, recorded: Sequence[str | None], start: int = 0) -> list[str | None]:
         """The play log's notes of a board this declarer played (``recorded``: the record's
@@ -508,7 +545,7 @@ class TofsDeclarer:
         if class_representatives(legal, hand, gone).bit_count() <= 1:
             return lowest_first(list(iter_cards(legal))), []
         solved = self._solve(self._layouts(info), legal, samples, hand, gone)
-        mine = _means(solved, legal)
+        mine = _means(solved, legal, self._play_weights(info, solved, legal))
         most = max(mine.values())
         top = mask_of(c for c, v in mine.items() if v == most)
         if class_representatives(top, hand, gone).bit_count() == 1:
@@ -520,7 +557,8 @@ class TofsDeclarer:
     ) -> int:
         """Among cards of two classes or more level at the top of the samples, with no
         plan: a discovery play if there is one, else the lowest (as ``mcdd``)."""
-        mine = _means(solved, _legal_cards(info, seat))
+        legal = _legal_cards(info, seat)
+        mine = _means(solved, legal, self._play_weights(info, solved, legal))
         most = max(mine.values())
         best = [c for c, v in mine.items() if v == most]
         found = discovery_play(info, seat, best) if self.discovery else None
@@ -530,6 +568,8 @@ class TofsDeclarer:
         """The positions the samples solve: layouts from the board's seed and the cards
         played (mcdd's, where the lead is not read), in proportion to how well the opening
         lead agrees with them (:attr:`read_lead`)."""
+        if self._drawn is not None and self._drawn[0] == len(info.plays):
+            return self._drawn[1]
         drawn = self._samples() * (2 if self.extend_close else 1)
         rng = decision_rng(self.seed, len(info.plays))
         layouts = (
@@ -537,7 +577,73 @@ class TofsDeclarer:
             if self.read_lead
             else info.consistent_layouts(rng, drawn)
         )
-        return [(h, info.trump, int(info.leader), info.trick) for h in layouts]
+        positions = [(h, info.trump, int(info.leader), info.trick) for h in layouts]
+        self._drawn = len(info.plays), positions
+        return positions
+
+    @staticmethod
+    def _reading(
+        solved: list[tuple[dict[int, int], int]],
+        cards: int,
+        weights: list[float] | None,
+        mine: dict[int, float],
+        hand: int,
+        gone: int,
+    ) -> dict[str, Any]:
+        """The tie-break record's account of the defenders' cards (:attr:`TieBreak.unlikely`,
+        :attr:`TieBreak.unread_card`)."""
+        if weights is None:
+            return {}
+        alike = _means(solved, cards)
+        top = max(alike.values())
+        unread = lowest_first([c for c, v in alike.items() if v == top])
+        best = max(mine.values())
+        changed = not any(_one_class([unread, c], hand, gone) for c, v in mine.items() if v == best)
+        return {
+            "unlikely": sum(1 for w in weights if w < 1.0),
+            "unread_card": unread if changed else None,
+        }
+
+    def _play_weights(
+        self, info: Information, solved: list[tuple[dict[int, int], int]], cards: int
+    ) -> list[float] | None:
+        """The weights of the layouts solved (:attr:`read_play`), or None where they are
+        alike: not read, or one card the best on every layout, which no weighing changes.
+
+        Layouts are read :data:`READ_BATCH` at a time, the most telling first (where the
+        contenders' tricks differ most), until no weights the unread layouts could have
+        would change the card: a layout where the contenders take the same tricks adds
+        as much to each whatever its weight, and is never read.  Unread layouts keep 1."""
+        if not self.read_play or not solved or _dominated(solved, cards):
+            return None
+        key = (len(info.plays), len(solved), cards)
+        if self._weights is None or self._weights[0] != key:
+            hand = info.hands[int(info.turn)]
+            reps = list(iter_cards(class_representatives(cards, hand, info.gone)))
+            layouts = self._layouts(info)
+            tops = [max(sc.get(c, 0) for c in reps) for sc, _ in solved]
+            contenders = [
+                c
+                for c in reps
+                if any(sc.get(c, 0) == t for (sc, _), t in zip(solved, tops, strict=True))
+            ]
+            spread = [
+                t - min(sc.get(c, 0) for c in contenders)
+                for (sc, _), t in zip(solved, tops, strict=True)
+            ]
+            unread = sorted(
+                (k for k, (sc, _) in enumerate(solved) if len({sc.get(c, 0) for c in reps}) > 1),
+                key=lambda k: -spread[k],
+            )
+            weights = [1.0] * len(solved)
+            while unread and not _settled(solved, weights, unread, reps):
+                batch, unread = unread[:READ_BATCH], unread[READ_BATCH:]
+                for k, w in zip(
+                    batch, play_weights(info, [layouts[k][0] for k in batch]), strict=True
+                ):
+                    weights[k] = w
+            self._weights = key, (None if min(weights) == max(weights) else weights)
+        return self._weights[1]
 
     def _lead_read(self, info: Information) -> bool:
         """Whether the layouts at this decision were drawn by the opening lead: read, and
@@ -596,7 +702,8 @@ class TofsDeclarer:
                     labels[card] = labels.pop(settled.card)
                 tricks[card] = tricks.pop(settled.card)
             else:  # (plan_level off: a level card the plans would not have taken)
-                tricks[card] = _means(solved, _legal_cards(info, seat))[card]
+                legal = _legal_cards(info, seat)
+                tricks[card] = _means(solved, legal, self._play_weights(info, solved, legal))[card]
             settled = replace(settled, card=card, labels=labels, tricks=tricks)
         return result, settled, deeper, note
 
@@ -698,7 +805,9 @@ class TofsDeclarer:
             if presolved and open_cards
             else self._solve(self._layouts(info), cards, samples, hand, info.gone)
         )
-        mine = _means(solved, cards)
+        weights = self._play_weights(info, solved, cards)
+        mine = _means(solved, cards, weights)
+        read = self._reading(solved, cards, weights, mine, hand, info.gone)
         tricks = {c: mine.get(c, 0.0) for c in tied}  # (DDS scores legal cards only)
         if open_cards:
             # Every legal card was solved too: one no plan offered that took more tricks
@@ -715,6 +824,7 @@ class TofsDeclarer:
                     card,
                     every,
                     lead_read=self._lead_read(info),
+                    **read,
                 )
                 return None, unoffered, 0
             if len(tied) < 2:
@@ -746,7 +856,16 @@ class TofsDeclarer:
             )
         card = best[0]
         tie = TieBreak(
-            len(solved), margin, tricks, labels, card, every, ranked, found, self._lead_read(info)
+            len(solved),
+            margin,
+            tricks,
+            labels,
+            card,
+            every,
+            ranked,
+            found,
+            self._lead_read(info),
+            **read,
         )
         return tied[card], tie, ran
 
@@ -935,10 +1054,56 @@ class TofsDeclarer:
         return spec.critic if spec is not None else None
 
 
-def _means(solved: list[tuple[dict[int, int], int]], cards: int) -> dict[int, float]:
-    """Each of ``cards``' tricks from here, averaged over the layouts solved."""
-    n = len(solved)
-    return {c: sum(scores.get(c, 0) for scores, _ in solved) / n for c in iter_cards(cards)}
+def _means(
+    solved: list[tuple[dict[int, int], int]], cards: int, weights: Sequence[float] | None = None
+) -> dict[int, float]:
+    """Each of ``cards``' tricks from here, averaged over the layouts solved (by
+    ``weights``, one a layout, where given)."""
+    if weights is None:
+        n = len(solved)
+        return {c: sum(scores.get(c, 0) for scores, _ in solved) / n for c in iter_cards(cards)}
+    total = sum(weights)
+    return {
+        c: sum(w * scores.get(c, 0) for w, (scores, _) in zip(weights, solved, strict=True)) / total
+        for c in iter_cards(cards)
+    }
+
+
+def _settled(
+    solved: list[tuple[dict[int, int], int]],
+    weights: list[float],
+    unread: list[int],
+    cards: list[int],
+) -> bool:
+    """Whether the card with the most tricks on ``weights`` keeps them whatever weights the
+    ``unread`` layouts turn out to have (each :data:`MISPLAY` or 1): against every other of
+    ``cards`` (one of each class), the least its lead over it can come to is above zero,
+    or the unread layouts give the two the same tricks."""
+    totals = {
+        c: sum(w * sc.get(c, 0) for w, (sc, _) in zip(weights, solved, strict=True)) for c in cards
+    }
+    best = max(cards, key=lambda c: totals[c])
+    for other in cards:
+        if other == best:
+            continue
+        gaps = [solved[k][0].get(best, 0) - solved[k][0].get(other, 0) for k in unread]
+        if not any(gaps):
+            continue
+        least = totals[best] - totals[other] - sum(g * (1 - MISPLAY) for g in gaps if g > 0)
+        if least <= 0:
+            return False
+    return True
+
+
+def _dominated(solved: list[tuple[dict[int, int], int]], cards: int) -> bool:
+    """Whether some card of ``cards`` takes the most tricks among them on every layout."""
+    best = cards
+    for scores, _ in solved:
+        top = max(scores.get(c, 0) for c in iter_cards(cards))
+        best &= mask_of(c for c in iter_cards(cards) if scores.get(c, 0) == top)
+        if not best:
+            return False
+    return True
 
 
 def _close(solved: list[tuple[dict[int, int], int]], cards: int, hand: int, gone: int) -> bool:
