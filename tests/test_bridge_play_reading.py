@@ -21,7 +21,7 @@ from knowledge.bridge.cards import Seat, parse_card
 from knowledge.bridge.deal import Contract, Deal, PlayState
 from knowledge.bridge.declarers import DoubleDummyDeclarer
 from knowledge.bridge.defenders import DoubleDummyDefender
-from knowledge.bridge.information import declarer_info
+from knowledge.bridge.information import declarer_info, seat_info
 from knowledge.bridge.play_reading import MISPLAY, play_weights, read_points
 from knowledge.bridge.players import dd_solve
 from knowledge.bridge.tofs_player import TieBreak, _settled
@@ -37,16 +37,10 @@ def _played(cards: int) -> PlayState:
     state.play(parse_card("D8"))
     declarer, defence = DoubleDummyDeclarer(), DoubleDummyDefender()
     while state.cards_played < cards:
-        seat = state.turn
+        seat = Seat(state.turn)
         player = declarer if seat in (Seat.N, Seat.S) else defence
-        state.play(player.choose(state, seat, _info(state, seat)))
+        state.play(player.choose(state, seat, seat_info(state, seat)))
     return state
-
-
-def _info(state: PlayState, seat: Seat):  # the players here see all four hands anyway
-    from knowledge.bridge.information import seat_info
-
-    return seat_info(state, seat)
 
 
 def _replayed_weight(state: PlayState, hands: tuple[int, ...]) -> float:
