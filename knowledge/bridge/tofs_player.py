@@ -99,6 +99,9 @@ CLOSE = 0.1
 """Tricks on average within which two cards' samples are close enough to draw more
 layouts (:attr:`TofsDeclarer.extend_close`)."""
 
+Plays = tuple[tuple[int, int], ...]
+"""The cards played so far, (seat, card) each: what a decision's layouts are drawn for."""
+
 READ_BATCH = 4
 """Layouts read for the defenders' cards at a time, until the rest cannot change the card
 (:meth:`TofsDeclarer._play_weights`)."""
@@ -405,8 +408,8 @@ class TofsDeclarer:
     _table: Table | None = None
     _safer_seen: dict[tuple[int, int], SafetyPlay | None] = field(default_factory=dict)
     _saved: int = 0  # layouts of the board's budget that agreements left unsolved
-    _drawn: tuple[int, list[tuple[Any, ...]]] | None = None  # this decision's layouts
-    _weights: tuple[tuple[int, int, int], list[float] | None] | None = None
+    _drawn: tuple[Plays, list[tuple[Any, ...]]] | None = None  # this decision's layouts
+    _weights: tuple[tuple[Plays, int, int], list[float] | None] | None = None
 
     def __post_init__(self) -> None:
         if self.replan not in ("trick", "plan"):
@@ -568,7 +571,7 @@ class TofsDeclarer:
         """The positions the samples solve: layouts from the board's seed and the cards
         played (mcdd's, where the lead is not read), in proportion to how well the opening
         lead agrees with them (:attr:`read_lead`)."""
-        if self._drawn is not None and self._drawn[0] == len(info.plays):
+        if self._drawn is not None and self._drawn[0] == info.plays:
             return self._drawn[1]
         drawn = self._samples() * (2 if self.extend_close else 1)
         rng = decision_rng(self.seed, len(info.plays))
@@ -578,7 +581,7 @@ class TofsDeclarer:
             else info.consistent_layouts(rng, drawn)
         )
         positions = [(h, info.trump, int(info.leader), info.trick) for h in layouts]
-        self._drawn = len(info.plays), positions
+        self._drawn = info.plays, positions
         return positions
 
     @staticmethod
@@ -616,7 +619,7 @@ class TofsDeclarer:
         as much to each whatever its weight, and is never read.  Unread layouts keep 1."""
         if not self.read_play or not solved or _dominated(solved, cards):
             return None
-        key = (len(info.plays), len(solved), cards)
+        key = (info.plays, len(solved), cards)
         if self._weights is None or self._weights[0] != key:
             hand = info.hands[int(info.turn)]
             reps = list(iter_cards(class_representatives(cards, hand, info.gone)))
