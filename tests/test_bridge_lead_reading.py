@@ -129,3 +129,18 @@ def test_the_samples_put_the_queen_with_the_leader_as_the_lead_says() -> None:
     assert share_read == pytest.approx(posterior, abs=0.06)
     assert posterior > 0.75 and uniform_share < 0.55
     assert read == read_layouts(info, random.Random(7), n)
+
+
+def test_the_first_card_of_a_position_set_up_mid_play_is_no_opening_lead() -> None:
+    from knowledge.bridge.cards import parse_hand
+    from knowledge.bridge.lead_reading import opening_lead
+
+    # Two cards each, West on lead: the ♠K West leads here is not the deal's opening lead.
+    hands = [parse_hand(h) for h in ("A2...", ".KQ..", "43...", "K5...")]
+    state = PlayState.from_position(
+        hands, 4, Seat.W, declarer=Seat.S, contract=Contract.parse("1NT")
+    )
+    state.play(parse_card("SK"))
+    assert opening_lead(declarer_info(state)) is None
+    after_the_lead = declarer_info(_after_the_lead())
+    assert opening_lead(after_the_lead) == (int(Seat.W), parse_card("SK"))

@@ -59,8 +59,10 @@ def conventional_leads(holding: int, suit: int, trump_contract: bool, trumps: bo
 
 def opening_lead(info: Information) -> tuple[int, int] | None:
     """(seat, card) of the opening lead where a hidden hand -- a defender, in declarer's
-    view -- made it: the lead there is to read; None before the lead, or where it is seen."""
-    if not info.plays or info.plays[0][0] not in info.hidden:
+    view -- made it: the lead there is to read; None before the lead, where it is seen, or
+    in a position set up mid-play (cards are absent from play: the first card played there
+    was no opening lead)."""
+    if not info.plays or info.plays[0][0] not in info.hidden or info.gone & ~info.played:
         return None
     return info.plays[0]
 
