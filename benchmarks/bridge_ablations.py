@@ -22,6 +22,14 @@ samples leave cards level), ``samples_only`` never::
     .venv/bin/python benchmarks/bridge_match.py --boards 0 --tune 40 --report 0 \
         --defenses dd --jobs 1 --declarers tofs,benchmarks.bridge_ablations:plan_ahead,\
     benchmarks.bridge_ablations:rank_offer,mcdd
+
+Issue 31's reading of the defenders: ``unread_lead`` draws the samples as ``mcdd`` does,
+whatever the opening lead; ``unread_play`` counts every layout alike, whatever the
+defenders' cards since (docs/reference/performance.md, "The defenders' cards read")::
+
+    .venv/bin/python benchmarks/bridge_match.py --boards 0 --tune 0 --report 300 \
+        --defenses dd --jobs 2 --where --declarers tofs,\
+    benchmarks.bridge_ablations:unread_play,mcdd
 """
 
 from __future__ import annotations
