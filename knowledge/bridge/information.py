@@ -101,6 +101,13 @@ class Information:
         return self.played_by[0] | self.played_by[1] | self.played_by[2] | self.played_by[3]
 
     @property
+    def set_up_mid_play(self) -> bool:
+        """Whether the play began in a position set up mid-play: cards are out of play that
+        nobody played here, so the first card played was no opening lead and the earlier
+        cards are not known."""
+        return bool(self.gone & ~self.played)
+
+    @property
     def cards_played(self) -> int:
         return len(self.plays)
 

@@ -62,7 +62,7 @@ def opening_lead(info: Information) -> tuple[int, int] | None:
     view -- made it: the lead there is to read; None before the lead, where it is seen, or
     in a position set up mid-play (cards are absent from play: the first card played there
     was no opening lead)."""
-    if not info.plays or info.plays[0][0] not in info.hidden or info.gone & ~info.played:
+    if not info.plays or info.plays[0][0] not in info.hidden or info.set_up_mid_play:
         return None
     return info.plays[0]
 

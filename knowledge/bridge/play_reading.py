@@ -37,7 +37,7 @@ def read_points(info: Information) -> list[int]:
     """Indexes into ``info.plays`` of the defenders' cards after the opening lead, the
     latest first; none where the play did not start at the opening lead (a position set up
     mid-play: the earlier cards are not known)."""
-    if info.gone & ~info.played:
+    if info.set_up_mid_play:
         return []
     hidden = set(info.hidden)
     points = [i for i, (seat, _) in enumerate(info.plays) if i > 0 and seat in hidden]

@@ -811,8 +811,16 @@ class TofsDeclarer:
         )
         weights = self._play_weights(info, solved, cards)
         mine = _means(solved, cards, weights)
-        read = self._reading(solved, cards, weights, mine, hand, info.gone)
         tricks = {c: mine.get(c, 0.0) for c in tied}  # (DDS scores legal cards only)
+        record = partial(
+            TieBreak,
+            len(solved),
+            margin,
+            tricks,
+            labels,
+            lead_read=self._lead_read(info),
+            **self._reading(solved, cards, weights, mine, hand, info.gone),
+        )
         if open_cards:
             # Every legal card was solved too: one no plan offered that took more tricks
             # than each offered card is played (the network missed it), the lowest of them.
@@ -820,17 +828,7 @@ class TofsDeclarer:
             if not tricks or most > max(tricks.values()) + 1e-9:
                 card = lowest_first([c for c, v in mine.items() if v == most])
                 tricks[card] = most
-                unoffered = TieBreak(
-                    len(solved),
-                    margin,
-                    tricks,
-                    labels,
-                    card,
-                    every,
-                    lead_read=self._lead_read(info),
-                    **read,
-                )
-                return None, unoffered, 0
+                return None, record(card=card, every=every), 0
             if len(tied) < 2:
                 return None  # the one card offered is the samples' best too
         top = max(tricks.values())
@@ -859,19 +857,7 @@ class TofsDeclarer:
                 else "the one-trick plans' choice"
             )
         card = best[0]
-        tie = TieBreak(
-            len(solved),
-            margin,
-            tricks,
-            labels,
-            card,
-            every,
-            ranked,
-            found,
-            self._lead_read(info),
-            **read,
-        )
-        return tied[card], tie, ran
+        return tied[card], record(card=card, every=every, ranked=ranked, discovery=found), ran
 
     def _solve(
         self, positions: list[tuple[Any, ...]], cards: int, budget: int, hand: int, gone: int
