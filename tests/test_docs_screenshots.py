@@ -15,6 +15,7 @@ compared, so a restyling alone leaves the pictures as they are until the next up
 
 from __future__ import annotations
 
+import difflib
 import html
 import os
 import re
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import textual.constants
 from textual.pilot import Pilot
 from textual.widgets.tree import TreeNode
 
@@ -69,8 +71,10 @@ def check_picture(app: WorkbenchApp, name: str) -> None:
             path.write_text(svg, encoding="utf-8")
         return
     assert path.exists(), f"{path.relative_to(ROOT)} is missing: {HOW_TO_UPDATE}"
-    if screen_text(path.read_text(encoding="utf-8")) != screen_text(svg):
-        stale.append(name)
+    old, new = screen_text(path.read_text(encoding="utf-8")), screen_text(svg)
+    if old != new:
+        rows = difflib.unified_diff(old.splitlines(), new.splitlines(), "picture", "now", n=0)
+        stale.append(f"{name} (" + "\n".join(list(rows)[2:12]) + ")")
 
 
 HOW_TO_UPDATE = (
@@ -82,7 +86,9 @@ stale: list[str] = []
 
 
 @pytest.fixture(autouse=True)
-def _no_stale_pictures() -> Any:
+def _no_stale_pictures(monkeypatch: pytest.MonkeyPatch) -> Any:
+    # No animations: a tab's underline still sliding on a slow machine is not the picture.
+    monkeypatch.setattr(textual.constants, "TEXTUAL_ANIMATIONS", "none")
     stale.clear()
     yield
     assert not stale, f"{', '.join(stale)}: {HOW_TO_UPDATE}"
