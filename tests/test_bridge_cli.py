@@ -33,6 +33,11 @@ def test_play_prints_the_play_with_scheme_notes_and_explains(capsys) -> None:
     )
     full = capsys.readouterr().out
     assert "Trick 1, N to play" in full and "chosen" in full
+    # the audit's verdict says what was played in the knowledge's words (the method's
+    # label), not by the alternative's identifier ("FollowLow(C=♦2)")
+    settled = [line for line in full.splitlines() if "settled on" in line]
+    assert settled and not any("(C=" in line for line in settled)
+    assert "Follow low (♦2) played (the lowest of 3 cards level)" in full
 
 
 def test_play_json_keeps_its_keys(capsys) -> None:

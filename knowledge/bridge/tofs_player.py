@@ -185,6 +185,10 @@ class TieBreak:
     unread_card: int | None = None
     """the card the layouts weighed alike would have played, where the defenders' cards
     changed it"""
+    words: dict[int, str] = field(default_factory=dict)
+    """card -> what the plan that offered it does, in the knowledge's words (its method's
+    label filled in): what the sentence says was played, where :attr:`labels` name the
+    alternatives as the audit does"""
 
     @property
     def drawn_from(self) -> str:
@@ -238,10 +242,17 @@ class TieBreak:
         return (
             f"{len(self.tricks)} cards {self.close}; settled on {self.samples} layouts "
             f"sampled from {self.drawn_from}, solved double dummy (average tricks "
-            f"from here: {each}{self.reading_text()}): {self.labels[self.card]} played"
+            f"from here: {each}{self.reading_text()}): {self.played_words} played"
             f"{self.level_text()}"
             + (f". {self.discovery.text()}" if self.discovery is not None else "")
         )
+
+    @property
+    def played_words(self) -> str:
+        """The card played, as its plan says it in the knowledge's words ("set up a club
+        ruff (♣3)"); the card alone where no words were made for it."""
+        said = self.words.get(self.card)
+        return f"{said} ({card_text(self.card)})" if said else card_text(self.card)
 
     @property
     def level(self) -> list[int]:
@@ -473,7 +484,7 @@ class TofsDeclarer:
         result, deeper, ranker = self._plan(pos, table, int(seat))
         policy = result.policy
         tie = (
-            self._break_tie(policy, info, int(seat), deeper, ranker, solved)
+            self._break_tie(policy, info, int(seat), deeper, ranker, solved, pos)
             if policy is not None
             else None
         )
@@ -693,7 +704,7 @@ class TofsDeclarer:
         same card (or an equal one the plans offered, named by its plan)."""
         result, deeper, _ = self._plan(pos, table, seat)
         tie = (
-            self._break_tie(result.policy, info, seat, deeper, None, solved)
+            self._break_tie(result.policy, info, seat, deeper, None, solved, pos)
             if result.policy is not None and solved
             else None
         )
@@ -701,14 +712,16 @@ class TofsDeclarer:
         settled = tie[1] if tie is not None else None
         if settled is not None and settled.card != card:
             labels, tricks = dict(settled.labels), dict(settled.tricks)
+            words = dict(settled.words)
             if _one_class([settled.card, card], info.hands[seat], info.gone):
                 if settled.card in labels:  # the equal card the plans offered names it
                     labels[card] = labels.pop(settled.card)
+                    words[card] = words.pop(settled.card)
                 tricks[card] = tricks.pop(settled.card)
             else:  # (plan_level off: a level card the plans would not have taken)
                 legal = _legal_cards(info, seat)
                 tricks[card] = _means(solved, legal, self._play_weights(info, solved, legal))[card]
-            settled = replace(settled, card=card, labels=labels, tricks=tricks)
+            settled = replace(settled, card=card, labels=labels, tricks=tricks, words=words)
         return result, settled, deeper, note
 
     def _note(
@@ -769,6 +782,7 @@ class TofsDeclarer:
         deeper: Callable[[], RunResult] | None = None,
         ranker: Callable[[Mapping[str | int, tuple[Forced, ...]]], RunResult] | None = None,
         presolved: list[tuple[dict[int, int], int]] | None = None,
+        pos: Position | None = None,
     ) -> tuple[int | None, TieBreak, int] | None:
         """Settle plans whose values are within the tie margin of the best.
 
@@ -802,6 +816,10 @@ class TofsDeclarer:
         if len(tied) < 2 and not open_cards:
             return None
         labels = {c: node.children[i].label for c, i in tied.items()}
+        words = {
+            c: self._method_label(e.method, seat, e.bindings, pos)
+            for c, e in ((c, node.children[i]) for c, i in tied.items())
+        }
         every = len(tied) == len({int(e.step.args[1]) for e in node.children if e.step})
         cards = legal if open_cards else mask_of(tied)
         solved = (
@@ -819,6 +837,7 @@ class TofsDeclarer:
             tricks,
             labels,
             lead_read=self._lead_read(info),
+            words=words,
             **self._reading(solved, cards, weights, mine, hand, info.gone),
         )
         if open_cards:
