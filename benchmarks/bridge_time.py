@@ -35,13 +35,15 @@ if str(ROOT) not in sys.path:
 import knowledge.bridge.declarers as declarers  # noqa: E402
 import knowledge.bridge.play_reading as play_reading  # noqa: E402
 import knowledge.bridge.tofs_player as tofs_player  # noqa: E402
-from knowledge.bridge.cards import class_representatives, mask_of  # noqa: E402
+from knowledge.bridge.cards import class_representatives, iter_cards, mask_of  # noqa: E402
 from knowledge.bridge.match import _declarer, play_problem, problem_from_record  # noqa: E402
-from knowledge.bridge.pbn import read_pbn  # noqa: E402
+from knowledge.bridge.pbn import PbnError, read_pbn  # noqa: E402
 from knowledge.bridge.players import lowest_first  # noqa: E402
+from knowledge.bridge.tofs_player import _best_everywhere, _means, _one_class  # noqa: E402
 
 TUNE = ROOT / "benchmarks" / "data" / "tune-seed1.pbn"
-Solved = list[dict[int, int]]
+Solved = list[tuple[dict[int, int], int]]
+"""A decision's layouts solved: each card's tricks, and the nodes searched."""
 
 
 def _trick(positions: Sequence[Any]) -> int:
@@ -123,21 +125,20 @@ def time_split(records: list[Any], names: list[str], samples: int) -> None:
 
 
 def _early_card(scores: Solved, n: int, gap: float, hand: int, gone: int) -> int | None:
-    """The card the agreement rule stops at after ``n`` layouts: one class the best on
-    each of them by ``gap`` tricks on average over every other card; None where none."""
+    """The card the agreement rule (``tofs_player._always_best``, with ``n`` and ``gap``
+    for its batch and :data:`~knowledge.bridge.tofs_player.AGREED_GAP`) stops at after
+    ``n`` layouts: one class the best on each of them by ``gap`` tricks on average over
+    every other card; None where none."""
     part = scores[:n]
-    cards = sorted(part[0])
-    best = set(cards)
-    for sc in part:
-        top = max(sc[c] for c in cards)
-        best &= {c for c in cards if sc[c] == top}
-    if class_representatives(mask_of(best), hand, gone).bit_count() != 1:
+    cards = mask_of(part[0][0])
+    best = _best_everywhere(part, cards)
+    if class_representatives(best, hand, gone).bit_count() != 1:
         return None
-    mean = {c: sum(sc[c] for sc in part) / n for c in cards}
-    others = [v for c, v in mean.items() if c not in best]
+    mean = _means(part, cards)
+    others = [v for c, v in mean.items() if not best >> c & 1]
     if others and max(mean.values()) - max(others) < gap:
         return None
-    return min(best)
+    return lowest_first(list(iter_cards(best)))
 
 
 Rule = Callable[[Solved, int, int], tuple[int, int] | None]
@@ -163,9 +164,9 @@ def _level(n: int) -> Rule:
     the lowest (as a level decision is taken without a plan)."""
 
     def rule(scores: Solved, hand: int, gone: int) -> tuple[int, int] | None:
-        if len(scores) <= n or any(len(set(sc.values())) > 1 for sc in scores[:n]):
+        if len(scores) <= n or any(len(set(sc.values())) > 1 for sc, _ in scores[:n]):
             return None
-        return n, lowest_first(list(scores[0]))
+        return n, lowest_first(list(scores[0][0]))
 
     return rule
 
@@ -180,8 +181,7 @@ def stopping(records: list[Any], samples: int) -> None:
         last.clear()
         card = choose(self, state, seat, info)
         if "out" in last:
-            scores = [sc for sc, _ in last["out"]]
-            decisions.append((last["dt"], scores, info.hands[int(seat)], info.gone, card))
+            decisions.append((last["dt"], last["out"], info.hands[int(seat)], info.gone, card))
         return card
 
     declarers.MonteCarloDeclarer.choose = spied  # type: ignore[method-assign]
@@ -192,9 +192,6 @@ def stopping(records: list[Any], samples: int) -> None:
         declarers.MonteCarloDeclarer.choose = choose  # type: ignore[method-assign]
         undo()
     total = sum(d[0] for d in decisions)
-
-    def same(a: int, b: int, hand: int, gone: int) -> bool:
-        return class_representatives((1 << a) | (1 << b), hand, gone).bit_count() == 1
 
     print(f"mcdd: {len(decisions)} decisions solved on {len(records)} deals, {total:.1f} s solving")
     rules: list[tuple[str, Rule]] = [
@@ -214,7 +211,7 @@ def stopping(records: list[Any], samples: int) -> None:
             n, early = found
             stops += 1
             saved += dt * (1 - n / len(scores))
-            changed += not same(early, card, hand, gone)
+            changed += not _one_class([early, card], hand, gone)
         print(
             f"  {words}: stops {stops}, saves {saved:.1f} s ({saved / total:.0%}), "
             f"another card on {changed}"
@@ -232,13 +229,19 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.deals < 1 or args.samples < 1:
         ap.error("--deals and --samples must be at least 1")
-    records = read_pbn(args.pbn)[args.first : args.first + args.deals]
+    try:
+        records = read_pbn(args.pbn)[args.first : args.first + args.deals]
+        names = [n for n in args.declarers.split(",") if n]
+        for name in names:  # an unknown name is refused before any board is played
+            declarers.make_declarer(name)
+    except (PbnError, ValueError) as exc:
+        ap.error(str(exc))
     if not records:
         ap.error(f"{args.pbn} has no deals from {args.first + 1}")
     if args.stopping:
         stopping(records, args.samples)
     else:
-        time_split(records, [n for n in args.declarers.split(",") if n], args.samples)
+        time_split(records, names, args.samples)
     return 0
 
 

@@ -185,10 +185,10 @@ class TieBreak:
     unread_card: int | None = None
     """the card the layouts weighed alike would have played, where the defenders' cards
     changed it"""
-    words: dict[int, str] = field(default_factory=dict)
-    """card -> what the plan that offered it does, in the knowledge's words (its method's
-    label filled in): what the sentence says was played, where :attr:`labels` name the
-    alternatives as the audit does"""
+    said: str = ""
+    """what the plan that offered the card played does, in the knowledge's words (its
+    method's label filled in), where :attr:`labels` name the alternatives as the audit
+    does; empty where no plan offered it"""
 
     @property
     def drawn_from(self) -> str:
@@ -251,8 +251,8 @@ class TieBreak:
     def played_words(self) -> str:
         """The card played, as its plan says it in the knowledge's words ("set up a club
         ruff (♣3)"); the card alone where no words were made for it."""
-        said = self.words.get(self.card)
-        return f"{said} ({card_text(self.card)})" if said else card_text(self.card)
+        card = card_text(self.card)
+        return f"{self.said} ({card})" if self.said else card
 
     @property
     def level(self) -> list[int]:
@@ -712,16 +712,14 @@ class TofsDeclarer:
         settled = tie[1] if tie is not None else None
         if settled is not None and settled.card != card:
             labels, tricks = dict(settled.labels), dict(settled.tricks)
-            words = dict(settled.words)
             if _one_class([settled.card, card], info.hands[seat], info.gone):
                 if settled.card in labels:  # the equal card the plans offered names it
                     labels[card] = labels.pop(settled.card)
-                    words[card] = words.pop(settled.card)
                 tricks[card] = tricks.pop(settled.card)
             else:  # (plan_level off: a level card the plans would not have taken)
                 legal = _legal_cards(info, seat)
                 tricks[card] = _means(solved, legal, self._play_weights(info, solved, legal))[card]
-            settled = replace(settled, card=card, labels=labels, tricks=tricks, words=words)
+            settled = replace(settled, card=card, labels=labels, tricks=tricks)
         return result, settled, deeper, note
 
     def _note(
@@ -816,10 +814,6 @@ class TofsDeclarer:
         if len(tied) < 2 and not open_cards:
             return None
         labels = {c: node.children[i].label for c, i in tied.items()}
-        words = {
-            c: self._method_label(e.method, seat, e.bindings, pos)
-            for c, e in ((c, node.children[i]) for c, i in tied.items())
-        }
         every = len(tied) == len({int(e.step.args[1]) for e in node.children if e.step})
         cards = legal if open_cards else mask_of(tied)
         solved = (
@@ -837,7 +831,6 @@ class TofsDeclarer:
             tricks,
             labels,
             lead_read=self._lead_read(info),
-            words=words,
             **self._reading(solved, cards, weights, mine, hand, info.gone),
         )
         if open_cards:
@@ -876,7 +869,10 @@ class TofsDeclarer:
                 else "the one-trick plans' choice"
             )
         card = best[0]
-        return tied[card], record(card=card, every=every, ranked=ranked, discovery=found), ran
+        edge = node.children[tied[card]]
+        said = self._method_label(edge.method, seat, edge.bindings, pos)
+        tie = record(card=card, every=every, ranked=ranked, discovery=found, said=said)
+        return tied[card], tie, ran
 
     def _solve(
         self, positions: list[tuple[Any, ...]], cards: int, budget: int, hand: int, gone: int
