@@ -8,7 +8,7 @@ deepest failure found, which is what a user needs to fix a design or a knowledge
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from typing import Any, overload
 
@@ -408,6 +408,14 @@ class RunResult:
             return f"value {fmt(self.value)}"
         return f"{len(self.plan)} step{'' if len(self.plan) == 1 else 's'}"
 
+    def failure_dict(self) -> dict[str, Any]:
+        """Why there is no plan, JSON-ready: the failure and the suspects (where a package
+        shows these alone, without making the whole of :meth:`to_dict`)."""
+        return {
+            "failure": _jsonable(_failure_dict(self.failure)),
+            "suspects": _jsonable([b.to_dict() for b in self.suspects[:SUSPECTS_SHOWN]]),
+        }
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form (values that JSON cannot hold are shown as text)."""
         return _jsonable(
@@ -465,11 +473,17 @@ def _choice_dict(c: ChoicePoint) -> dict[str, Any]:
         "agent": c.agent,
         "value": c.value,
         "alternatives": [
-            {k: v for k, v in asdict(a).items() if k != "failure"}
+            {k: getattr(a, k) for k in _ALTERNATIVE_FIELDS}
             | {"reason": str(a.reason), "failure": _failure_dict(a.failure)}
             for a in c.alternatives
         ],
     }
+
+
+# An alternative's fields but its failure, which ``_failure_dict`` writes out: ``asdict``
+# copied every failure with its causes, deep, only to throw the copy away (a second and a
+# half of a 94-step Woodworking plan's JSON, after the search, past its time budget).
+_ALTERNATIVE_FIELDS = tuple(f.name for f in fields(AlternativeRecord) if f.name != "failure")
 
 
 def _policy_dict(p: PolicyNode) -> dict[str, Any]:
@@ -502,6 +516,8 @@ def _jsonable(obj: dict[Any, Any]) -> dict[str, Any]: ...
 @overload
 def _jsonable(obj: object) -> Any: ...
 def _jsonable(obj: Any) -> Any:
+    if type(obj) in _PLAIN:  # most of a run's hundred thousand values: asked first
+        return obj if obj == obj else None  # NaN: None
     if isinstance(obj, dict):
         return {str(k): _jsonable(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
@@ -511,3 +527,6 @@ def _jsonable(obj: Any) -> Any:
     if obj is None or isinstance(obj, (bool, int, float, str)):
         return obj
     return str(obj)
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})

@@ -310,8 +310,7 @@ class HddlPackage(KnowledgePackage):
             "stats": result.stats,
             "options": outcome.settings(),
         }
-        full = result.to_dict()
-        data["failure"], data["suspects"] = full["failure"], full["suspects"]
+        data |= result.failure_dict()
         if result.proof is not None:  # no plan, proven by the domain's analysis (settle)
             data["proof"] = result.proof
         if outcome.options.mode == "optimise":
