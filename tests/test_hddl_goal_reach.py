@@ -233,3 +233,64 @@ def test_the_network_left_adds_what_its_steps_add_when_their_preconditions_can_h
         ("paint", ("p2", "red")),
     ]
     assert run.result.stats["goal_cut"] >= 1
+
+
+ERRANDS = """\
+(define (domain errands)
+  (:requirements :typing :hierarchy :equality)
+  (:types person)
+  (:constants alice - person)
+  (:predicates (l1))
+  (:task tlt :parameters ())
+  (:task chore :parameters (?p - person))
+  (:task errand :parameters (?p - person))
+  (:task climb :parameters (?p - person))
+  (:method m_tlt_chore :parameters (?p - person) :task (tlt)
+    :ordered-subtasks (and (chore ?p)))
+  (:method m_tlt_errand :parameters (?p - person) :task (tlt)
+    :ordered-subtasks (and (errand ?p)))
+  (:method m_chore :parameters (?p ?q - person) :task (chore ?p)
+    :ordered-subtasks (and (climb ?q)))
+  (:method m_errand :parameters (?p - person) :task (errand ?p)
+    :ordered-subtasks (and (climb ?p)))
+  (:method m_climb_seen :parameters (?p - person) :task (climb ?p)
+    :precondition (= ?p alice)
+    :ordered-subtasks (and (seen_climb)))
+  (:method m_climb :parameters (?p - person) :task (climb ?p)
+    :ordered-subtasks (and (plain_climb ?p)))
+  (:action seen_climb :parameters () :effect (l1))
+  (:action plain_climb :parameters (?p - person))
+)
+"""
+
+ERRANDS_PROBLEM = """\
+(define (problem e1) (:domain errands)
+  (:objects bob - person)
+  (:htn :ordered-subtasks (and (tlt)))
+  (:init)
+  (:goal (l1)))
+"""
+
+
+def test_the_steps_a_goal_atom_s_guarded_way_fixes_are_tried_first() -> None:
+    """Worked out from the text, as Monroe-PO's observed actions are: only ``seen_climb``
+    adds ``(l1)``, and only ``m_climb_seen`` calls it, for ``alice`` alone.  ``errand ?p``
+    climbs ``?p`` itself, so it keeps that guard: it adds ``(l1)`` only for ``alice``;
+    ``chore ?p`` climbs a ``?q`` of its own, which may be anyone, so the guard is dropped
+    and ``chore`` may add ``(l1)`` whoever ``?p`` is.  Ranked, ``errand alice`` fixes one
+    argument of a guarded way and comes before ``chore alice``, written first; the others
+    fix none and keep their order."""
+    domain = parse_domain(ERRANDS)
+    _, problem = compile_problem(domain, parse_problem(ERRANDS_PROBLEM, domain))
+    assert problem.goal_order is not None
+    ranked, rank = problem.goal_order
+    assert {"tlt", "errand", "chore"} <= ranked
+    assert "climb" not in ranked  # its steps' ways fix nothing: (seen_climb) has no argument
+    assert rank((("errand", ("alice",)),)) == 1
+    assert rank((("errand", ("bob",)),)) == 0
+    assert rank((("chore", ("alice",)),)) == 0
+    assert rank((("climb", ("alice",)), ("chore", ("bob",)))) == 1
+    run = run_models(domain, parse_problem(ERRANDS_PROBLEM, domain))
+    assert [s.operator for s in run.result.plan] == ["seen_climb"]
+    first = run.result.expansions[0]
+    assert (first.method, dict(first.bindings)) == ("m_tlt_errand", {"?p": "alice"})

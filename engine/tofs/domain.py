@@ -360,6 +360,12 @@ class Problem:
     # over-approximation: False only where it never can): a node where it cannot is a
     # dead end at once, not at the leaf (HDDL: a goal literal no remaining task adds).
     goal_reach: Callable[[Any, tuple[Task, ...]], bool] | None = None
+    # Which alternatives of a task to try first: the tasks whose alternatives are ranked,
+    # and the rank of an alternative's new steps (higher first; equal ranks keep their
+    # order).  HDDL: steps that a goal atom's way fixes by their arguments
+    # (``knowledge.hddl.goal_reach.goal_order``).  The order changes which plan comes
+    # first, never which plans exist.
+    goal_order: tuple[frozenset[str], Callable[[tuple[Task, ...]], int]] | None = None
 
 
 def compile_domain(spec: DomainSpec, registry: Registry) -> Domain:

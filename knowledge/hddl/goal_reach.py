@@ -16,16 +16,16 @@ it, so the cut comes as soon as the part is done.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.tofs.search import checkpoint
 
 from .conditions import Obj, Test, World, conjuncts
-from .model import Const, Domain, Equals, Method, Problem, Term, Var
+from .model import Atom, Const, Domain, Equals, Method, Problem, Term, Var
 from .reachability import positive_atoms
 from .slips import effect_atoms
 
-__all__ = ["goal_reach"]
+__all__ = ["GoalPatterns", "goal_order", "goal_patterns", "goal_reach"]
 
 # A slot of a lifted atom: the task's parameter at that index, a constant's name, or ANY
 # (a variable no argument gives).  A requirement's slot may also be ("=", k): whatever the
@@ -208,22 +208,17 @@ class _MethodView:
         return out
 
 
-def goal_reach(
-    domain: Domain,
-    problem: Problem,
-    world: World,
-    continuations: Mapping[str, Method],
-) -> Callable[[Any, tuple[Any, ...]], bool] | None:
-    """Whether the goal's atoms that are false could still be made true: per ground task,
-    the goal atoms it can add (matched on its arguments, kept once worked out); a node
-    whose state lacks a goal atom that no remaining task can add is cut.
+class GoalPatterns(NamedTuple):
+    """The goal's ground atoms and what each task and action can add of them (and of the
+    preconditions of the actions that add them): worked out once per problem, for the cut
+    and for :func:`goal_first`."""
 
-    A continuation of the initial network (``continuations``: the piece that does it, by
-    its task's name) adds what its steps add, with the values it carries and the variables
-    it has yet to choose left open; counted as adding anything, it would keep every node
-    above the network's last piece from being cut.  Where the next task is one, the cut
-    also asks that some way of adding each missing atom has its requirements true now or
-    addable by the tasks left (:func:`_needs_met`)."""
+    atoms: list[Atom]
+    patterns: Patterns
+
+
+def goal_patterns(domain: Domain, problem: Problem) -> GoalPatterns | None:
+    """None where the goal has no ground atom (nothing to cut or rank on)."""
     atoms = [a for a in positive_atoms(problem.goal) if all(isinstance(t, Const) for t in a.args)]
     if not atoms:
         return None
@@ -237,7 +232,99 @@ def goal_reach(
         if any(add and a.predicate in goal_predicates for a, add in effect_atoms(action.effect))
         for atom in positive_atoms(action.precondition)
     }
-    patterns = add_patterns(domain, asked)
+    return GoalPatterns(atoms, add_patterns(domain, asked))
+
+
+def goal_order(
+    domain: Domain, found: GoalPatterns
+) -> tuple[frozenset[str], Callable[[tuple[Any, ...]], int]] | None:
+    """Which tasks' alternatives to rank, and how (``Problem.goal_order``): first the
+    ones whose new steps a way of adding a goal atom fixes by their arguments, the most
+    fixed first.
+
+    Where a goal atom is added only by steps whose arguments a method's precondition fixes
+    (Monroe-PO: the observed actions, each allowed only with the objects observed), a step
+    that leads there through its own arguments carries that guard up in its patterns,
+    while one that might lead there only through a variable chosen on the way has it
+    dropped (it may be anything), an over-estimate that cuts nothing.  The choice at the
+    top of pfile03, between ten kinds of emergency at every place or for every person,
+    tried "set up a shelter at the marketplace" first and spent the whole budget below
+    it; "attend to person_121967", whose guard the observed climb fixes, plans at once.
+    Only the tasks with a method whose step can meet such a guard are ranked."""
+    ranked = frozenset(
+        method.task.name
+        for method in domain.methods
+        if any(_guards(found, sub.name) for sub in method.subtasks)
+    )
+    if not ranked:
+        return None
+    goal = [(a.predicate, tuple(str(t.name) for t in a.args)) for a in found.atoms]
+    known: dict[tuple[str, tuple[Any, ...]], int] = {}
+
+    def fixes(task: tuple[str, tuple[Any, ...]]) -> int:
+        got = known.get(task)
+        if got is None:
+            got = known[task] = _fixes(found.patterns.get(task[0], {}), task[1], goal)
+        return got
+
+    def rank(steps: tuple[Any, ...]) -> int:
+        return max((fixes(t) for t in steps), default=0)
+
+    return ranked, rank
+
+
+def _guards(found: GoalPatterns, name: str) -> bool:
+    """Whether a way of ``name`` to add a goal atom asks some argument to be a constant."""
+    own = found.patterns.get(name, {})
+    return any(
+        any(need is not ANY for need in guard)
+        for atom in found.atoms
+        for (_, guard), alternatives in own.get(atom.predicate, {}).items()
+        if alternatives
+    )
+
+
+def _fixes(
+    own: dict[str, Ways], args: tuple[Any, ...], goal: list[tuple[str, tuple[str, ...]]]
+) -> int:
+    """The most arguments of a ground step that one way of adding a goal atom fixes and
+    the step has (0: none, or no way)."""
+    best = 0
+    for predicate, values in goal:
+        for (slots, guard), alternatives in own.get(predicate, {}).items():
+            if not alternatives or not _guarded(guard, args):
+                continue
+            if any(values[k] != v for k, v in _placed(slots, args)):
+                continue
+            best = max(
+                best,
+                sum(need is not ANY and need == a for need, a in zip(guard, args, strict=True)),
+            )
+    return best
+
+
+def goal_reach(
+    domain: Domain,
+    problem: Problem,
+    world: World,
+    continuations: Mapping[str, Method],
+    found: GoalPatterns | None = None,
+) -> Callable[[Any, tuple[Any, ...]], bool] | None:
+    """Whether the goal's atoms that are false could still be made true: per ground task,
+    the goal atoms it can add (matched on its arguments, kept once worked out); a node
+    whose state lacks a goal atom that no remaining task can add is cut.
+
+    A continuation of the initial network (``continuations``: the piece that does it, by
+    its task's name) adds what its steps add, with the values it carries and the variables
+    it has yet to choose left open; counted as adding anything, it would keep every node
+    above the network's last piece from being cut.  Where the next task is one, the cut
+    also asks that some way of adding each missing atom has its requirements true now or
+    addable by the tasks left (:func:`_needs_met`)."""
+    found = found or goal_patterns(domain, problem)
+    if found is None:
+        return None
+    atoms, patterns = found
+    goal_predicates = {a.predicate for a in atoms}
     goal_args = [(a.predicate, tuple(str(t.name) for t in a.args)) for a in atoms]
     by_predicate: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
     at: dict[tuple[str, int, Any], list[int]] = {}  # the goal atoms with a value at a place

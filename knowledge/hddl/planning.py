@@ -37,6 +37,7 @@ from .conditions import (
 )
 from .decomposition import call_text
 from .deferral import defer_method, deferred_domain, is_continuation, variables
+from .goal_reach import goal_order, goal_patterns
 from .goal_reach import goal_reach as reach_of_goal
 from .model import (
     OBJECT,
@@ -460,6 +461,7 @@ def compile_problem(
                 typing,
             )
         )
+    found = goal_patterns(domain, problem) if problem.goal is not None else None
     if problem.goal is not None:
         _recursive_first(tasks, own_methods)
     engine_domain = _HddlDomain(spec, REGISTRY, {}, tasks, operators)
@@ -531,7 +533,7 @@ def compile_problem(
         written = Origin(":goal", problem.path)
         goal_origins = [_at_item(written, c) for c in conjuncts(problem.goal)]
         goal = Test(problem.goal, world, {}, "", goal_origins)
-        goal_reach = reach_of_goal(domain, problem, world, continuations)
+        goal_reach = reach_of_goal(domain, problem, world, continuations, found)
     return engine_domain, EngineProblem(
         name=problem.name,
         state=initial_state(world, problem),
@@ -545,6 +547,7 @@ def compile_problem(
         },
         goal=goal,
         goal_reach=goal_reach,
+        goal_order=goal_order(domain, found) if found is not None else None,
     )
 
 

@@ -116,6 +116,7 @@ class SearchBase:
         self.on_path: dict[Any, list[tuple[tuple[Task, ...], int]]] = {}
         self.goal = problem.goal
         self.goal_reach = problem.goal_reach
+        self.goal_order = problem.goal_order
         self.loops = self.repeats or self.recursion
         self.lazy = self.mode == "first" and self.trace is None and not self.force
         self.diagnostics: list[str] = []

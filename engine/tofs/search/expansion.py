@@ -19,6 +19,10 @@ from .records import NO_METHOD, Alternative, Entry, LoopCheck, OpenTask, Pending
 
 __all__ = ["EvaluationError", "Expander"]
 
+RANKED_AT_MOST = 4096
+"""A node's alternatives ranked by ``Problem.goal_order`` at most: past this many, they
+come as they are made."""
+
 
 class Expander(SearchBase):
     """Makes a node's alternatives and checks them for loops."""
@@ -167,15 +171,44 @@ class Expander(SearchBase):
         task = tasks[0]
         name, args = task
         rest = tasks[1:]
-        trace = self.trace
         op = self.domain.operators.get(name)
         if op is not None:
             yield self.apply(op, args, state, rest, Alternative(name, None, (), True), depth, node)
             return
+        made = self.method_alternatives(state, task, rest, depth, node, assumptions)
+        order = self.goal_order
+        if order is None or name not in order[0]:
+            yield from made
+            return
+        # Ranked: made first, up to a bound (a node's alternatives can run into the
+        # millions, and ``first`` mode wants the first that works); past it, as they come.
+        kept: list[Alternative] = []
+        for alt in made:
+            kept.append(alt)
+            if len(kept) >= RANKED_AT_MOST:
+                yield from kept
+                yield from made
+                return
+        rank = order[1]
+        cut = len(rest)
+        yield from sorted(kept, key=lambda a: -rank(a.tasks[: len(a.tasks) - cut]) if a.ok else 0)
+
+    def method_alternatives(
+        self,
+        state: Any,
+        task: Task,
+        rest: tuple[Task, ...],
+        depth: int,
+        node: int,
+        assumptions: tuple[str, ...],
+    ) -> Iterator[Alternative]:
+        """A compound task's alternatives, every method instance, in the methods' order."""
+        name, args = task
+        trace = self.trace
+        fmt = self.format_value
         info = self.domain.tasks[name]
         base = dict(zip(info.params, args, strict=True))
         base["assumptions"] = assumptions
-        fmt = self.format_value
         for m in info.methods:
             if trace is not None:
                 trace.emit(EventKind.METHOD_TRIED, node, task=task, method=m.name)
