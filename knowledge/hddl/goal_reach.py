@@ -11,6 +11,10 @@ through a way whose preconditions hold now or could still be added.  Woodworking
 alone a part painted the wrong colour early is found out only at the last part; but the
 paint needs the part untreated, which only that part's own (finished) process could make
 it, so the cut comes as soon as the part is done.
+
+The same patterns order a task's alternatives (:func:`goal_order`): where a method's
+precondition fixes the arguments of the only steps that add a goal atom, the alternatives
+whose steps meet that guard come first.
 """
 
 from __future__ import annotations
@@ -211,7 +215,7 @@ class _MethodView:
 class GoalPatterns(NamedTuple):
     """The goal's ground atoms and what each task and action can add of them (and of the
     preconditions of the actions that add them): worked out once per problem, for the cut
-    and for :func:`goal_first`."""
+    and for :func:`goal_order`."""
 
     atoms: list[Atom]
     patterns: Patterns
@@ -248,9 +252,10 @@ def goal_order(
     while one that might lead there only through a variable chosen on the way has it
     dropped (it may be anything), an over-estimate that cuts nothing.  The choice at the
     top of pfile03, between ten kinds of emergency at every place or for every person,
-    tried "set up a shelter at the marketplace" first and spent the whole budget below
-    it; "attend to person_121967", whose guard the observed climb fixes, plans at once.
-    Only the tasks with a method whose step can meet such a guard are ranked."""
+    tried "set up a shelter at the marketplace" first; now the observed person, whose
+    guard the observed climb fixes, comes first (of the kinds of help for them, the one
+    that plans is still not the first: docs/reference/performance.md).  Only the tasks
+    with a method whose step can meet such a guard are ranked."""
     ranked = frozenset(
         method.task.name
         for method in domain.methods
