@@ -418,7 +418,8 @@ class RunResult:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form (values that JSON cannot hold are shown as text)."""
-        return _jsonable(
+        why = self.failure_dict()
+        out: dict[str, Any] = _jsonable(
             {
                 "domain": self.domain,
                 "problem": self.problem,
@@ -433,15 +434,16 @@ class RunResult:
                 "nodes": self.nodes,
                 "tree_nodes": self.tree_nodes,
                 "seconds": self.seconds,
-                "failure": _failure_dict(self.failure),
+                "failure": why["failure"],
                 "policy": _policy_dict(self.policy) if self.policy else None,
                 "diagnostics": self.diagnostics,
                 "proof": self.proof,
-                "suspects": [b.to_dict() for b in self.suspects[:SUSPECTS_SHOWN]],
+                "suspects": why["suspects"],
                 "stats": self.stats,
                 "options": self.options,
             }
         )
+        return out
 
 
 def _failure_dict(f: Failure | None) -> dict[str, Any] | None:
