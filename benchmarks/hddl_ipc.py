@@ -779,6 +779,19 @@ def table(table_data: dict[str, dict[str, dict[str, float]]], planners: list[str
     return "\n".join(lines)
 
 
+def compile_checkout(python: str, checkout: Path) -> None:
+    """Compile a checkout's modules to bytecode once, as installing a package does: where
+    ``PYTHONDONTWRITEBYTECODE`` is set, every attempt would otherwise compile them again
+    (about 0.3 s of each tofs attempt's wall time, which no user pays twice)."""
+    folders = [str(checkout / name) for name in ("engine", "knowledge", "workbench")]
+    subprocess.run(
+        [python, "-m", "compileall", "-q", *folders],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=False,
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--child"]:
@@ -897,6 +910,12 @@ def main(argv: list[str] | None = None) -> int:
         for folder in folders
         for number, (_, problem) in chosen[folder]
     }
+    if "tofs" in planners:
+        compile_checkout(sys.executable, Path(__file__).resolve().parents[1])
+    if "baseline" in planners:
+        compile_checkout(
+            str(Path(tools["baseline"]) / ".venv" / "bin" / "python"), Path(tools["baseline"])
+        )
     done: list[Attempt] = []
     if args.records:
         try:

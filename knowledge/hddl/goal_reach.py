@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 from engine.tofs.search import checkpoint
 
 from .conditions import Obj, Test, World, conjuncts
+from .landmarks import Landmark, landmarks
 from .model import Atom, Const, Domain, Equals, Method, Problem, Term, Var
 from .reachability import positive_atoms
 from .slips import effect_atoms
@@ -49,6 +50,7 @@ Patterns = dict[str, dict[str, Ways]]
 KEPT = 32  # more keys for one predicate of one task: it can add any atom of it
 ALTERNATIVES = 4  # more sets of requirements for one key: counted as needing none
 NONE_NEEDED: tuple[Requirement, ...] = ()
+SEEN_AT_MOST = 1024  # states' wanted atoms kept (:func:`goal_reach`), then begun again
 OPEN = Obj("?")  # a variable not chosen yet: may be any object (compared by identity)
 
 
@@ -213,12 +215,14 @@ class _MethodView:
 
 
 class GoalPatterns(NamedTuple):
-    """The goal's ground atoms and what each task and action can add of them (and of the
-    preconditions of the actions that add them): worked out once per problem, for the cut
-    and for :func:`goal_order`."""
+    """The goal's ground atoms, the atoms they need (:mod:`.landmarks`), and what each task
+    and action can add of them (and of the preconditions of the actions that add them):
+    worked out once per problem, for the cut and for :func:`goal_order` (which ranks by
+    the goal's own atoms alone)."""
 
     atoms: list[Atom]
     patterns: Patterns
+    needed: list[Landmark]
 
 
 def goal_patterns(domain: Domain, problem: Problem) -> GoalPatterns | None:
@@ -226,7 +230,8 @@ def goal_patterns(domain: Domain, problem: Problem) -> GoalPatterns | None:
     atoms = [a for a in positive_atoms(problem.goal) if all(isinstance(t, Const) for t in a.args)]
     if not atoms:
         return None
-    goal_predicates = {a.predicate for a in atoms}
+    needed = landmarks(domain, atoms)
+    goal_predicates = {a.predicate for a in atoms} | {a.predicate for a, _ in needed}
     # What the requirements can ask about, too: the preconditions of the actions that add
     # a goal atom (each predicate's patterns are worked out apart, so asking for more
     # changes none of the goal's).
@@ -236,7 +241,7 @@ def goal_patterns(domain: Domain, problem: Problem) -> GoalPatterns | None:
         if any(add and a.predicate in goal_predicates for a, add in effect_atoms(action.effect))
         for atom in positive_atoms(action.precondition)
     }
-    return GoalPatterns(atoms, add_patterns(domain, asked))
+    return GoalPatterns(atoms, add_patterns(domain, asked), needed)
 
 
 def goal_order(
@@ -324,11 +329,17 @@ def goal_reach(
     it has yet to choose left open; counted as adding anything, it would keep every node
     above the network's last piece from being cut.  Where the next task is one, the cut
     also asks that some way of adding each missing atom has its requirements true now or
-    addable by the tasks left (:func:`_needs_met`)."""
+    addable by the tasks left (:func:`_needs_met`).
+
+    Where the goal's atoms need others (:mod:`.landmarks`), each of those that is false
+    now while an atom it is needed for is false and wanted is asked the same, and must
+    also be addable no later than the last task that can add that atom."""
     found = found or goal_patterns(domain, problem)
     if found is None:
         return None
-    atoms, patterns = found
+    goals, patterns, needed = found
+    atoms = goals + [a for a, _ in needed]
+    parents = [()] * len(goals) + [up for _, up in needed]
     goal_predicates = {a.predicate for a in atoms}
     goal_args = [(a.predicate, tuple(str(t.name) for t in a.args)) for a in atoms]
     by_predicate: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
@@ -339,6 +350,8 @@ def goal_reach(
             at.setdefault((predicate, k, value), []).append(i)
     tests = [(1 << i, Test(a, world, {})) for i, a in enumerate(atoms)]
     everything = (1 << len(atoms)) - 1
+    no_env: dict[str, Any] = {}
+
     known: dict[Any, int] = {}
     # Worked out once per ground task and atom: between the steps of the initial network
     # the cut asks again at every node about the same steps (Woodworking 22: 150,000
@@ -413,7 +426,111 @@ def goal_reach(
     silent = frozenset(
         name for name, own in patterns.items() if goal_predicates.isdisjoint(own)
     )  # adds no goal atom
-    no_env: dict[str, Any] = {}
+    goal_bits = (1 << len(goals)) - 1
+    # Per atom the goal needs, the atoms it is needed for, as bits (only those found before
+    # it: each atom's bit then depends on earlier ones alone, in one pass).
+    needed_for = [
+        (1 << i, sum(1 << q for q in parents[i] if q < i)) for i in range(len(goals), len(atoms))
+    ]
+
+    # The state's rows the atoms are read from: a state shares the rows an action left
+    # alone with the state before it, and a row's hash is kept, so the answer is looked up
+    # by them (it changes only where an atom of the goal's or its needs does).
+    rows = sorted({world.predicates[a.predicate] for a in atoms if a.predicate in world.predicates})
+    seen: dict[tuple[Any, ...], int] = {}
+    lookups = [
+        (bit, world.predicates.get(p), tuple(world.object(v) for v in values), test)
+        for (bit, test), (p, values) in zip(tests, goal_args, strict=True)
+    ]
+
+    paired: dict[int, list[tuple[int, int]]] = {}  # per wanted set, (atom, needed for)
+
+    def wanted(state: Any) -> int:
+        """The atoms that are false now and must be made true: the goal's, and those a
+        wanted one needs (:mod:`.landmarks`)."""
+        key = tuple(state[r] for r in rows)
+        out = seen.get(key)
+        if out is None:
+            false = 0
+            for bit, row, args, test in lookups:
+                if not (args in state[row] if row is not None else test.evaluate(state, no_env)):
+                    false |= bit
+            out = false & goal_bits
+            for bit, up in needed_for:
+                if false & bit and up & out:
+                    out |= bit
+            if len(seen) >= SEEN_AT_MOST:
+                seen.clear()
+            seen[key] = out
+        return out
+
+    def reach_needs(state: Any, tasks: tuple[Any, ...]) -> bool:
+        """The cut where the goal's atoms need others: each wanted atom can be added by a
+        task left, and no later than the last task that can add an atom it is needed for
+        (it must hold before that one is added, and the tasks run in their order)."""
+        want = wanted(state)
+        if not want:
+            return True
+        # Where each wanted atom can first be added, from the front; where each atom a
+        # wanted one is needed for can last be added, from the back.  Both walks stop once
+        # every atom asked about has been met: mostly within a few tasks.
+        pairs = paired.get(want)
+        if pairs is None:
+            if len(paired) >= SEEN_AT_MOST:
+                paired.clear()
+            pairs = paired[want] = [
+                (bit, up & want) for bit, up in needed_for if want & bit and up & want
+            ]
+        first: dict[int, int] = {}
+        pending = want
+        for k, t in enumerate(tasks):
+            if t[0] in silent:
+                continue
+            got = known.get(t)
+            if got is None:
+                got = known[t] = adds(t)
+            hit = got & pending
+            if hit:
+                pending ^= hit
+                while hit:
+                    low = hit & -hit
+                    first[low] = k
+                    hit ^= low
+                if not pending:
+                    break
+        if pending:
+            return False  # a wanted atom no task left adds
+        if pairs:
+            asked = 0
+            for _, up in pairs:
+                asked |= up
+            last: dict[int, int] = {}
+            for k in range(len(tasks) - 1, -1, -1):
+                t = tasks[k]
+                if t[0] in silent:
+                    continue
+                got = known.get(t)
+                if got is None:
+                    got = known[t] = adds(t)
+                hit = got & asked
+                if hit:
+                    asked ^= hit
+                    while hit:
+                        low = hit & -hit
+                        last[low] = k
+                        hit ^= low
+                    if not asked:
+                        break
+            for bit, up in pairs:
+                while up:
+                    low = up & -up
+                    if first[bit] > last[low]:
+                        return False
+                    up ^= low
+        if not tasks or tasks[0][0] not in continuations:
+            return True
+        steps = _flatten(world, continuations, tasks)
+        return all(met(steps, state, i) for i in range(len(atoms)) if want >> i & 1)
 
     def reach(state: Any, tasks: tuple[Any, ...]) -> bool:
         mask = 0
@@ -440,7 +557,7 @@ def goal_reach(
         steps = _flatten(world, continuations, tasks)
         return all(met(steps, state, i) for i in missing)
 
-    return reach
+    return reach_needs if needed else reach
 
 
 def _placed(slots: tuple[Slot, ...], args: tuple[Any, ...]) -> list[tuple[int, Any]]:
