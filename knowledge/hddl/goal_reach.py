@@ -50,6 +50,7 @@ Patterns = dict[str, dict[str, Ways]]
 KEPT = 32  # more keys for one predicate of one task: it can add any atom of it
 ALTERNATIVES = 4  # more sets of requirements for one key: counted as needing none
 NONE_NEEDED: tuple[Requirement, ...] = ()
+SOONER = 1 << 12  # (goal_order: steps told apart by how soon the guarded one comes)
 SEEN_AT_MOST = 1024  # states' wanted atoms kept (:func:`goal_reach`), then begun again
 OPEN = Obj("?")  # a variable not chosen yet: may be any object (compared by identity)
 
@@ -278,7 +279,14 @@ def goal_order(
         return got
 
     def rank(steps: tuple[Any, ...]) -> int:
-        return max((fixes(t) for t in steps), default=0)
+        """The most arguments a step fixes, then the sooner that step comes (the guarded
+        step is an observed one, and what is observed happens in its order)."""
+        best, at = 0, 0
+        for k, t in enumerate(steps):
+            got = fixes(t)
+            if got > best:
+                best, at = got, k
+        return best * SOONER - min(at, SOONER - 1) if best else 0
 
     return ranked, rank
 
