@@ -50,6 +50,7 @@ Patterns = dict[str, dict[str, Ways]]
 KEPT = 32  # more keys for one predicate of one task: it can add any atom of it
 ALTERNATIVES = 4  # more sets of requirements for one key: counted as needing none
 NONE_NEEDED: tuple[Requirement, ...] = ()
+TOLD_AT_MOST = 32  # needed atoms the cut asks about, at most; more: none (:func:`_telling`)
 SOONER = 1 << 12  # (goal_order: steps told apart by how soon the guarded one comes)
 SEEN_AT_MOST = 1024  # states' wanted atoms kept (:func:`goal_reach`), then begun again
 OPEN = Obj("?")  # a variable not chosen yet: may be any object (compared by identity)
@@ -242,7 +243,48 @@ def goal_patterns(domain: Domain, problem: Problem) -> GoalPatterns | None:
         if any(add and a.predicate in goal_predicates for a, add in effect_atoms(action.effect))
         for atom in positive_atoms(action.precondition)
     }
-    return GoalPatterns(atoms, add_patterns(domain, asked), needed)
+    patterns = add_patterns(domain, asked)
+    tasks = {t.name for t in domain.tasks}
+    return GoalPatterns(atoms, patterns, _telling(atoms, needed, patterns, tasks))
+
+
+def _telling(
+    goals: list[Atom], needed: list[Landmark], patterns: Patterns, tasks: set[str]
+) -> list[Landmark]:
+    """The needed atoms that can tell a task list apart where the goal alone cannot, and
+    those they are needed through: an atom that some compound task can leave out while
+    adding an atom it is needed for (Monroe's ``set_up_shelter`` can add the last
+    observation but makes no call, so cannot add the second).  Where every task that
+    adds an atom also adds what it needs (Blocksworld: whatever stacks a block picks it
+    up), asking about them at every node costs time and cuts nothing.  Past
+    :data:`TOLD_AT_MOST` of them, none: the cut's cost grows with them at every node."""
+    n = len(goals)
+    predicate = [a.predicate for a in goals] + [a.predicate for a, _ in needed]
+
+    def adds(name: str, what: str) -> bool:
+        return any(patterns.get(name, {}).get(what, {}).values())
+
+    keep: set[int] = set()
+    for k, (atom, up) in enumerate(needed):
+        if n + k in keep or not any(
+            adds(name, predicate[q]) and not adds(name, atom.predicate)
+            for q in up
+            for name in tasks
+        ):
+            continue
+        todo = [n + k]
+        while todo:
+            i = todo.pop()
+            if i >= n and i not in keep:
+                keep.add(i)
+                todo.extend(needed[i - n][1])
+    if len(keep) > TOLD_AT_MOST:
+        return []  # (each is asked at every node: Blocksworld's hundred blocks, 1 ms a node)
+    renumbered = {i: n + j for j, i in enumerate(sorted(keep))}
+    return [
+        (needed[i - n][0], tuple(q if q < n else renumbered[q] for q in needed[i - n][1]))
+        for i in sorted(keep)
+    ]
 
 
 def goal_order(
