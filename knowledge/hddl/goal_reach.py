@@ -514,6 +514,28 @@ def goal_reach(
             seen[key] = out
         return out
 
+    def meet(tasks: tuple[Any, ...], order: range, asked: int) -> tuple[dict[int, int], int]:
+        """Walking the tasks in ``order``, where each atom of ``asked`` is met first (by its
+        bit), and the atoms met nowhere."""
+        at: dict[int, int] = {}
+        for k in order:
+            t = tasks[k]
+            if t[0] in silent:
+                continue
+            got = known.get(t)
+            if got is None:
+                got = known[t] = adds(t)
+            hit = got & asked
+            if hit:
+                asked ^= hit
+                while hit:
+                    low = hit & -hit
+                    at[low] = k
+                    hit ^= low
+                if not asked:
+                    break
+        return at, asked
+
     def reach_needs(state: Any, tasks: tuple[Any, ...]) -> bool:
         """The cut where the goal's atoms need others: each wanted atom can be added by a
         task left, and no later than the last task that can add an atom it is needed for
@@ -531,46 +553,14 @@ def goal_reach(
             pairs = paired[want] = [
                 (bit, up & want) for bit, up in needed_for if want & bit and up & want
             ]
-        first: dict[int, int] = {}
-        pending = want
-        for k, t in enumerate(tasks):
-            if t[0] in silent:
-                continue
-            got = known.get(t)
-            if got is None:
-                got = known[t] = adds(t)
-            hit = got & pending
-            if hit:
-                pending ^= hit
-                while hit:
-                    low = hit & -hit
-                    first[low] = k
-                    hit ^= low
-                if not pending:
-                    break
+        first, pending = meet(tasks, range(len(tasks)), want)
         if pending:
             return False  # a wanted atom no task left adds
         if pairs:
             asked = 0
             for _, up in pairs:
                 asked |= up
-            last: dict[int, int] = {}
-            for k in range(len(tasks) - 1, -1, -1):
-                t = tasks[k]
-                if t[0] in silent:
-                    continue
-                got = known.get(t)
-                if got is None:
-                    got = known[t] = adds(t)
-                hit = got & asked
-                if hit:
-                    asked ^= hit
-                    while hit:
-                        low = hit & -hit
-                        last[low] = k
-                        hit ^= low
-                    if not asked:
-                        break
+            last, _ = meet(tasks, range(len(tasks) - 1, -1, -1), asked)
             for bit, up in pairs:
                 while up:
                     low = up & -up
