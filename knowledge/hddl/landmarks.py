@@ -56,6 +56,8 @@ def landmarks(
     while todo:
         i = todo.pop(0)
         for need in sorted(_shared_needs(adders.get(found[i][0], []), found[i])):
+            if need[0] not in adders:
+                continue  # static: as true, or as false, at every node as at the start
             j = index.get(need)
             if j is None:
                 if len(found) >= len(goal) + at_most:
