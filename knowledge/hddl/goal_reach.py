@@ -389,7 +389,6 @@ def goal_reach(
         return None
     goals, patterns, needed = found
     atoms = goals + [a for a, _ in needed]
-    parents = [()] * len(goals) + [up for _, up in needed]
     goal_predicates = {a.predicate for a in atoms}
     goal_args = [(a.predicate, tuple(str(t.name) for t in a.args)) for a in atoms]
     by_predicate: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
@@ -480,7 +479,8 @@ def goal_reach(
     # Per atom the goal needs, the atoms it is needed for, as bits (only those found before
     # it: each atom's bit then depends on earlier ones alone, in one pass).
     needed_for = [
-        (1 << i, sum(1 << q for q in parents[i] if q < i)) for i in range(len(goals), len(atoms))
+        (1 << i, sum(1 << q for q in up if q < i))
+        for i, (_, up) in enumerate(needed, start=len(goals))
     ]
 
     # The state's rows the atoms are read from: a state shares the rows an action left

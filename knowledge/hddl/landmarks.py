@@ -15,19 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .model import (
-    Action,
-    Atom,
-    Const,
-    Domain,
-    Effect,
-    EffectAnd,
-    EffectForall,
-    Typed,
-    Var,
-    When,
-)
-from .reachability import positive_atoms
+from .model import Action, Atom, Const, Domain, Typed, Var
+from .reachability import _adds, positive_atoms
 
 __all__ = ["LANDMARKS_AT_MOST", "Landmark", "landmarks"]
 
@@ -47,7 +36,10 @@ def landmarks(
     from the goal, each with the atoms it is needed for; none of the goal's own."""
     adders: dict[str, list[tuple[Action, Atom, frozenset[str]]]] = {}
     for action in domain.actions:
-        for atom, quantified in _added(action.effect, frozenset()):
+        bound: list[Typed] = []  # a ``forall``'s variables: not the action's parameters
+        added = _adds(action.effect, bound, [])
+        quantified = frozenset(p.name for p in bound)
+        for atom in added:
             adders.setdefault(atom.predicate, []).append((action, atom, quantified))
     found: list[Ground] = [(a.predicate, tuple(str(t.name) for t in a.args)) for a in goal]
     index = {g: i for i, g in enumerate(found)}
@@ -72,20 +64,6 @@ def landmarks(
         (Atom(p, tuple(Const(v) for v in values)), tuple(parents[k]))
         for k, (p, values) in enumerate(found[len(goal) :], start=len(goal))
     ]
-
-
-def _added(effect: Effect | None, quantified: frozenset[str]) -> list[tuple[Atom, frozenset[str]]]:
-    """The atoms an effect adds (conditional ones too), each with the names a ``forall``
-    around it binds: those are not the action's parameters, whatever their names."""
-    if isinstance(effect, Atom):
-        return [(effect, quantified)]
-    if isinstance(effect, EffectAnd):
-        return [a for part in effect.parts for a in _added(part, quantified)]
-    if isinstance(effect, EffectForall):
-        return _added(effect.effect, quantified | {p.name for p in effect.params})
-    if isinstance(effect, When):
-        return _added(effect.effect, quantified)
-    return []  # a deletion, or nothing
 
 
 def _shared_needs(adders: list[tuple[Action, Atom, frozenset[str]]], atom: Ground) -> set[Ground]:
