@@ -49,7 +49,7 @@ def test_the_validator_would_catch_a_broken_plan() -> None:
 
 def test_delivery_plan_follows_the_methods_in_order() -> None:
     """By hand: the books go north -> south, then the (fragile) glasses south -> north in
-    the padded truck; at north, drive-on tries hq first (names in sorted order), which
+    the padded truck; at north, drive-on tries hq first (a constant: declared first), which
     only loops back, so the truck drives on south."""
     run = run_files(str(DELIVERY), str(EXAMPLES / "delivery-p1.hddl"))
     steps = [(s.operator, *map(str, s.args)) for s in run.result.plan]
@@ -290,3 +290,49 @@ def test_recursive_methods_first_only_under_a_goal(with_goal: bool, order: list[
         problem = replace(problem, goal=None)
     engine_domain, _ = compile_problem(domain, problem)
     assert [m.name for m in engine_domain.tasks["get-to"].methods] == order
+
+
+PICK_DOMAIN = """(define (domain pick)
+  (:requirements :typing :hierarchy)
+  (:types item)
+  (:constants spare - item)
+  (:predicates (here ?i - item) (taken ?i - item))
+  (:task take-one :parameters ())
+  (:method take-any
+    :parameters (?i - item)
+    :task (take-one)
+    :precondition (here ?i)
+    :ordered-subtasks (and (take ?i)))
+  (:action take
+    :parameters (?i - item)
+    :precondition (here ?i)
+    :effect (and (not (here ?i)) (taken ?i))))
+"""
+
+
+@pytest.mark.parametrize(
+    ("declared", "here", "first"),
+    [
+        ("b2 b10 b1", "b10 b1 b2", "b2"),
+        ("b10 b1 b2", "b1 b2 b10", "b10"),
+        ("b1 b2 b10", "b2 b10 b1", "b1"),
+        ("b2", "b2 spare", "spare"),
+    ],
+)
+def test_a_literal_binds_in_the_order_objects_are_declared(
+    tmp_path: Path, declared: str, here: str, first: str
+) -> None:
+    """Every item that is here can be taken, so any take is a plan, and the first-plan
+    search takes its first binding: the object declared first (the domain's constants
+    before the problem's objects), whatever the order of the facts or of the names
+    ("b1" < "b10" < "b2" < "spare")."""
+    domain, problem = tmp_path / "pick-domain.hddl", tmp_path / "pick.hddl"
+    domain.write_text(PICK_DOMAIN)
+    facts = " ".join(f"(here {o})" for o in here.split())
+    problem.write_text(
+        f"(define (problem p) (:domain pick) (:objects {declared} - item)\n"
+        f"  (:htn :ordered-subtasks (and (take-one)))\n"
+        f"  (:init {facts}))\n"
+    )
+    run = run_files(str(domain), str(problem))
+    assert [(s.operator, *map(str, s.args)) for s in run.result.plan] == [("take", first)]

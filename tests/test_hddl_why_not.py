@@ -453,7 +453,7 @@ def test_the_why_not_screen_says_what_the_forced_choice_does_to_the_actions(file
         run.engine_domain, run.engine_problem, run.options, Anchor.of(run.result, choice), alt.label
     )
     text = summary_text(compare(run.result, forced, choice, alt)).plain
-    # First-plan search tries methods in the order written and bindings in sorted order:
+    # First-plan search tries methods in the order written and bindings in declaration order:
     # for (get_to truck_1 loc_1) from loc_3, m_drive_to cannot apply (no road loc_3 ->
     # loc_1); via loc_0 needs get_to loc_0, whose only road in is from loc_1, so it needs
     # (get_to truck_1 loc_1) again in the same state (cut); via loc_1 is that at once (cut);

@@ -83,11 +83,26 @@ class World:
     positions in the state, and the objects of each type in the order they were declared."""
 
     predicates: dict[str, int]
-    objects: dict[str, Obj]  # name -> the one Obj for it
+    objects: dict[str, Obj]  # name -> the one Obj for it, declaration order
     of_type: dict[str, tuple[Obj, ...]]  # type -> objects, declaration order
     type_sets: dict[str, frozenset[Obj]] = field(default_factory=dict)
     # Objects a binding leaves out, each interchangeable with one it keeps (:mod:`.symmetry`).
     spares: frozenset[Obj] = frozenset()
+    _rank: dict[Obj, int] | None = field(default=None, repr=False, compare=False)
+
+    def order(self, values: tuple[Obj, ...]) -> tuple[tuple[int, ...], tuple[Obj, ...]]:
+        """The sort key of a literal's matches: its objects' places in the declarations.
+
+        Bindings come in the order the problem's author declared the objects, as those of
+        a variable that ranges over its type do, not in the order of their names: ``b10``
+        is not tried before ``b2``, and a problem whose author listed the nearer or the
+        likelier objects first is searched that way (HyperTensioN takes its facts in the
+        order written, which is mostly the same).  The names settle what no declaration
+        does (a value the problem never declared), so no order comes from a set's hashes."""
+        rank = self._rank
+        if rank is None:
+            rank = self._rank = {o: i for i, o in enumerate(self.objects.values())}
+        return tuple([rank.get(o, -1) for o in values]), values
 
     def object(self, name: str) -> Obj:
         """The problem's one Obj for a constant or object (the reader has checked that it
@@ -534,17 +549,18 @@ class _Step:
     slots: tuple[tuple[int, ...], ...] = ()  # literal: positions of each new variable
     types: tuple[frozenset[Obj] | None, ...] = ()  # literal: type check per new variable
     domain: tuple[Obj, ...] = ()  # type: the objects to try
+    order: Callable[[tuple[Obj, ...]], Any] | None = None  # literal: the matches' sort key
     test: Callable[[Any, Mapping[str, Any]], bool] | None = None
     formula: Condition | None = None  # the conjunct it stems from (None: a type step)
     origin: Origin | None = None  # where that was written, for the failure's blame
     # A literal's matches are remembered per set of facts of its predicate (the search
     # asks an unchanged set again at every sibling and every later state that kept it):
-    # id of the set -> [the set, sorted matches by bound values, the whole set grouped
+    # id of the set -> [the set, ordered matches by bound values, the whole set grouped
     # by bound values once it was asked with two different values].
     _index: dict[int, list[Any]] = field(default_factory=dict, repr=False, compare=False)
 
     def candidates(self, state: Any, env: Mapping[str, Any]) -> list[tuple[Obj, ...]]:
-        """The values of ``new`` this step allows, in a fixed (sorted) order."""
+        """The values of ``new`` this step allows, in a fixed order (``order``)."""
         if self.kind == "type":
             return [(o,) for o in self.domain]
         facts = state[self.index]
@@ -557,11 +573,11 @@ class _Step:
         found: list[tuple[Obj, ...]] | None = memo[1].get(key)
         if found is None:
             if memo[2] is None and not memo[1]:  # asked once: scan for this key only
-                found = sorted(self._matches(facts, key))
+                found = sorted(self._matches(facts, key), key=self.order)
             else:  # asked again with other values: group the whole set once
                 if memo[2] is None:
                     memo[2] = self._group(facts)
-                found = sorted(memo[2].get(key, ()))
+                found = sorted(memo[2].get(key, ()), key=self.order)
             memo[1][key] = found
         return found
 
@@ -616,7 +632,8 @@ class Match:
     Conjuncts are taken in the order written (as SHOP does): a positive literal with
     unbound variables binds them from the facts of its predicate; any other conjunct is
     tested as soon as its variables are bound; a variable no literal binds ranges over the
-    objects of its type.  Bindings come out in sorted order, so runs are deterministic.
+    objects of its type.  Bindings come out in the objects' declaration order, so runs are
+    deterministic.
     """
 
     def __init__(
@@ -722,6 +739,7 @@ class Match:
             constants=tuple(constants),
             slots=tuple(tuple(slots[n]) for n in new),
             types=tuple(_allowed(world, types[n]) for n in new),
+            order=world.order,
             formula=atom,
             origin=origin,
         )
